@@ -1,0 +1,25 @@
+"""Gives every request an id, so audit events and logs of one request can be joined."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
+REQUEST_ID_HEADER = "X-Request-ID"
+# A caller's id is kept only if it is short and plain; anything else is replaced.
+_ACCEPTABLE = re.compile(r"^[A-Za-z0-9._:-]{8,64}$")
+
+
+class RequestIdMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        supplied = request.headers.get(REQUEST_ID_HEADER, "")
+        request.request_id = supplied if _ACCEPTABLE.match(supplied) else uuid.uuid4().hex
+        response = self.get_response(request)
+        response[REQUEST_ID_HEADER] = request.request_id
+        return response

@@ -1,0 +1,121 @@
+"""Small, strict parsers for settings read from the environment.
+
+Every parser raises ``ImproperlyConfigured`` naming the variable and the bad value:
+a typo in production must stop the process at start-up, not fall back silently.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def _raw(name: str, env: Mapping[str, str] | None) -> str | None:
+    source = os.environ if env is None else env
+    value = source.get(name)
+    return None if value is None else value.strip()
+
+
+def env_str(name: str, default: str, *, env: Mapping[str, str] | None = None) -> str:
+    value = _raw(name, env)
+    return default if value is None or value == "" else value
+
+
+def env_bool(name: str, default: bool, *, env: Mapping[str, str] | None = None) -> bool:
+    value = _raw(name, env)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be one of 1/0, true/false, yes/no, on/off; got {value!r}"
+    )
+
+
+def env_int(
+    name: str,
+    default: int,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    env: Mapping[str, str] | None = None,
+) -> int:
+    value = _raw(name, env)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value, 10)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number; got {value!r}") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}; got {number}")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name} must be at most {maximum}; got {number}")
+    return number
+
+
+def env_list(name: str, default: list[str], *, env: Mapping[str, str] | None = None) -> list[str]:
+    value = _raw(name, env)
+    if value is None or value == "":
+        return list(default)
+    items = [item.strip() for item in value.split(",")]
+    if any(item == "" for item in items):
+        raise ImproperlyConfigured(
+            f"{name} is a comma-separated list with an empty item: {value!r}"
+        )
+    return items
+
+
+def env_choice(
+    name: str, default: str, choices: tuple[str, ...], *, env: Mapping[str, str] | None = None
+) -> str:
+    value = env_str(name, default, env=env)
+    if value not in choices:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(choices)}; got {value!r}")
+    return value
+
+
+def env_database(
+    name: str, sqlite_path: str, *, env: Mapping[str, str] | None = None
+) -> dict[str, object]:
+    """PostgreSQL from ``DATABASE_URL`` when set, else the embedded SQLite file.
+
+    SQLite runs in WAL mode with IMMEDIATE transactions so that a writer takes the
+    lock when its transaction begins, not half-way through (no "database is locked"
+    upgrade failures under concurrent requests).
+    """
+    url = _raw(name, env)
+    if not url:
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": sqlite_path,
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+                "init_command": (
+                    "PRAGMA journal_mode=WAL;"
+                    "PRAGMA synchronous=NORMAL;"
+                    "PRAGMA foreign_keys=ON;"
+                    "PRAGMA busy_timeout=20000;"
+                ),
+            },
+        }
+    try:
+        config = dj_database_url.parse(url, conn_max_age=60, conn_health_checks=True)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} is not a usable database URL: {exc}") from None
+    if config.get("ENGINE") != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(
+            f"{name} must be a postgres:// or postgresql:// URL (got engine "
+            f"{config.get('ENGINE')!r}); leave it unset for the embedded SQLite database"
+        )
+    return dict(config)

@@ -1,0 +1,61 @@
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from portal.env import env_bool, env_choice, env_database, env_int, env_list, env_str
+
+
+def test_env_bool_reads_the_usual_spellings():
+    assert env_bool("X", False, env={"X": "yes"}) is True
+    assert env_bool("X", True, env={"X": "0"}) is False
+    assert env_bool("X", True, env={}) is True
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", "tru"])
+def test_env_bool_refuses_anything_else(value):
+    with pytest.raises(ImproperlyConfigured, match=f"X must be one of .*got '{value}'"):
+        env_bool("X", False, env={"X": value})
+
+
+def test_env_int_parses_and_bounds():
+    assert env_int("N", 5, env={}) == 5
+    assert env_int("N", 5, env={"N": "12"}) == 12
+    with pytest.raises(ImproperlyConfigured, match="N must be a whole number; got '1.5'"):
+        env_int("N", 5, env={"N": "1.5"})
+    with pytest.raises(ImproperlyConfigured, match="N must be at least 10; got 3"):
+        env_int("N", 50, minimum=10, env={"N": "3"})
+    with pytest.raises(ImproperlyConfigured, match="N must be at most 9; got 30"):
+        env_int("N", 5, maximum=9, env={"N": "30"})
+
+
+def test_env_list_and_str():
+    assert env_list("L", ["a"], env={"L": "x, y"}) == ["x", "y"]
+    assert env_list("L", ["a"], env={}) == ["a"]
+    assert env_str("S", "d", env={"S": "  "}) == "d"
+    with pytest.raises(ImproperlyConfigured, match="empty item"):
+        env_list("L", [], env={"L": "x,,y"})
+
+
+def test_env_choice_names_the_choices():
+    with pytest.raises(ImproperlyConfigured, match="LEVEL must be one of DEBUG, INFO; got 'LOUD'"):
+        env_choice("LEVEL", "INFO", ("DEBUG", "INFO"), env={"LEVEL": "LOUD"})
+
+
+def test_env_database_defaults_to_sqlite_in_wal_with_immediate_transactions():
+    config = env_database("DATABASE_URL", "/tmp/x.sqlite3", env={})
+
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert "journal_mode=WAL" in config["OPTIONS"]["init_command"]
+
+
+def test_env_database_reads_a_postgres_url():
+    config = env_database("DATABASE_URL", "x", env={"DATABASE_URL": "postgresql://u:p@h:5433/db"})
+
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["HOST"], config["PORT"], config["NAME"]) == ("h", 5433, "db")
+
+
+@pytest.mark.parametrize("url", ["mysql://u@h/db", "nonsense://x", "sqlite:///tmp/x.db"])
+def test_env_database_refuses_other_engines(url):
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        env_database("DATABASE_URL", "x", env={"DATABASE_URL": url})
