@@ -47,7 +47,11 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_htmx",
     "portal.core",
+    "portal.accounts",
+    "portal.audit",
+    "portal.compliance",
 ]
 
 MIDDLEWARE = [
@@ -60,6 +64,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -112,6 +117,9 @@ STORAGES = {
 # carry their own, smaller caps.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("JINZI_MAX_REQUEST_BYTES", 12 * 1024 * 1024, minimum=1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+JINZI_MAX_ARTWORK_BYTES = env_int(
+    "JINZI_MAX_ARTWORK_BYTES", 5 * 1024 * 1024, minimum=1024, maximum=DATA_UPLOAD_MAX_MEMORY_SIZE
+)
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -7,8 +7,16 @@ embedded SQLite default they are skipped with that reason printed (pytest -ra), 
 
 from __future__ import annotations
 
+import tempfile
+
 import pytest
 from django.conf import settings
+
+# Real hashing costs ~0.2 s a user; the suite makes hundreds. Tests only need it to work.
+settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Uploaded artwork goes to a throwaway folder, not the developer's var/media.
+settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="jinzi-test-media-")
 
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 POSTGRES_SKIP_REASON = "needs PostgreSQL (set DATABASE_URL); .ci/run runs it in its PostgreSQL pass"
@@ -21,3 +29,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+def _needs_transactional_db(request: pytest.FixtureRequest) -> bool:
+    marker = request.node.get_closest_marker("django_db")
+    if marker is not None and marker.kwargs.get("transaction"):
+        return True
+    return bool({"transactional_db", "live_server"} & set(request.fixturenames))
+
+
+def _needs_db(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("django_db") is not None or "db" in request.fixturenames
+
+
+@pytest.fixture(autouse=True)
+def _append_only_audit_table(request: pytest.FixtureRequest):
+    """Keep the audit table's append-only triggers in place for every database test.
+
+    A transactional test ends by emptying every table, which the triggers refuse; so
+    for those tests they are lifted just before that clean-up and put back by the
+    next test that touches the database.
+    """
+    from django.db import connection
+
+    from portal.audit import triggers
+
+    if _needs_transactional_db(request):
+        request.getfixturevalue("transactional_db")
+        triggers.install(connection)
+        yield
+        triggers.drop(connection)
+    elif _needs_db(request):
+        request.getfixturevalue("db")
+        triggers.install(connection)
+        yield
+    else:
+        yield

@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
+from portal.core.request_context import bind_request_id, reset_request_id
+
 REQUEST_ID_HEADER = "X-Request-ID"
 # A caller's id is kept only if it is short and plain; anything else is replaced.
 _ACCEPTABLE = re.compile(r"^[A-Za-z0-9._:-]{8,64}$")
@@ -20,6 +22,10 @@ class RequestIdMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         supplied = request.headers.get(REQUEST_ID_HEADER, "")
         request.request_id = supplied if _ACCEPTABLE.match(supplied) else uuid.uuid4().hex
-        response = self.get_response(request)
+        token = bind_request_id(request.request_id)
+        try:
+            response = self.get_response(request)
+        finally:
+            reset_request_id(token)
         response[REQUEST_ID_HEADER] = request.request_id
         return response

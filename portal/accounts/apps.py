@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    name = "portal.accounts"
+    label = "accounts"
+    verbose_name = "People and certificate holders"

@@ -1,0 +1,112 @@
+"""The one answer to "may this user do this (to this object)?".
+
+Views, the API, the admin and the services all ask here. DOMAIN.md §3:
+- compliance officers see every holder's records and decide them, never drafting
+  for a holder, never deciding what they created or submitted (four-eyes, enforced
+  in the workflow because it depends on the record's history);
+- managers see and change only their own holder's records and never decide;
+- auditors read everything, verify and export the trail, and change nothing;
+- a superuser may do what compliance and managers may (still under four-eyes).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from django.db.models import QuerySet
+
+from portal.accounts.models import Role
+from portal.accounts.roles import holder_id_of, roles_of
+from portal.core.errors import NotPermitted
+
+
+class Action(StrEnum):
+    VIEW = "view"  # read compliance records
+    DRAFT = "draft"  # create, edit a draft, submit, amend, set up offerings
+    DECIDE = "decide"  # approve, reject, request changes
+    WITHDRAW = "withdraw"  # withdraw an approval
+    VIEW_AUDIT = "view_audit"  # browse and export the audit trail
+    MANAGE_HOLDERS = "manage_holders"
+
+
+NOT_SIGNED_IN = "sign in first"
+WRONG_ROLE = "your role may not {action} here"
+OTHER_HOLDER = "this record belongs to another certificate holder"
+NO_HOLDER = "your account is not attached to a certificate holder"
+
+
+def _holder_of(obj) -> int | None:
+    if obj is None:
+        return None
+    if hasattr(obj, "holder_id"):
+        return obj.holder_id
+    return getattr(obj, "pk", None)  # a CertificateHolder itself
+
+
+def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> str | None:
+    """Why ``user`` may not do ``action`` (to ``obj`` / for ``holder_id``), or None."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return NOT_SIGNED_IN
+    roles = roles_of(user)
+    superuser = user.is_superuser
+    target_holder = holder_id if holder_id is not None else _holder_of(obj)
+
+    if action in (Action.VIEW,):
+        if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
+            return None
+        if Role.MANAGER in roles:
+            return _own_holder(user, target_holder)
+        return WRONG_ROLE.format(action="view compliance records")
+    if action is Action.DRAFT:
+        if Role.MANAGER in roles:
+            return _own_holder(user, target_holder)
+        if superuser:
+            return None
+        return WRONG_ROLE.format(action="draft or change a holder's records")
+    if action is Action.DECIDE:
+        if superuser or Role.COMPLIANCE in roles:
+            return None
+        return WRONG_ROLE.format(action="approve or reject records")
+    if action is Action.WITHDRAW:
+        if superuser or Role.COMPLIANCE in roles:
+            return None
+        if Role.MANAGER in roles:
+            return _own_holder(user, target_holder)
+        return WRONG_ROLE.format(action="withdraw an approval")
+    if action is Action.VIEW_AUDIT:
+        if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
+            return None
+        return WRONG_ROLE.format(action="read the audit trail")
+    if action is Action.MANAGE_HOLDERS:
+        return None if superuser else WRONG_ROLE.format(action="manage certificate holders")
+    raise ValueError(f"unknown action {action!r}")
+
+
+def _own_holder(user, target_holder: int | None) -> str | None:
+    own = holder_id_of(user)
+    if own is None:
+        return NO_HOLDER
+    if target_holder is not None and target_holder != own:
+        return OTHER_HOLDER
+    return None
+
+
+def may(user, action: Action, obj=None, *, holder_id: int | None = None) -> bool:
+    return denial(user, action, obj, holder_id=holder_id) is None
+
+
+def require(user, action: Action, obj=None, *, holder_id: int | None = None) -> None:
+    reason = denial(user, action, obj, holder_id=holder_id)
+    if reason is not None:
+        raise NotPermitted(reason)
+
+
+def visible(user, queryset: QuerySet) -> QuerySet:
+    """Narrow a queryset of holder-owned records (or of holders) to what ``user`` may see."""
+    roles = roles_of(user)
+    if user.is_authenticated and (user.is_superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}):
+        return queryset
+    if Role.MANAGER in roles and (own := holder_id_of(user)) is not None:
+        field = "holder_id" if hasattr(queryset.model, "holder_id") else "pk"
+        return queryset.filter(**{field: own})
+    return queryset.none()

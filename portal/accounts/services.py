@@ -1,0 +1,79 @@
+"""Certificate holders and staff accounts."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import IntegrityError, transaction
+
+from portal.accounts.models import CertificateHolder, Profile, Role
+from portal.accounts.policy import Action, require
+from portal.accounts.roles import forget
+from portal.audit.services import audit_record
+from portal.audit.snapshot import snapshot
+from portal.core.errors import ValidationFailed
+
+HOLDER_TAKEN = "a certificate holder with this name or licence number already exists"
+MANAGER_NEEDS_HOLDER = "a manager must act for a certificate holder"
+
+
+@transaction.atomic
+def holder_create(*, actor, name: str, licence_number: str) -> CertificateHolder:
+    """Register a licensed operator; ``actor`` None only for system setup (demo data)."""
+    if actor is not None:
+        require(actor, Action.MANAGE_HOLDERS)
+    name, licence_number = (name or "").strip(), (licence_number or "").strip()
+    if not name or not licence_number:
+        raise ValidationFailed("a holder needs a name and a licence number")
+    try:
+        with transaction.atomic():
+            holder = CertificateHolder.objects.create(name=name, licence_number=licence_number)
+    except IntegrityError:
+        raise ValidationFailed(HOLDER_TAKEN) from None
+    audit_record(
+        actor=actor,
+        action="holder.create",
+        object_type="holder",
+        object_id=holder.pk,
+        after=snapshot(holder),
+    )
+    return holder
+
+
+def ensure_role_groups() -> None:
+    for role in Role:
+        Group.objects.get_or_create(name=role.value)
+
+
+@transaction.atomic
+def staff_user_create(
+    *,
+    actor,
+    username: str,
+    password: str,
+    role: Role,
+    holder: CertificateHolder | None = None,
+    email: str = "",
+):
+    """Create a user in one role (``actor`` None only for system setup)."""
+    if actor is not None:
+        require(actor, Action.MANAGE_HOLDERS)
+    if role is Role.MANAGER and holder is None:
+        raise ValidationFailed.on("holder", MANAGER_NEEDS_HOLDER)
+    ensure_role_groups()
+    user = get_user_model().objects.create_user(username=username, password=password, email=email)
+    user.groups.add(Group.objects.get(name=role.value))
+    Profile.objects.create(user=user, holder=holder if role is Role.MANAGER else None)
+    forget(user)
+    audit_record(
+        actor=actor,
+        action="user.create",
+        object_type="user",
+        object_id=user.pk,
+        after={
+            "username": user.username,
+            "role": role.value,
+            "holder_id": getattr(holder, "pk", None),
+        },
+    )
+    return user

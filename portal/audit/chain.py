@@ -1,0 +1,79 @@
+"""Writing to and verifying the audit chain. Pure functions of the stored fields."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from portal.audit.models import GENESIS_HASH, AuditEvent
+
+HASHED_FIELDS = (
+    "sequence",
+    "occurred_at",
+    "actor_id",
+    "actor_username",
+    "action",
+    "object_type",
+    "object_id",
+    "object_version",
+    "before",
+    "after",
+    "reason",
+    "request_id",
+    "prev_hash",
+)
+
+
+def _timestamp(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def event_digest(fields: dict[str, Any]) -> str:
+    """SHA-256 over a canonical JSON of the event's content and its predecessor's hash."""
+    payload = {name: fields[name] for name in HASHED_FIELDS}
+    payload["occurred_at"] = _timestamp(payload["occurred_at"])
+    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def digest_of(event: AuditEvent) -> str:
+    return event_digest({name: getattr(event, name) for name in HASHED_FIELDS})
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    checked: int
+    broken_sequence: int | None = None
+    broken_id: int | None = None
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_sequence is None
+
+
+def verify(events: Iterable[AuditEvent]) -> ChainReport:
+    """Walk events in sequence order; report the first that breaks the chain."""
+    expected_prev = GENESIS_HASH
+    expected_sequence = 1
+    checked = 0
+    for event in events:
+        problem = ""
+        if event.sequence != expected_sequence:
+            problem = (
+                f"sequence {event.sequence} follows {expected_sequence - 1}: an event is missing"
+            )
+        elif event.prev_hash != expected_prev:
+            problem = "its prev_hash does not match the hash of the event before it"
+        elif digest_of(event) != event.hash:
+            problem = "its content does not match its hash (the event was altered)"
+        if problem:
+            return ChainReport(checked, event.sequence, event.pk, problem)
+        checked += 1
+        expected_prev = event.hash
+        expected_sequence += 1
+    return ChainReport(checked)

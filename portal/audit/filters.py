@@ -1,0 +1,21 @@
+"""Filters on the audit trail, shared by the portal page, the API and the CSV export."""
+
+from __future__ import annotations
+
+import django_filters
+
+from portal.audit.models import AuditEvent
+
+
+class AuditEventFilter(django_filters.FilterSet):
+    since = django_filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
+    until = django_filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="lt")
+    actor = django_filters.CharFilter(field_name="actor_username", lookup_expr="iexact")
+    action = django_filters.CharFilter(field_name="action", lookup_expr="istartswith")
+    object_type = django_filters.CharFilter(field_name="object_type")
+    object_id = django_filters.CharFilter(field_name="object_id")
+    request_id = django_filters.CharFilter(field_name="request_id")
+
+    class Meta:
+        model = AuditEvent
+        fields = ["since", "until", "actor", "action", "object_type", "object_id", "request_id"]

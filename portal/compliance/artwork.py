@@ -1,0 +1,93 @@
+"""Checks an uploaded layout artwork file by its content, not its name (§ 601a.10(a)).
+
+PDF and PNG are recognised by their signatures; SVG must parse as XML (with
+defusedxml, so entity tricks are refused) whose root is <svg> and which carries no
+script, event handlers, foreign objects or external references, since the file is
+shown to staff in the portal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import filetype
+from defusedxml import ElementTree
+from defusedxml.common import DefusedXmlException
+from django.conf import settings
+
+MAX_ARTWORK_BYTES = getattr(settings, "JINZI_MAX_ARTWORK_BYTES", 5 * 1024 * 1024)
+
+TOO_BIG = "artwork is {size} bytes; the limit is {limit} bytes"
+WRONG_TYPE = "artwork must be a PDF, PNG or SVG file (checked by content); this file is {found}"
+EMPTY = "artwork file is empty"
+UNSAFE_SVG = "SVG artwork may not contain {what}"
+
+_SVG_NS = "{http://www.w3.org/2000/svg}"
+_FORBIDDEN_TAGS = {"script", "foreignObject", "iframe", "embed", "object"}
+_EXTENSIONS = {"application/pdf": "pdf", "image/png": "png", "image/svg+xml": "svg"}
+
+
+class ArtworkRejected(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class CheckedArtwork:
+    content_type: str
+    extension: str
+    sha256: str
+    size: int
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _check_svg(data: bytes) -> None:
+    try:
+        root = ElementTree.fromstring(data, forbid_dtd=True)
+    except (ElementTree.ParseError, DefusedXmlException, ValueError):
+        raise ArtworkRejected(
+            WRONG_TYPE.format(found="not a PDF, PNG or well-formed SVG")
+        ) from None
+    if _local(root.tag) != "svg":
+        raise ArtworkRejected(WRONG_TYPE.format(found=f"XML with root <{_local(root.tag)}>"))
+    for element in root.iter():
+        name = _local(element.tag)
+        if name in _FORBIDDEN_TAGS:
+            raise ArtworkRejected(UNSAFE_SVG.format(what=f"<{name}> elements"))
+        for attribute, value in element.attrib.items():
+            attr = _local(attribute).lower()
+            if attr.startswith("on"):
+                raise ArtworkRejected(UNSAFE_SVG.format(what=f"event handlers ({attr})"))
+            if attr == "href" and not value.strip().startswith("#"):
+                raise ArtworkRejected(UNSAFE_SVG.format(what="external references"))
+
+
+def check_artwork(upload, *, max_bytes: int | None = None) -> CheckedArtwork:
+    limit = max_bytes or MAX_ARTWORK_BYTES
+    size = upload.size
+    if size is None or size > limit:
+        raise ArtworkRejected(TOO_BIG.format(size=size, limit=limit))
+    if size == 0:
+        raise ArtworkRejected(EMPTY)
+    upload.seek(0)
+    data = upload.read(limit + 1)
+    upload.seek(0)
+    if len(data) > limit:
+        raise ArtworkRejected(TOO_BIG.format(size=len(data), limit=limit))
+    kind = filetype.guess(data)
+    if kind is not None and kind.mime in ("application/pdf", "image/png"):
+        content_type = kind.mime
+    elif kind is None and data.lstrip()[:1] == b"<":
+        _check_svg(data)
+        content_type = "image/svg+xml"
+    else:
+        raise ArtworkRejected(WRONG_TYPE.format(found=kind.mime if kind else "unrecognised"))
+    return CheckedArtwork(
+        content_type=content_type,
+        extension=_EXTENSIONS[content_type],
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+    )

@@ -1,0 +1,42 @@
+"""User-facing messages of the compliance services; tests import them.
+
+Each regulatory rule cites its clause.
+"""
+
+SUNSET_TEXT = "2028-06-14"
+
+FOUR_EYES = "four-eyes rule: you created or submitted this {kind}, so someone else must decide it"
+BAD_TRANSITION = "{label} is {status}; only a {allowed} {kind} can be {verb}"
+DECISION_LOST = "{label} was already decided ({status}) by someone else"
+REASON_REQUIRED = "give a reason"
+EXPIRY_AFTER_SUNSET = (
+    "§ 617b.8 expires on " + SUNSET_TEXT + " (55 Pa.B. 4012): an approval cannot run past it "
+    "(expiry {expiry})"
+)
+EXPIRY_NOT_AFTER_EFFECTIVE = "the expiry date must come after the effective date"
+OPEN_VERSION_EXISTS = "{kind} series already has an open version (v{version}, {status})"
+NOT_LATEST_VERSION = "only the latest version (v{version}) can be amended"
+ARTWORK_REQUIRED = "§ 601a.10(a): a layout is submitted with its artwork (PDF, PNG or SVG)"
+REFERENCE_REQUIRED = "§ 601a.10(a): record the Bureau of Gaming Operations reference number"
+DATES_REQUIRED = "an approval needs an effective date and an expiry date"
+EDGE_OVERRIDE_REQUIRED = (
+    "§ 617b.8(f): this paytable gives the house an edge of zero or less on {spots}; "
+    "approving it needs an explicit override reason"
+)
+CHIP_UNIT_ODD = (
+    "chip unit must be an even number of minor units so that the § 617b.8(g) half-back is "
+    "exact; got {value}"
+)
+LIMIT_NOT_MULTIPLE = "{field} must be a multiple of the chip unit {chip}; got {value}"
+LIMITS_ORDER = "limits must satisfy chip unit ≤ min wager ≤ max wager ≤ max round stake"
+OTHER_HOLDERS_RECORD = "the {kind} belongs to another certificate holder"
+NO_GAMES = "§ 601a.2: a rules submission must list at least one game"
+GAME_TWICE = "each game may be listed once; {game} is listed twice"
+LISTED_NOT_APPROVED = (
+    "§ 601a.2: the listed {kind} {label} is {status}; only approved {kind}s can be listed "
+    "in an approved rules submission"
+)
+OFFERING_MISMATCH = (
+    "§ 617b.8(a): the rules submission does not list Jinzi Roulette with this {what}"
+)
+OFFERING_RETIRED = "offering {name} is retired"

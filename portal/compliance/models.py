@@ -1,0 +1,256 @@
+"""Regulated records: layouts, paytables, rules submissions, and the offerings built on them.
+
+Records are versioned, never edited once submitted: a change is a new version in
+the same ``series`` that supersedes the approved one when it is approved itself.
+Only the services in ``services/`` change these rows.
+"""
+
+from __future__ import annotations
+
+import datetime
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+import jinzi
+from portal.accounts.models import CertificateHolder
+
+
+class RecordStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    SUBMITTED = "submitted", "Submitted"
+    CHANGES_REQUESTED = "changes_requested", "Changes requested"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+    SUPERSEDED = "superseded", "Superseded"
+    EXPIRED = "expired", "Expired"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+class OfferingStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    RETIRED = "retired", "Retired"
+
+
+class Game(models.TextChoices):
+    JINZI_ROULETTE = "jinzi_roulette", jinzi.GAME_NAME
+
+
+SUNSET: datetime.date = jinzi.SUNSET
+
+
+class VersionedRecord(models.Model):
+    holder = models.ForeignKey(CertificateHolder, on_delete=models.PROTECT, related_name="+")
+    series = models.UUIDField(default=uuid.uuid4, editable=False, db_index=True)
+    version = models.PositiveIntegerField(default=1, editable=False)
+    status = models.CharField(
+        max_length=24, choices=RecordStatus.choices, default=RecordStatus.DRAFT, db_index=True
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+", null=True, blank=True
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(blank=True)
+    effective_date = models.DateField(null=True, blank=True)
+    expiry_date = models.DateField(
+        null=True,
+        blank=True,
+        help_text="First day the approval no longer holds; never after the sunset 2028-06-14.",
+    )
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "version"], name="%(app_label)s_%(class)s_one_version"
+            ),
+            models.UniqueConstraint(
+                fields=["series"],
+                condition=Q(status="approved"),
+                name="%(app_label)s_%(class)s_one_approved_per_series",
+            ),
+            models.CheckConstraint(
+                condition=Q(version__gte=1), name="%(app_label)s_%(class)s_version_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=RecordStatus.values),
+                name="%(app_label)s_%(class)s_status_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(expiry_date__isnull=True) | Q(expiry_date__lte=SUNSET),
+                name="%(app_label)s_%(class)s_expiry_not_after_sunset",
+            ),
+            models.CheckConstraint(
+                condition=Q(expiry_date__isnull=True)
+                | Q(effective_date__isnull=True)
+                | Q(expiry_date__gt=F("effective_date")),
+                name="%(app_label)s_%(class)s_expiry_after_effective",
+            ),
+        ]
+
+    # A short label used in messages, the audit trail and URLs.
+    kind: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.title_for_display} v{self.version}"
+
+    @property
+    def title_for_display(self) -> str:
+        return getattr(self, "title", "") or getattr(self, "name", "") or self.kind
+
+
+class Layout(VersionedRecord):
+    """A table layout submitted for approval (§ 601a.10(a), § 617b.8(b)), wheel included."""
+
+    kind = "layout"
+
+    title = models.CharField(max_length=200)
+    wheel_order = models.JSONField(help_text="Clockwise from 0, validated under § 617b.8(c).")
+    artwork = models.FileField(upload_to="layouts/%Y/%m/", blank=True)
+    artwork_sha256 = models.CharField(max_length=64, blank=True)
+    artwork_content_type = models.CharField(max_length=40, blank=True)
+    signage_text = models.TextField(blank=True)
+    review_due = models.DateField(
+        null=True, blank=True, help_text="Submitted + 15 calendar days (§ 601a.10(a))."
+    )
+    reference_number = models.CharField(max_length=64, blank=True)
+    conditions = models.TextField(blank=True)
+
+    CONTENT_FIELDS = (
+        "title",
+        "wheel_order",
+        "artwork",
+        "artwork_sha256",
+        "artwork_content_type",
+        "signage_text",
+    )
+
+    class Meta(VersionedRecord.Meta):
+        abstract = False
+
+    def wheel(self) -> jinzi.Wheel:
+        return jinzi.Wheel(tuple(self.wheel_order))
+
+
+class Paytable(VersionedRecord):
+    """Payout odds per wager kind (§ 617b.8(f)), stored as {"straight": "11", "split": "11/2"}."""
+
+    kind = "paytable"
+
+    name = models.CharField(max_length=200)
+    odds = models.JSONField()
+    edge_override_reason = models.TextField(
+        blank=True, help_text="Why a paytable with a house edge ≤ 0 was approved."
+    )
+
+    CONTENT_FIELDS = ("name", "odds")
+
+    class Meta(VersionedRecord.Meta):
+        abstract = False
+
+    def to_domain(self) -> jinzi.Paytable:
+        return jinzi.Paytable.from_dict(self.odds)
+
+
+class RulesSubmission(VersionedRecord):
+    """A holder's Rules Submission (§ 601a.2, § 617b.8(a)) listing the games it offers."""
+
+    kind = "rules_submission"
+
+    title = models.CharField(max_length=200)
+    notes = models.TextField(blank=True)
+
+    CONTENT_FIELDS = ("title", "notes", "effective_date", "expiry_date")
+
+    class Meta(VersionedRecord.Meta):
+        abstract = False
+
+    def audit_extra(self) -> dict:
+        """The listed games belong in the record's audit picture."""
+        fields = (
+            "game",
+            "paytable_id",
+            "layout_id",
+            "chip_unit",
+            "min_wager",
+            "max_wager",
+            "max_round_stake",
+        )
+        return {"games": list(ListedGame.objects.filter(submission=self).values(*fields))}
+
+
+class ListedGame(models.Model):
+    """One game a rules submission lists, with its chosen paytable, layout and limits."""
+
+    submission = models.ForeignKey(RulesSubmission, on_delete=models.CASCADE, related_name="games")
+    game = models.CharField(max_length=32, choices=Game.choices, default=Game.JINZI_ROULETTE)
+    paytable = models.ForeignKey(Paytable, on_delete=models.PROTECT, related_name="+")
+    layout = models.ForeignKey(Layout, on_delete=models.PROTECT, related_name="+")
+    chip_unit = models.PositiveIntegerField(help_text="Minor units; even (DOMAIN.md reading).")
+    min_wager = models.PositiveIntegerField(help_text="Per bet spot, minor units.")
+    max_wager = models.PositiveIntegerField(help_text="Per bet spot, minor units.")
+    max_round_stake = models.PositiveIntegerField(help_text="All spots of one round, minor units.")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["submission", "game"], name="listed_game_once"),
+            models.CheckConstraint(
+                condition=Q(chip_unit__gte=2) & Q(chip_unit__lte=100_000_000),
+                name="listed_game_chip_unit_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_wager__gte=F("chip_unit"))
+                & Q(max_wager__gte=F("min_wager"))
+                & Q(max_round_stake__gte=F("max_wager")),
+                name="listed_game_limits_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_game_display()} in {self.submission}"
+
+
+class Offering(models.Model):
+    """A Jinzi Roulette table a holder runs on a rules submission, layout and paytable."""
+
+    holder = models.ForeignKey(CertificateHolder, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=200)
+    rules_submission = models.ForeignKey(
+        RulesSubmission, on_delete=models.PROTECT, related_name="offerings"
+    )
+    layout = models.ForeignKey(Layout, on_delete=models.PROTECT, related_name="offerings")
+    paytable = models.ForeignKey(Paytable, on_delete=models.PROTECT, related_name="offerings")
+    status = models.CharField(
+        max_length=16, choices=OfferingStatus.choices, default=OfferingStatus.ACTIVE
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["holder", "name"], name="offering_name_per_holder"),
+            models.CheckConstraint(
+                condition=Q(status__in=OfferingStatus.values), name="offering_status_known"
+            ),
+        ]
+
+    kind = "offering"
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,149 @@
+"""Reads of compliance records: what is live, what awaits whom, and a record's history."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+import jinzi
+from portal.accounts.policy import visible
+from portal.audit.models import AuditEvent
+from portal.compliance.models import (
+    SUNSET,
+    Game,
+    Layout,
+    Offering,
+    OfferingStatus,
+    Paytable,
+    RecordStatus,
+    RulesSubmission,
+    VersionedRecord,
+)
+
+RECORD_MODELS: tuple[type[VersionedRecord], ...] = (Layout, Paytable, RulesSubmission)
+
+
+@dataclass(frozen=True)
+class Liveness:
+    live: bool
+    reasons: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return self.live
+
+
+def _record_reasons(record: VersionedRecord, what: str, today: datetime.date) -> list[str]:
+    reasons = []
+    name = f"{what} v{record.version}"
+    if record.status == RecordStatus.SUPERSEDED:
+        reasons.append(f"the {name} has been superseded by a later version")
+    elif record.status == RecordStatus.EXPIRED:
+        reasons.append(f"the {name} has expired")
+    elif record.status != RecordStatus.APPROVED:
+        reasons.append(f"the {name} is not approved (it is {record.get_status_display().lower()})")
+    if record.effective_date and today < record.effective_date:
+        reasons.append(f"the {name} takes effect on {record.effective_date.isoformat()}")
+    if record.expiry_date and today >= record.expiry_date and record.status != "expired":
+        reasons.append(f"the {name} expired on {record.expiry_date.isoformat()}")
+    return reasons
+
+
+def offering_is_live(offering: Offering, *, at: datetime.datetime | None = None) -> Liveness:
+    """Whether players may bet on ``offering`` at ``at`` (UTC), and if not, every reason why.
+
+    Live needs (DOMAIN.md §3): an approved rules submission listing Jinzi Roulette with
+    this layout and paytable, an approved layout, an approved paytable meeting
+    § 617b.8(f), none of them superseded, expired or before its effective date, and
+    the moment before the regulation's sunset (2028-06-14).
+    """
+    at = at or timezone.now()
+    today = at.astimezone(datetime.UTC).date()
+    reasons: list[str] = []
+    if offering.status != OfferingStatus.ACTIVE:
+        reasons.append("the offering is retired")
+    if today >= SUNSET:
+        reasons.append("§ 617b.8 expired on 2028-06-14 (sunset)")
+    elif today < jinzi.EFFECTIVE:
+        reasons.append("§ 617b.8 takes effect on 2025-06-14")
+    rules = offering.rules_submission
+    reasons += _record_reasons(rules, "rules submission", today)
+    reasons += _record_reasons(offering.layout, "layout", today)
+    reasons += _record_reasons(offering.paytable, "paytable", today)
+    listings = [g for g in rules.games.all() if g.game == Game.JINZI_ROULETTE]
+    if not listings:
+        reasons.append("the rules submission does not list Jinzi Roulette (§ 617b.8(a))")
+    elif listings[0].layout_id != offering.layout_id or listings[0].paytable_id != (
+        offering.paytable_id
+    ):
+        reasons.append("the rules submission lists another layout or paytable for Jinzi Roulette")
+    try:
+        offering.paytable.to_domain()
+    except jinzi.JinziError as exc:
+        reasons.append(f"the paytable is not valid: {exc}")
+    try:
+        offering.layout.wheel()
+    except jinzi.JinziError as exc:
+        reasons.append(f"the layout's wheel is not valid: {exc}")
+    return Liveness(live=not reasons, reasons=tuple(reasons))
+
+
+def offerings_with_parts() -> QuerySet[Offering]:
+    """Offerings with everything ``offering_is_live`` reads, in a constant number of queries."""
+    return Offering.objects.select_related(
+        "holder", "rules_submission", "layout", "paytable"
+    ).prefetch_related("rules_submission__games")
+
+
+def records_for(user, model: type[VersionedRecord]) -> QuerySet:
+    return visible(user, model.objects.select_related("holder", "created_by", "submitted_by"))
+
+
+def awaiting_review(user) -> list[VersionedRecord]:
+    """Submitted records ``user`` could decide (not their own: four-eyes)."""
+    items: list[VersionedRecord] = []
+    for model in RECORD_MODELS:
+        items += list(
+            records_for(user, model)
+            .filter(status=RecordStatus.SUBMITTED)
+            .exclude(created_by=user)
+            .exclude(submitted_by=user)
+        )
+    return sorted(items, key=lambda r: r.submitted_at or r.created_at)
+
+
+def expiring_within(user, days: int = 30, *, today: datetime.date | None = None) -> list:
+    today = today or timezone.now().date()
+    until = today + datetime.timedelta(days=days)
+    items: list[VersionedRecord] = []
+    for model in RECORD_MODELS:
+        items += list(
+            records_for(user, model).filter(
+                status=RecordStatus.APPROVED, expiry_date__gt=today, expiry_date__lte=until
+            )
+        )
+    return sorted(items, key=lambda r: r.expiry_date)
+
+
+def drafts_for(user) -> list[VersionedRecord]:
+    items: list[VersionedRecord] = []
+    for model in RECORD_MODELS:
+        items += list(
+            records_for(user, model).filter(
+                status__in=(RecordStatus.DRAFT, RecordStatus.CHANGES_REQUESTED)
+            )
+        )
+    return sorted(items, key=lambda r: r.updated_at, reverse=True)
+
+
+def record_history(record) -> QuerySet[AuditEvent]:
+    """The audit events of one record (every version shares the series, not the id)."""
+    return AuditEvent.objects.filter(object_type=record.kind, object_id=str(record.pk)).order_by(
+        "sequence"
+    )
+
+
+def series_versions(record: VersionedRecord) -> QuerySet:
+    return type(record).objects.filter(series=record.series).order_by("-version")

@@ -1,0 +1,42 @@
+"""The daily job that marks approvals expired once their expiry date (or the sunset) arrives."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from portal.compliance.models import SUNSET, Layout, Paytable, RecordStatus, RulesSubmission
+from portal.compliance.services import workflow
+
+
+@transaction.atomic
+def records_expire_due(*, today: datetime.date | None = None) -> int:
+    """Approved records whose expiry date has come become ``expired``; returns how many.
+
+    An approval holds from its effective date up to, not including, its expiry date;
+    after the sunset of § 617b.8 (2028-06-14) nothing approved under it holds.
+    """
+    today = today or timezone.now().date()
+    due = Q(expiry_date__lte=today)
+    if today >= SUNSET:
+        due |= Q(expiry_date__isnull=True)
+    expired = 0
+    for model in (Layout, Paytable, RulesSubmission):
+        for record in model.objects.select_for_update().filter(due, status=RecordStatus.APPROVED):
+            reason = (
+                f"expired on {record.expiry_date.isoformat()}"
+                if record.expiry_date
+                else "§ 617b.8 expired on 2028-06-14"
+            )
+            workflow.save_with_audit(
+                record,
+                actor=None,
+                verb="expire",
+                changes={"status": RecordStatus.EXPIRED},
+                reason=reason,
+            )
+            expired += 1
+    return expired

@@ -1,0 +1,183 @@
+"""Layout approval records (§ 601a.10(a), § 617b.8(b), (c))."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Sequence
+
+from django.core.files.base import ContentFile
+from django.db import transaction
+
+import jinzi
+from portal.accounts.models import CertificateHolder
+from portal.accounts.policy import Action, require
+from portal.compliance import messages as msg
+from portal.compliance.artwork import ArtworkRejected, check_artwork
+from portal.compliance.models import Layout
+from portal.compliance.services import workflow
+from portal.core.errors import ValidationFailed
+
+REVIEW_DAYS = 15  # § 601a.10(a): the Bureau reviews within 15 calendar days
+
+
+def _wheel_order(order) -> list[int]:
+    if isinstance(order, str):
+        try:
+            return list(jinzi.Wheel.from_text(order).order)
+        except jinzi.JinziError as exc:
+            raise ValidationFailed.on("wheel_order", str(exc)) from None
+    if not isinstance(order, Sequence):
+        raise ValidationFailed.on("wheel_order", "the wheel order is a list of the 13 numbers")
+    try:
+        return list(jinzi.Wheel(tuple(order)).order)
+    except (jinzi.JinziError, TypeError) as exc:
+        raise ValidationFailed.on("wheel_order", str(exc)) from None
+
+
+def _artwork_fields(upload) -> dict:
+    if upload is None:
+        return {}
+    try:
+        checked = check_artwork(upload)
+    except ArtworkRejected as exc:
+        raise ValidationFailed.on("artwork", str(exc)) from None
+    upload.seek(0)
+    stored = ContentFile(upload.read(), name=f"{checked.sha256[:32]}.{checked.extension}")
+    return {
+        "artwork": stored,
+        "artwork_sha256": checked.sha256,
+        "artwork_content_type": checked.content_type,
+    }
+
+
+def _title(title: str) -> str:
+    title = (title or "").strip()
+    if not title:
+        raise ValidationFailed.on("title", "give the layout a title")
+    return title
+
+
+@transaction.atomic
+def layout_create(
+    *,
+    actor,
+    holder: CertificateHolder,
+    title: str,
+    wheel_order,
+    signage_text: str = "",
+    artwork=None,
+) -> Layout:
+    require(actor, Action.DRAFT, holder)
+    layout = Layout(
+        holder=holder,
+        title=_title(title),
+        wheel_order=_wheel_order(wheel_order),
+        signage_text=signage_text or "",
+        created_by=actor,
+        **_artwork_fields(artwork),
+    )
+    return workflow.create_with_audit(layout, actor=actor)
+
+
+_UNSET = object()
+
+
+@transaction.atomic
+def layout_update(
+    *,
+    actor,
+    layout: Layout,
+    title=_UNSET,
+    wheel_order=_UNSET,
+    signage_text=_UNSET,
+    artwork=None,
+) -> Layout:
+    changes: dict = {}
+    if title is not _UNSET:
+        changes["title"] = _title(title)
+    if wheel_order is not _UNSET:
+        changes["wheel_order"] = _wheel_order(wheel_order)
+    if signage_text is not _UNSET:
+        changes["signage_text"] = signage_text or ""
+    changes.update(_artwork_fields(artwork))
+    return workflow.update_draft(layout, actor=actor, changes=changes)
+
+
+def _has_artwork(layout: Layout) -> None:
+    if not layout.artwork:
+        raise ValidationFailed.on("artwork", msg.ARTWORK_REQUIRED)
+
+
+def layout_submit(*, actor, layout: Layout) -> Layout:
+    return workflow.submit(
+        layout,
+        actor=actor,
+        check=_has_artwork,
+        extra=lambda now: {"review_due": now.date() + datetime.timedelta(days=REVIEW_DAYS)},
+    )
+
+
+def layout_approve(
+    *,
+    actor,
+    layout: Layout,
+    reference_number: str,
+    effective_date: datetime.date | None,
+    expiry_date: datetime.date | None,
+    conditions: str = "",
+    reason: str = "",
+) -> Layout:
+    """Record the Bureau of Gaming Operations' approval (§ 601a.10(a))."""
+    reference_number = (reference_number or "").strip()
+
+    def check(_locked: Layout) -> None:
+        errors: dict[str, list[str]] = {}
+        if not reference_number:
+            errors["reference_number"] = [msg.REFERENCE_REQUIRED]
+        if effective_date is None or expiry_date is None:
+            errors["expiry_date" if effective_date else "effective_date"] = [msg.DATES_REQUIRED]
+        if errors:
+            raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
+        workflow.check_dates(effective_date, expiry_date)
+
+    return workflow.approve(
+        layout,
+        actor=actor,
+        reason=reason,
+        check=check,
+        changes={
+            "reference_number": reference_number,
+            "conditions": conditions or "",
+            "effective_date": effective_date,
+            "expiry_date": expiry_date,
+        },
+    )
+
+
+def layout_reject(*, actor, layout: Layout, reason: str) -> Layout:
+    return workflow.reject(layout, actor=actor, reason=reason)
+
+
+def layout_request_changes(*, actor, layout: Layout, reason: str) -> Layout:
+    """The Bureau asked for more information."""
+    return workflow.request_changes(layout, actor=actor, reason=reason)
+
+
+def layout_withdraw(*, actor, layout: Layout, reason: str) -> Layout:
+    return workflow.withdraw(layout, actor=actor, reason=reason)
+
+
+def layout_amend(*, actor, layout: Layout) -> Layout:
+    return workflow.amend(layout, actor=actor)
+
+
+__all__ = [
+    "layout_amend",
+    "layout_approve",
+    "layout_create",
+    "layout_reject",
+    "layout_request_changes",
+    "layout_submit",
+    "layout_update",
+    "layout_withdraw",
+]

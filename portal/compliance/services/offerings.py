@@ -1,0 +1,130 @@
+"""Offerings: the Jinzi Roulette tables a holder runs (§ 617b.8(a))."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+
+from portal.accounts.models import CertificateHolder
+from portal.accounts.policy import Action, require
+from portal.audit.services import audit_record
+from portal.audit.snapshot import snapshot
+from portal.compliance import messages as msg
+from portal.compliance.models import (
+    Game,
+    Layout,
+    Offering,
+    OfferingStatus,
+    Paytable,
+    RulesSubmission,
+)
+from portal.core.errors import Conflict, ValidationFailed
+
+NAME_TAKEN = "this holder already has an offering named {name!r}"
+
+
+def _check_parts(
+    holder_id: int, rules_submission: RulesSubmission, layout: Layout, paytable: Paytable
+) -> None:
+    errors: dict[str, list[str]] = {}
+    parts = (
+        ("rules_submission", rules_submission),
+        ("layout", layout),
+        ("paytable", paytable),
+    )
+    for field, record in parts:
+        if record.holder_id != holder_id:
+            errors[field] = [msg.OTHER_HOLDERS_RECORD.format(kind=field.replace("_", " "))]
+    if not errors:
+        listing = rules_submission.games.filter(game=Game.JINZI_ROULETTE).first()
+        if listing is None or listing.layout_id != layout.pk:
+            errors["layout"] = [msg.OFFERING_MISMATCH.format(what="layout")]
+        if listing is None or listing.paytable_id != paytable.pk:
+            errors["paytable"] = [msg.OFFERING_MISMATCH.format(what="paytable")]
+    if errors:
+        raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
+
+
+def _name(name: str) -> str:
+    name = (name or "").strip()
+    if not name or len(name) > 200:
+        raise ValidationFailed.on("name", "give the offering a name of 1 to 200 characters")
+    return name
+
+
+def _save(offering: Offering, *, actor, verb: str, before: dict | None, reason: str = ""):
+    try:
+        with transaction.atomic():
+            offering.save()
+    except IntegrityError:
+        raise ValidationFailed.on("name", NAME_TAKEN.format(name=offering.name)) from None
+    audit_record(
+        actor=actor,
+        action=f"offering.{verb}",
+        object_type="offering",
+        object_id=offering.pk,
+        before=before,
+        after=snapshot(offering),
+        reason=reason,
+    )
+    return offering
+
+
+@transaction.atomic
+def offering_create(
+    *,
+    actor,
+    holder: CertificateHolder,
+    name: str,
+    rules_submission: RulesSubmission,
+    layout: Layout,
+    paytable: Paytable,
+) -> Offering:
+    require(actor, Action.DRAFT, holder)
+    _check_parts(holder.pk, rules_submission, layout, paytable)
+    offering = Offering(
+        holder=holder,
+        name=_name(name),
+        rules_submission=rules_submission,
+        layout=layout,
+        paytable=paytable,
+        created_by=actor,
+    )
+    return _save(offering, actor=actor, verb="create", before=None)
+
+
+@transaction.atomic
+def offering_update(
+    *,
+    actor,
+    offering: Offering,
+    name: str | None = None,
+    rules_submission: RulesSubmission | None = None,
+    layout: Layout | None = None,
+    paytable: Paytable | None = None,
+) -> Offering:
+    offering = Offering.objects.select_for_update().get(pk=offering.pk)
+    require(actor, Action.DRAFT, offering)
+    if offering.status != OfferingStatus.ACTIVE:
+        raise Conflict(msg.OFFERING_RETIRED.format(name=offering.name))
+    before = snapshot(offering)
+    if name is not None:
+        offering.name = _name(name)
+    offering.rules_submission = rules_submission or offering.rules_submission
+    offering.layout = layout or offering.layout
+    offering.paytable = paytable or offering.paytable
+    _check_parts(offering.holder_id, offering.rules_submission, offering.layout, offering.paytable)
+    return _save(offering, actor=actor, verb="update", before=before)
+
+
+@transaction.atomic
+def offering_retire(*, actor, offering: Offering, reason: str) -> Offering:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed.on("reason", msg.REASON_REQUIRED)
+    offering = Offering.objects.select_for_update().get(pk=offering.pk)
+    require(actor, Action.DRAFT, offering)
+    if offering.status != OfferingStatus.ACTIVE:
+        raise Conflict(msg.OFFERING_RETIRED.format(name=offering.name))
+    before = snapshot(offering)
+    offering.status = OfferingStatus.RETIRED
+    return _save(offering, actor=actor, verb="retire", before=before, reason=reason)

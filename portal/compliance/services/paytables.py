@@ -1,0 +1,97 @@
+"""Paytable configurations (§ 617b.8(f)): odds per wager kind, never below the minimum."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+import jinzi
+from portal.accounts.models import CertificateHolder
+from portal.accounts.policy import Action, require
+from portal.compliance import messages as msg
+from portal.compliance.models import Paytable
+from portal.compliance.services import workflow
+from portal.core.errors import ValidationFailed
+
+MAX_NAME = 200
+
+
+def checked_odds(odds) -> dict[str, str]:
+    """Validate odds as given (ints or "N" / "N/D" strings) through jinzi; the stored form."""
+    try:
+        return jinzi.Paytable.from_dict(odds).as_dict()
+    except jinzi.JinziError as exc:
+        raise ValidationFailed.on("odds", str(exc)) from None
+
+
+def _name(name: str) -> str:
+    name = (name or "").strip()
+    if not name:
+        raise ValidationFailed.on("name", "give the paytable a name")
+    if len(name) > MAX_NAME:
+        raise ValidationFailed.on("name", f"the name is longer than {MAX_NAME} characters")
+    return name
+
+
+@transaction.atomic
+def paytable_create(*, actor, holder: CertificateHolder, name: str, odds) -> Paytable:
+    require(actor, Action.DRAFT, holder)
+    paytable = Paytable(holder=holder, name=_name(name), odds=checked_odds(odds), created_by=actor)
+    return workflow.create_with_audit(paytable, actor=actor)
+
+
+@transaction.atomic
+def paytable_update(*, actor, paytable: Paytable, name=None, odds=None) -> Paytable:
+    changes: dict = {}
+    if name is not None:
+        changes["name"] = _name(name)
+    if odds is not None:
+        changes["odds"] = checked_odds(odds)
+    return workflow.update_draft(paytable, actor=actor, changes=changes)
+
+
+def paytable_submit(*, actor, paytable: Paytable) -> Paytable:
+    return workflow.submit(paytable, actor=actor)
+
+
+def paytable_flags(paytable: Paytable) -> tuple[jinzi.SpotEdge, ...]:
+    """Spots where this paytable gives the house an edge of zero or less."""
+    return jinzi.paytable_flags(paytable.to_domain())
+
+
+def paytable_approve(
+    *, actor, paytable: Paytable, reason: str = "", override_reason: str = ""
+) -> Paytable:
+    override_reason = (override_reason or "").strip()
+
+    def check(locked: Paytable) -> None:
+        flags = paytable_flags(locked)
+        if flags and not override_reason:
+            spots = ", ".join(flag.wager.label for flag in flags[:6])
+            more = f" and {len(flags) - 6} more" if len(flags) > 6 else ""
+            raise ValidationFailed.on(
+                "override_reason", msg.EDGE_OVERRIDE_REQUIRED.format(spots=spots + more)
+            )
+
+    return workflow.approve(
+        paytable,
+        actor=actor,
+        reason=reason or override_reason,
+        check=check,
+        changes={"edge_override_reason": override_reason},
+    )
+
+
+def paytable_reject(*, actor, paytable: Paytable, reason: str) -> Paytable:
+    return workflow.reject(paytable, actor=actor, reason=reason)
+
+
+def paytable_request_changes(*, actor, paytable: Paytable, reason: str) -> Paytable:
+    return workflow.request_changes(paytable, actor=actor, reason=reason)
+
+
+def paytable_withdraw(*, actor, paytable: Paytable, reason: str) -> Paytable:
+    return workflow.withdraw(paytable, actor=actor, reason=reason)
+
+
+def paytable_amend(*, actor, paytable: Paytable) -> Paytable:
+    return workflow.amend(paytable, actor=actor)

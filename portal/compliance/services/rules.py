@@ -1,0 +1,244 @@
+"""Rules submissions (§ 601a.2, § 617b.8(a)): the games a holder offers, with their options."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from portal.accounts.models import CertificateHolder
+from portal.accounts.policy import Action, require
+from portal.compliance import messages as msg
+from portal.compliance.models import (
+    Game,
+    Layout,
+    ListedGame,
+    Paytable,
+    RecordStatus,
+    RulesSubmission,
+)
+from portal.compliance.services import workflow
+from portal.core.errors import ValidationFailed
+
+MAX_MINOR_UNITS = 100_000_000  # $1,000,000 in cents: far above any table limit
+
+
+@dataclass(frozen=True)
+class GameListing:
+    """One game as the holder lists it; amounts in minor units."""
+
+    paytable: Paytable
+    layout: Layout
+    chip_unit: int
+    min_wager: int
+    max_wager: int
+    max_round_stake: int
+    game: str = Game.JINZI_ROULETTE
+
+
+def _check_listing(listing: GameListing, holder_id: int, index: int) -> None:
+    prefix = f"games.{index}."
+    errors: dict[str, list[str]] = {}
+
+    def add(field: str, message: str) -> None:
+        errors.setdefault(prefix + field, []).append(message)
+
+    if listing.game not in Game.values:
+        add("game", f"unknown game {listing.game!r}; this portal lists {Game.JINZI_ROULETTE}")
+    for field, record in (("paytable", listing.paytable), ("layout", listing.layout)):
+        if record.holder_id != holder_id:
+            add(field, msg.OTHER_HOLDERS_RECORD.format(kind=field))
+    amounts = {
+        "chip_unit": listing.chip_unit,
+        "min_wager": listing.min_wager,
+        "max_wager": listing.max_wager,
+        "max_round_stake": listing.max_round_stake,
+    }
+    for field, value in amounts.items():
+        if type(value) is not int or not 0 < value <= MAX_MINOR_UNITS:
+            add(field, f"{field} must be a whole number of minor units from 1 to {MAX_MINOR_UNITS}")
+    if errors:
+        raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
+    chip = listing.chip_unit
+    if chip % 2:
+        add("chip_unit", msg.CHIP_UNIT_ODD.format(value=chip))
+    for field in ("min_wager", "max_wager", "max_round_stake"):
+        if amounts[field] % chip:
+            add(field, msg.LIMIT_NOT_MULTIPLE.format(field=field, chip=chip, value=amounts[field]))
+    if not chip <= listing.min_wager <= listing.max_wager <= listing.max_round_stake:
+        add("max_wager", msg.LIMITS_ORDER)
+    if errors:
+        raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
+
+
+def _check_games(games: list[GameListing], holder_id: int) -> None:
+    if not games:
+        raise ValidationFailed.on("games", msg.NO_GAMES)
+    seen: set[str] = set()
+    for index, listing in enumerate(games):
+        if listing.game in seen:
+            raise ValidationFailed.on("games", msg.GAME_TWICE.format(game=listing.game))
+        seen.add(listing.game)
+        _check_listing(listing, holder_id, index)
+
+
+def _title(title: str) -> str:
+    title = (title or "").strip()
+    if not title:
+        raise ValidationFailed.on("title", "give the rules submission a title")
+    return title
+
+
+def _write_games(submission: RulesSubmission, games: list[GameListing]) -> None:
+    ListedGame.objects.filter(submission=submission).delete()
+    ListedGame.objects.bulk_create(
+        ListedGame(
+            submission=submission,
+            game=listing.game,
+            paytable=listing.paytable,
+            layout=listing.layout,
+            chip_unit=listing.chip_unit,
+            min_wager=listing.min_wager,
+            max_wager=listing.max_wager,
+            max_round_stake=listing.max_round_stake,
+        )
+        for listing in games
+    )
+
+
+@transaction.atomic
+def rules_submission_create(
+    *,
+    actor,
+    holder: CertificateHolder,
+    title: str,
+    games: list[GameListing],
+    effective_date: datetime.date | None = None,
+    expiry_date: datetime.date | None = None,
+    notes: str = "",
+) -> RulesSubmission:
+    require(actor, Action.DRAFT, holder)
+    _check_games(games, holder.pk)
+    workflow.check_dates(effective_date, expiry_date)
+    submission = RulesSubmission(
+        holder=holder,
+        title=_title(title),
+        notes=notes or "",
+        effective_date=effective_date,
+        expiry_date=expiry_date,
+        created_by=actor,
+    )
+    return workflow.create_with_audit(
+        submission, actor=actor, after_save=lambda saved: _write_games(saved, games)
+    )
+
+
+_UNSET = object()
+
+
+@transaction.atomic
+def rules_submission_update(
+    *,
+    actor,
+    submission: RulesSubmission,
+    title=_UNSET,
+    notes=_UNSET,
+    effective_date=_UNSET,
+    expiry_date=_UNSET,
+    games: list[GameListing] | None = None,
+) -> RulesSubmission:
+    changes: dict = {}
+    if title is not _UNSET:
+        changes["title"] = _title(title)
+    if notes is not _UNSET:
+        changes["notes"] = notes or ""
+    for field, value in (("effective_date", effective_date), ("expiry_date", expiry_date)):
+        if value is not _UNSET:
+            changes[field] = value
+    workflow.check_dates(
+        changes.get("effective_date", submission.effective_date),
+        changes.get("expiry_date", submission.expiry_date),
+    )
+    if games is not None:
+        _check_games(games, submission.holder_id)
+    return workflow.update_draft(
+        submission,
+        actor=actor,
+        changes=changes,
+        apply=(lambda record: _write_games(record, games)) if games is not None else None,
+    )
+
+
+def _listed_records_approved(submission: RulesSubmission) -> None:
+    errors: list[str] = []
+    listings = submission.games.select_related("paytable", "layout")
+    for listing in listings:
+        for kind, record in (("paytable", listing.paytable), ("layout", listing.layout)):
+            if record.status != RecordStatus.APPROVED:
+                errors.append(
+                    msg.LISTED_NOT_APPROVED.format(
+                        kind=kind,
+                        label=f"{record.title_for_display!r} v{record.version}",
+                        status=record.get_status_display().lower(),
+                    )
+                )
+    if errors:
+        raise ValidationFailed(" ".join(errors), field_errors={"games": errors})
+
+
+def rules_submission_submit(*, actor, submission: RulesSubmission) -> RulesSubmission:
+    def check(locked: RulesSubmission) -> None:
+        if not locked.games.exists():
+            raise ValidationFailed.on("games", msg.NO_GAMES)
+
+    return workflow.submit(submission, actor=actor, check=check)
+
+
+def rules_submission_approve(
+    *, actor, submission: RulesSubmission, reason: str = ""
+) -> RulesSubmission:
+    def check(locked: RulesSubmission) -> None:
+        if locked.effective_date is None or locked.expiry_date is None:
+            raise ValidationFailed.on("expiry_date", msg.DATES_REQUIRED)
+        workflow.check_dates(locked.effective_date, locked.expiry_date)
+        _listed_records_approved(locked)
+
+    return workflow.approve(submission, actor=actor, reason=reason, check=check)
+
+
+def rules_submission_reject(*, actor, submission: RulesSubmission, reason: str) -> RulesSubmission:
+    return workflow.reject(submission, actor=actor, reason=reason)
+
+
+def rules_submission_request_changes(
+    *, actor, submission: RulesSubmission, reason: str
+) -> RulesSubmission:
+    return workflow.request_changes(submission, actor=actor, reason=reason)
+
+
+def rules_submission_withdraw(
+    *, actor, submission: RulesSubmission, reason: str
+) -> RulesSubmission:
+    return workflow.withdraw(submission, actor=actor, reason=reason)
+
+
+def _copy_games(old: RulesSubmission, new: RulesSubmission) -> None:
+    ListedGame.objects.bulk_create(
+        ListedGame(
+            submission=new,
+            game=listing.game,
+            paytable_id=listing.paytable_id,
+            layout_id=listing.layout_id,
+            chip_unit=listing.chip_unit,
+            min_wager=listing.min_wager,
+            max_wager=listing.max_wager,
+            max_round_stake=listing.max_round_stake,
+        )
+        for listing in old.games.all()
+    )
+
+
+def rules_submission_amend(*, actor, submission: RulesSubmission) -> RulesSubmission:
+    """An amendment (§ 601a.2): the next version, which supersedes this one once approved."""
+    return workflow.amend(submission, actor=actor, copy=_copy_games)

@@ -1,0 +1,269 @@
+"""The status machine shared by layouts, paytables and rules submissions.
+
+draft → submitted → approved | rejected | changes_requested;
+approved → superseded | expired | withdrawn. A change to a record that is no longer
+a draft is a new version (``amend``). Every step locks the row, checks the status it
+finds (so of two officers deciding at once exactly one wins), writes the row and an
+audit event in the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.db import transaction
+from django.utils import timezone
+
+from portal.accounts.policy import Action, require
+from portal.audit.services import audit_record
+from portal.audit.snapshot import snapshot
+from portal.compliance import messages as msg
+from portal.compliance.models import SUNSET, RecordStatus, VersionedRecord
+from portal.core.errors import Conflict, NotPermitted, ValidationFailed
+
+R = TypeVar("R", bound=VersionedRecord)
+
+S = RecordStatus
+OPEN_STATUSES = (S.DRAFT, S.SUBMITTED)
+
+
+def label(record: VersionedRecord) -> str:
+    return f"{record.kind.replace('_', ' ')} {record.title_for_display!r} v{record.version}"
+
+
+def locked(record: R) -> R:
+    """The current row, locked until the transaction ends."""
+    return type(record).objects.select_for_update().get(pk=record.pk)
+
+
+def expect_status(record: VersionedRecord, allowed: tuple[str, ...], verb: str) -> None:
+    if record.status not in allowed:
+        raise Conflict(
+            msg.BAD_TRANSITION.format(
+                label=label(record),
+                status=record.get_status_display().lower(),
+                allowed=" or ".join(RecordStatus(s).label.lower() for s in allowed),
+                kind=record.kind.replace("_", " "),
+                verb=verb,
+            )
+        )
+
+
+def require_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed.on("reason", msg.REASON_REQUIRED)
+    return reason
+
+
+def check_four_eyes(record: VersionedRecord, actor) -> None:
+    if actor.pk in (record.created_by_id, record.submitted_by_id):
+        raise NotPermitted(msg.FOUR_EYES.format(kind=record.kind.replace("_", " ")))
+
+
+def check_dates(effective: datetime.date | None, expiry: datetime.date | None) -> None:
+    errors: dict[str, list[str]] = {}
+    if expiry is not None and expiry > SUNSET:
+        errors["expiry_date"] = [msg.EXPIRY_AFTER_SUNSET.format(expiry=expiry.isoformat())]
+    if effective is not None and expiry is not None and expiry <= effective:
+        errors.setdefault("expiry_date", []).append(msg.EXPIRY_NOT_AFTER_EFFECTIVE)
+    if errors:
+        raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
+
+
+def save_with_audit(
+    record: R,
+    *,
+    actor,
+    verb: str,
+    changes: dict[str, Any],
+    reason: str = "",
+    apply: Callable[[R], None] | None = None,
+) -> R:
+    before = snapshot(record)
+    for field, value in changes.items():
+        setattr(record, field, value)
+    record.save()
+    if apply is not None:
+        apply(record)
+    audit_record(
+        actor=actor,
+        action=f"{record.kind}.{verb}",
+        object_type=record.kind,
+        object_id=record.pk,
+        object_version=record.version,
+        before=before,
+        after=snapshot(record),
+        reason=reason,
+    )
+    return record
+
+
+def create_with_audit(record: R, *, actor, after_save: Callable[[R], None] | None = None) -> R:
+    record.save()
+    if after_save is not None:
+        after_save(record)
+    audit_record(
+        actor=actor,
+        action=f"{record.kind}.create",
+        object_type=record.kind,
+        object_id=record.pk,
+        object_version=record.version,
+        after=snapshot(record),
+    )
+    return record
+
+
+@transaction.atomic
+def submit(record: R, *, actor, extra: dict[str, Any] | None = None, check=None) -> R:
+    record = locked(record)
+    require(actor, Action.DRAFT, record)
+    expect_status(record, (S.DRAFT,), "submitted")
+    if check is not None:
+        check(record)
+    now = timezone.now()
+    changes = {"status": S.SUBMITTED, "submitted_by": actor, "submitted_at": now}
+    changes.update(extra(now) if callable(extra) else (extra or {}))
+    return save_with_audit(record, actor=actor, verb="submit", changes=changes)
+
+
+def _undecided(record: R, *, actor, verb: str) -> R:
+    """Lock the record and check that ``actor`` may decide it now."""
+    record = locked(record)
+    require(actor, Action.DECIDE, record)
+    check_four_eyes(record, actor)
+    if record.status != S.SUBMITTED and record.decided_by_id is not None:
+        raise Conflict(
+            msg.DECISION_LOST.format(
+                label=label(record), status=record.get_status_display().lower()
+            )
+        )
+    expect_status(record, (S.SUBMITTED,), verb)
+    return record
+
+
+def _record_decision(record: R, *, actor, verb: str, status: str, reason: str, changes) -> R:
+    all_changes = {
+        "status": status,
+        "decided_by": actor,
+        "decided_at": timezone.now(),
+        "decision_reason": reason,
+        **(changes or {}),
+    }
+    return save_with_audit(record, actor=actor, verb=verb, changes=all_changes, reason=reason)
+
+
+def supersede_previous(record: VersionedRecord, *, actor) -> None:
+    previous = (
+        type(record)
+        .objects.select_for_update()
+        .filter(series=record.series, status=S.APPROVED)
+        .exclude(pk=record.pk)
+    )
+    for old in previous:
+        save_with_audit(
+            old,
+            actor=actor,
+            verb="supersede",
+            changes={"status": S.SUPERSEDED},
+            reason=f"superseded by v{record.version}",
+        )
+
+
+@transaction.atomic
+def approve(
+    record: R,
+    *,
+    actor,
+    reason: str = "",
+    changes: dict[str, Any] | None = None,
+    check: Callable[[R], None] | None = None,
+) -> R:
+    """Approve a submitted record; the series' previously approved version is superseded."""
+    record = _undecided(record, actor=actor, verb="approved")
+    if check is not None:
+        check(record)
+    # One approved version per series (a partial unique index): retire the old one first.
+    supersede_previous(record, actor=actor)
+    return _record_decision(
+        record, actor=actor, verb="approve", status=S.APPROVED, reason=reason, changes=changes
+    )
+
+
+@transaction.atomic
+def reject(record: R, *, actor, reason: str) -> R:
+    reason = require_reason(reason)
+    record = _undecided(record, actor=actor, verb="rejected")
+    return _record_decision(
+        record, actor=actor, verb="reject", status=S.REJECTED, reason=reason, changes=None
+    )
+
+
+@transaction.atomic
+def request_changes(record: R, *, actor, reason: str) -> R:
+    reason = require_reason(reason)
+    record = _undecided(record, actor=actor, verb="sent back for changes")
+    return _record_decision(
+        record,
+        actor=actor,
+        verb="request_changes",
+        status=S.CHANGES_REQUESTED,
+        reason=reason,
+        changes=None,
+    )
+
+
+@transaction.atomic
+def withdraw(record: R, *, actor, reason: str) -> R:
+    reason = require_reason(reason)
+    record = locked(record)
+    require(actor, Action.WITHDRAW, record)
+    expect_status(record, (S.APPROVED,), "withdrawn")
+    return save_with_audit(
+        record, actor=actor, verb="withdraw", changes={"status": S.WITHDRAWN}, reason=reason
+    )
+
+
+@transaction.atomic
+def update_draft(
+    record: R, *, actor, changes: dict[str, Any], apply: Callable[[R], None] | None = None
+) -> R:
+    record = locked(record)
+    require(actor, Action.DRAFT, record)
+    expect_status(record, (S.DRAFT,), "edited")
+    return save_with_audit(record, actor=actor, verb="update", changes=changes, apply=apply)
+
+
+@transaction.atomic
+def amend(record: R, *, actor, copy: Callable[[R, R], None] | None = None) -> R:
+    """Start the next version of a series as a draft, copying the content fields."""
+    model = type(record)
+    record = locked(record)
+    require(actor, Action.DRAFT, record)
+    series = list(model.objects.select_for_update().filter(series=record.series))
+    latest = max(series, key=lambda r: r.version)
+    if latest.pk != record.pk:
+        raise Conflict(msg.NOT_LATEST_VERSION.format(version=latest.version))
+    open_versions = [r for r in series if r.status in OPEN_STATUSES]
+    if open_versions:
+        raise Conflict(
+            msg.OPEN_VERSION_EXISTS.format(
+                kind=record.kind.replace("_", " "),
+                version=open_versions[0].version,
+                status=open_versions[0].get_status_display().lower(),
+            )
+        )
+    draft = model(
+        holder_id=record.holder_id,
+        series=record.series,
+        version=record.version + 1,
+        status=S.DRAFT,
+        created_by=actor,
+    )
+    for field in model.CONTENT_FIELDS:
+        setattr(draft, field, getattr(record, field))
+    return create_with_audit(
+        draft, actor=actor, after_save=(lambda new: copy(record, new)) if copy else None
+    )

@@ -1,0 +1,239 @@
+import datetime
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from portal.audit.models import AuditEvent
+from portal.compliance import messages as msg
+from portal.compliance import services
+from portal.compliance.artwork import UNSAFE_SVG, WRONG_TYPE
+from portal.compliance.models import Layout, RecordStatus
+from portal.core.errors import Conflict, NotPermitted, ValidationFailed
+from tests.portal.factories import EFFECTIVE, EXPIRY, STANDARD_ORDER, make_layout
+
+pytestmark = pytest.mark.django_db
+
+
+def _approve(officer, layout, **overrides):
+    fields = {
+        "reference_number": "BGO-1",
+        "effective_date": EFFECTIVE,
+        "expiry_date": EXPIRY,
+    }
+    fields.update(overrides)
+    return services.layout_approve(actor=officer, layout=layout, **fields)
+
+
+def test_617b8_c_layout_with_a_duplicate_number_on_the_wheel_is_refused(manager_a, holder_a):
+    events = AuditEvent.objects.count()
+    bad = [0, 1, 7, 8, 2, 3, 9, 10, 4, 5, 11, 12, 12]
+
+    with pytest.raises(ValidationFailed) as caught:
+        make_layout(manager_a, holder_a, wheel_order=bad)
+
+    assert "617b.8(c)" in caught.value.field_errors["wheel_order"][0]
+    assert Layout.objects.count() == 0
+    assert AuditEvent.objects.count() == events
+
+
+def test_617b8_c_layout_wheel_must_be_a_list(manager_a, holder_a):
+    with pytest.raises(ValidationFailed):
+        make_layout(manager_a, holder_a, wheel_order={"a": 1})
+
+
+def test_601a10_a_create_writes_an_audit_event_with_the_record(manager_a, holder_a):
+    layout = make_layout(manager_a, holder_a)
+
+    event = AuditEvent.objects.get(action="layout.create")
+    assert (event.actor, event.object_id, event.object_version) == (manager_a, str(layout.pk), 1)
+    assert event.after["wheel_order"] == STANDARD_ORDER
+    assert layout.artwork_content_type == "image/png"
+    assert len(layout.artwork_sha256) == 64
+
+
+def test_601a10_a_submission_sets_review_due_fifteen_calendar_days_later(manager_a, holder_a):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    assert layout.status == RecordStatus.SUBMITTED
+    assert layout.submitted_by == manager_a
+    assert layout.review_due == layout.submitted_at.date() + datetime.timedelta(days=15)
+
+
+def test_601a10_a_a_layout_is_submitted_with_its_artwork(manager_a, holder_a):
+    layout = make_layout(manager_a, holder_a, artwork=None)
+
+    with pytest.raises(ValidationFailed, match="artwork"):
+        services.layout_submit(actor=manager_a, layout=layout)
+
+    layout.refresh_from_db()
+    assert layout.status == RecordStatus.DRAFT
+
+
+def test_601a10_a_approval_records_reference_conditions_and_dates(manager_a, officer, holder_a):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    approved = _approve(officer, layout, conditions="Signage in English and Spanish")
+
+    assert approved.status == RecordStatus.APPROVED
+    assert (approved.decided_by, approved.reference_number) == (officer, "BGO-1")
+    assert (approved.effective_date, approved.expiry_date) == (EFFECTIVE, EXPIRY)
+    assert approved.conditions == "Signage in English and Spanish"
+
+
+def test_617b8_sunset_approval_expiring_after_2028_06_14_is_refused(manager_a, officer, holder_a):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    with pytest.raises(ValidationFailed) as caught:
+        _approve(officer, layout, expiry_date=datetime.date(2028, 6, 15))
+
+    assert "2028-06-14" in caught.value.field_errors["expiry_date"][0]
+    layout.refresh_from_db()
+    assert layout.status == RecordStatus.SUBMITTED
+
+
+def test_617b8_sunset_approval_may_run_until_the_sunset_itself(manager_a, officer, holder_a):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    assert _approve(officer, layout, expiry_date=datetime.date(2028, 6, 14)).status == "approved"
+
+
+def test_four_eyes_the_submitter_can_never_decide_whatever_their_roles(superuser, holder_a):
+    layout = services.layout_submit(actor=superuser, layout=make_layout(superuser, holder_a))
+
+    for decide in (
+        lambda: _approve(superuser, layout),
+        lambda: services.layout_reject(actor=superuser, layout=layout, reason="no"),
+        lambda: services.layout_request_changes(actor=superuser, layout=layout, reason="no"),
+    ):
+        with pytest.raises(NotPermitted, match="four-eyes"):
+            decide()
+    layout.refresh_from_db()
+    assert layout.status == RecordStatus.SUBMITTED
+
+
+def test_managers_cannot_decide_and_officers_cannot_draft(manager_a, officer, holder_a):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    with pytest.raises(NotPermitted, match="approve or reject"):
+        services.layout_reject(actor=manager_a, layout=layout, reason="x")
+    with pytest.raises(NotPermitted, match="draft"):
+        make_layout(officer, holder_a)
+
+
+def test_a_manager_cannot_touch_another_holders_layout(manager_a, manager_b, holder_a):
+    layout = make_layout(manager_a, holder_a)
+
+    with pytest.raises(NotPermitted, match="another certificate holder"):
+        services.layout_submit(actor=manager_b, layout=layout)
+    with pytest.raises(NotPermitted, match="another certificate holder"):
+        make_layout(manager_b, holder_a)
+
+
+def test_bad_transitions_are_conflicts(manager_a, officer, holder_a):
+    layout = make_layout(manager_a, holder_a)
+
+    with pytest.raises(Conflict, match="only a submitted layout can be approved"):
+        _approve(officer, layout)
+    services.layout_submit(actor=manager_a, layout=layout)
+    with pytest.raises(Conflict, match="only a draft layout can be edited"):
+        services.layout_update(actor=manager_a, layout=layout, title="New")
+    with pytest.raises(Conflict, match="only a approved layout can be withdrawn|only a"):
+        services.layout_withdraw(actor=officer, layout=layout, reason="x")
+
+
+def test_a_second_decision_on_a_decided_record_is_a_conflict(
+    manager_a, officer, officer2, holder_a
+):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    _approve(officer, layout)
+
+    with pytest.raises(Conflict, match="already decided"):
+        services.layout_reject(actor=officer2, layout=layout, reason="too late")
+
+
+def test_rejection_needs_a_reason(manager_a, officer, holder_a):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    with pytest.raises(ValidationFailed, match=msg.REASON_REQUIRED):
+        services.layout_reject(actor=officer, layout=layout, reason="  ")
+
+
+def test_an_approved_amendment_supersedes_the_previous_version(manager_a, officer, holder_a):
+    first = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    first = _approve(officer, first)
+
+    second = services.layout_amend(actor=manager_a, layout=first)
+    assert (second.version, second.series, second.status) == (2, first.series, "draft")
+    with pytest.raises(Conflict, match="open version"):
+        services.layout_amend(actor=manager_a, layout=second)
+    second = services.layout_update(actor=manager_a, layout=second, title="Main floor v2")
+    second = services.layout_submit(actor=manager_a, layout=second)
+    _approve(officer, second)
+
+    first.refresh_from_db()
+    assert first.status == RecordStatus.SUPERSEDED
+    assert first.title == "Main floor layout"  # superseded versions stay readable, unchanged
+    assert AuditEvent.objects.filter(action="layout.supersede", object_id=str(first.pk)).exists()
+
+
+def test_only_the_latest_version_can_be_amended(manager_a, officer, holder_a):
+    first = _approve(
+        officer, services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    )
+    services.layout_amend(actor=manager_a, layout=first)
+
+    with pytest.raises(Conflict):
+        services.layout_amend(actor=manager_a, layout=first)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("fake.png", b"just some text pretending", WRONG_TYPE.split(";")[0]),
+        ("layout.gif", b"GIF89a" + b"\x00" * 20, "image/gif"),
+        (
+            "evil.svg",
+            b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+            UNSAFE_SVG.format(what="<script> elements"),
+        ),
+        (
+            "evil2.svg",
+            b'<svg xmlns="http://www.w3.org/2000/svg"><rect onload="x()"/></svg>',
+            "event handlers",
+        ),
+        ("notsvg.svg", b'<html xmlns="http://www.w3.org/1999/xhtml"></html>', "root <html>"),
+        ("empty.pdf", b"", "empty"),
+    ],
+)
+def test_601a10_a_artwork_type_is_checked_by_content(manager_a, holder_a, name, content, message):
+    upload = SimpleUploadedFile(name, content)
+
+    with pytest.raises(ValidationFailed) as caught:
+        make_layout(manager_a, holder_a, artwork=upload)
+
+    assert message in caught.value.field_errors["artwork"][0]
+    assert Layout.objects.count() == 0
+
+
+def test_601a10_a_artwork_over_the_size_cap_is_refused(manager_a, holder_a, settings):
+    upload = SimpleUploadedFile("big.pdf", b"%PDF-1.7\n" + b"0" * (5 * 1024 * 1024))
+
+    with pytest.raises(ValidationFailed, match="the limit is"):
+        make_layout(manager_a, holder_a, artwork=upload)
+
+
+def test_601a10_a_pdf_and_clean_svg_artwork_are_accepted(manager_a, holder_a):
+    pdf = make_layout(manager_a, holder_a, artwork=SimpleUploadedFile("a.bin", b"%PDF-1.7\n%%EOF"))
+    svg = make_layout(
+        manager_a,
+        holder_a,
+        artwork=SimpleUploadedFile(
+            "a.svg", b'<svg xmlns="http://www.w3.org/2000/svg"><rect width="4"/></svg>'
+        ),
+    )
+
+    assert (pdf.artwork_content_type, svg.artwork_content_type) == (
+        "application/pdf",
+        "image/svg+xml",
+    )
+    assert pdf.artwork.name.endswith(".pdf")

@@ -1,0 +1,78 @@
+"""People and records shared by the portal tests: two holders, one user per role."""
+
+from __future__ import annotations
+
+import pytest
+
+from portal.accounts.models import Role
+from portal.accounts.services import holder_create
+from portal.compliance import services
+from tests.portal.factories import (
+    PASSWORD,
+    approved_layout,
+    approved_paytable,
+    approved_rules,
+    make_user,
+)
+
+
+@pytest.fixture
+def holder_a(db):
+    return holder_create(actor=None, name="Keystone Casino", licence_number="PA-001")
+
+
+@pytest.fixture
+def holder_b(db):
+    return holder_create(actor=None, name="Susquehanna Gaming", licence_number="PA-002")
+
+
+@pytest.fixture
+def officer(db):
+    return make_user("officer", Role.COMPLIANCE)
+
+
+@pytest.fixture
+def officer2(db):
+    return make_user("officer2", Role.COMPLIANCE)
+
+
+@pytest.fixture
+def manager_a(holder_a):
+    return make_user("manager_a", Role.MANAGER, holder_a)
+
+
+@pytest.fixture
+def manager_b(holder_b):
+    return make_user("manager_b", Role.MANAGER, holder_b)
+
+
+@pytest.fixture
+def auditor(db):
+    return make_user("auditor", Role.AUDITOR)
+
+
+@pytest.fixture
+def player(db):
+    return make_user("player", Role.PLAYER)
+
+
+@pytest.fixture
+def superuser(db):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_superuser("root", "root@example.com", PASSWORD)
+
+
+@pytest.fixture
+def live_offering(manager_a, officer, holder_a):
+    layout = approved_layout(manager_a, officer, holder_a)
+    paytable = approved_paytable(manager_a, officer, holder_a)
+    rules = approved_rules(manager_a, officer, holder_a, paytable, layout)
+    return services.offering_create(
+        actor=manager_a,
+        holder=holder_a,
+        name="Table 1",
+        rules_submission=rules,
+        layout=layout,
+        paytable=paytable,
+    )

@@ -1,0 +1,98 @@
+"""Builders of records for the portal tests, each going through the real services."""
+
+from __future__ import annotations
+
+import datetime
+
+from portal.accounts.models import Role
+from portal.accounts.services import staff_user_create
+from portal.compliance import services
+from portal.compliance.models import Layout, Paytable, RulesSubmission
+
+PASSWORD = "correct-horse-battery-staple"
+PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 64
+STANDARD_ORDER = [0, 1, 7, 8, 2, 3, 9, 10, 4, 5, 11, 12, 6]
+MINIMUM_ODDS = {
+    "straight": 11,
+    "split": 5,
+    "street": 3,
+    "corner": 2,
+    "three_numbers": 3,
+    "column": 2,
+    "red": 1,
+    "black": 1,
+    "small": 1,
+    "big": 1,
+}
+EFFECTIVE = datetime.date(2026, 1, 1)
+EXPIRY = datetime.date(2028, 1, 1)
+
+
+def png_upload(name: str = "layout.png"):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(name, PNG_BYTES, content_type="image/png")
+
+
+def make_user(username: str, role: Role, holder=None):
+    return staff_user_create(
+        actor=None, username=username, password=PASSWORD, role=role, holder=holder
+    )
+
+
+def make_layout(manager, holder, **overrides) -> Layout:
+    fields = {"title": "Main floor layout", "wheel_order": STANDARD_ORDER, "artwork": png_upload()}
+    fields.update(overrides)
+    return services.layout_create(actor=manager, holder=holder, **fields)
+
+
+def approved_layout(manager, officer, holder) -> Layout:
+    layout = services.layout_submit(actor=manager, layout=make_layout(manager, holder))
+    return services.layout_approve(
+        actor=officer,
+        layout=layout,
+        reference_number="BGO-2026-0001",
+        effective_date=EFFECTIVE,
+        expiry_date=EXPIRY,
+    )
+
+
+def make_paytable(manager, holder, odds=None, name="Standard") -> Paytable:
+    return services.paytable_create(
+        actor=manager, holder=holder, name=name, odds=odds or MINIMUM_ODDS
+    )
+
+
+def approved_paytable(manager, officer, holder) -> Paytable:
+    paytable = services.paytable_submit(actor=manager, paytable=make_paytable(manager, holder))
+    return services.paytable_approve(actor=officer, paytable=paytable)
+
+
+def listing(paytable, layout, **overrides):
+    values = {
+        "paytable": paytable,
+        "layout": layout,
+        "chip_unit": 100,
+        "min_wager": 100,
+        "max_wager": 50_000,
+        "max_round_stake": 200_000,
+    }
+    values.update(overrides)
+    return services.GameListing(**values)
+
+
+def make_rules(manager, holder, paytable, layout, **overrides) -> RulesSubmission:
+    fields = {
+        "title": "Jinzi Roulette rules",
+        "games": [listing(paytable, layout)],
+        "effective_date": EFFECTIVE,
+        "expiry_date": EXPIRY,
+    }
+    fields.update(overrides)
+    return services.rules_submission_create(actor=manager, holder=holder, **fields)
+
+
+def approved_rules(manager, officer, holder, paytable, layout) -> RulesSubmission:
+    rules = make_rules(manager, holder, paytable, layout)
+    rules = services.rules_submission_submit(actor=manager, submission=rules)
+    return services.rules_submission_approve(actor=officer, submission=rules)
