@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from portal.core import views as core_views
 
@@ -9,5 +9,11 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("compliance/", include("portal.compliance.urls")),
+    path("audit/", include("portal.audit.urls")),
+    path("api/", include("portal.api.urls")),
     path("admin/", admin.site.urls),
 ]
+
+admin.site.site_header = "Jinzi Roulette back office"
+admin.site.site_title = "Jinzi Roulette"

@@ -1,0 +1,3 @@
+"""The REST API under /api/."""
+
+urlpatterns: list = []

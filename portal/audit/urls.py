@@ -1,0 +1,3 @@
+"""Portal pages for the audit trail."""
+
+urlpatterns: list = []

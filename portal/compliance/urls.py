@@ -1,0 +1,3 @@
+"""Portal pages for compliance records, offerings and the dashboard."""
+
+urlpatterns: list = []
