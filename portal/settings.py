@@ -153,6 +153,12 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BEAT_SCHEDULE = {
+    "expire-due-records": {
+        "task": "compliance.expire_due_records",
+        "schedule": 24 * 60 * 60,  # daily; the job is idempotent, so the exact hour is free
+    },
+}
 
 LOGGING = {
     "version": 1,

@@ -1,21 +1,15 @@
-"""Idempotent demo data for `make run`."""
+"""Idempotent demo data for `make run`; prints the demo users' credentials."""
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-DEMO_ADMIN = ("admin", "jinzi-admin-demo")
+from portal.core.demo import seed_demo
 
 
 class Command(BaseCommand):
-    help = "Create the demo users and records (safe to run again)."
+    help = "Create the demo holders, users and records (safe to run again)."
 
     def handle(self, *args, **options):
-        username, password = DEMO_ADMIN
-        user_model = get_user_model()
-        user, created = user_model.objects.get_or_create(
-            username=username, defaults={"is_staff": True, "is_superuser": True}
-        )
-        if created:
-            user.set_password(password)
-            user.save(update_fields=["password"])
-        self.stdout.write(f"demo superuser: {username} / {password}")
+        credentials = seed_demo()
+        self.stdout.write("Demo users (username / password / role):")
+        for username, password, role in credentials:
+            self.stdout.write(f"  {username:<10} {password}  {role}")

@@ -1,0 +1,39 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
+
+from portal.accounts.models import CertificateHolder, Profile
+from portal.accounts.services import holder_create
+
+
+@admin.register(CertificateHolder)
+class CertificateHolderAdmin(admin.ModelAdmin):
+    list_display = ("name", "licence_number", "created_at")
+    search_fields = ("name", "licence_number")
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return obj is None and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj, form, change) -> None:
+        # Registration goes through the service so it is audited like everything else.
+        created = holder_create(
+            actor=request.user, name=obj.name, licence_number=obj.licence_number
+        )
+        obj.pk = created.pk
+
+
+class ProfileInline(admin.StackedInline):
+    model = Profile
+    can_delete = False
+    fields = ("holder",)
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class StaffUserAdmin(UserAdmin):
+    inlines = [ProfileInline]

@@ -1,0 +1,210 @@
+"""Demo data for `make run`: two holders, a user per role, records in every status.
+
+Everything is created through the services, so the demo's audit trail is real.
+Running it again changes nothing (the first holder's licence number marks a seeded
+database).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.utils import timezone
+
+import jinzi
+from portal.accounts.models import CertificateHolder, Role
+from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
+from portal.compliance import services
+
+DEMO_PASSWORD = "jinzi-demo-2026"
+USERS = (
+    ("admin", None, None),  # superuser
+    ("officer", Role.COMPLIANCE, None),
+    ("officer2", Role.COMPLIANCE, None),
+    ("manager", Role.MANAGER, "PA-DEMO-001"),
+    ("manager2", Role.MANAGER, "PA-DEMO-002"),
+    ("auditor", Role.AUDITOR, None),
+    ("player", Role.PLAYER, None),
+)
+HOLDERS = (
+    ("Keystone Riverside Casino", "PA-DEMO-001"),
+    ("Allegheny Heights Gaming", "PA-DEMO-002"),
+)
+EFFECTIVE = jinzi.EFFECTIVE
+SUNSET = jinzi.SUNSET
+
+_SVG = (
+    b'<svg xmlns="http://www.w3.org/2000/svg" width="260" height="340">'
+    b'<rect width="260" height="340" fill="#0b6e4f"/>'
+    b'<text x="130" y="40" fill="#fff" text-anchor="middle" font-size="24">0</text>'
+    b'<text x="130" y="320" fill="#fff" text-anchor="middle" font-size="14">Jinzi Roulette</text>'
+    b"</svg>"
+)
+
+
+def _artwork():
+    return SimpleUploadedFile("layout.svg", _SVG, content_type="image/svg+xml")
+
+
+def _minimum_odds(**changes) -> dict:
+    odds = dict(jinzi.Paytable.minimum().as_dict())
+    odds.update(changes)
+    return odds
+
+
+def _layout(manager, holder, title, status, officer):
+    layout = services.layout_create(
+        actor=manager,
+        holder=holder,
+        title=title,
+        wheel_order=list(jinzi.STANDARD_ORDER),
+        signage_text="Jinzi Roulette — 13 numbers. When 0 wins, wagers not on 0 return half.",
+        artwork=_artwork(),
+    )
+    if status == "draft":
+        return layout
+    layout = services.layout_submit(actor=manager, layout=layout)
+    if status == "approved":
+        return services.layout_approve(
+            actor=officer,
+            layout=layout,
+            reference_number=f"BGO-DEMO-{layout.pk:04d}",
+            effective_date=EFFECTIVE,
+            expiry_date=SUNSET,
+            conditions="Layout to be displayed with the approved signage.",
+        )
+    if status == "rejected":
+        return services.layout_reject(actor=officer, layout=layout, reason="Artwork illegible")
+    if status == "changes_requested":
+        return services.layout_request_changes(
+            actor=officer, layout=layout, reason="Please add the zero half-back rule to signage"
+        )
+    return layout
+
+
+def _paytable(manager, holder, name, status, officer, odds=None):
+    paytable = services.paytable_create(
+        actor=manager, holder=holder, name=name, odds=odds or _minimum_odds()
+    )
+    if status == "draft":
+        return paytable
+    paytable = services.paytable_submit(actor=manager, paytable=paytable)
+    if status == "approved":
+        return services.paytable_approve(actor=officer, paytable=paytable)
+    return paytable
+
+
+def _seed_holder(holder, manager, officer) -> None:
+    layout = _layout(manager, holder, "Main floor layout", "approved", officer)
+    paytable = _paytable(manager, holder, "Standard (§ 617b.8(f) minimum)", "approved", officer)
+    rules = services.rules_submission_create(
+        actor=manager,
+        holder=holder,
+        title="Jinzi Roulette rules submission",
+        games=[
+            services.GameListing(
+                paytable=paytable,
+                layout=layout,
+                chip_unit=100,
+                min_wager=100,
+                max_wager=50_000,
+                max_round_stake=200_000,
+            )
+        ],
+        effective_date=EFFECTIVE,
+        expiry_date=SUNSET,
+    )
+    rules = services.rules_submission_submit(actor=manager, submission=rules)
+    rules = services.rules_submission_approve(actor=officer, submission=rules)
+    services.offering_create(
+        actor=manager,
+        holder=holder,
+        name="Jinzi Table 1",
+        rules_submission=rules,
+        layout=layout,
+        paytable=paytable,
+    )
+
+
+def _seed_statuses(holder, manager, officer) -> None:
+    """One record in each workflow status, for the dashboards and lists."""
+    _layout(manager, holder, "High-limit room layout", "draft", officer)
+    _layout(manager, holder, "Mezzanine layout", "submitted", officer)
+    _layout(manager, holder, "Terrace layout", "rejected", officer)
+    _layout(manager, holder, "Poker room layout", "changes_requested", officer)
+    old = _layout(manager, holder, "Lobby layout", "approved", officer)
+    amended = services.layout_amend(actor=manager, layout=old)
+    amended = services.layout_update(actor=manager, layout=amended, title="Lobby layout (2nd)")
+    amended = services.layout_submit(actor=manager, layout=amended)
+    services.layout_approve(
+        actor=officer,
+        layout=amended,
+        reference_number="BGO-DEMO-LOBBY-2",
+        effective_date=EFFECTIVE,
+        expiry_date=timezone.now().date() + datetime.timedelta(days=20),
+    )  # supersedes v1; expires within 30 days, so it shows on the dashboard
+    withdrawn = _layout(manager, holder, "Retired patio layout", "approved", officer)
+    services.layout_withdraw(actor=officer, layout=withdrawn, reason="Patio closed")
+    expired = _layout(manager, holder, "Summer pop-up layout", "submitted", officer)
+    services.layout_approve(
+        actor=officer,
+        layout=expired,
+        reference_number="BGO-DEMO-SUMMER",
+        effective_date=datetime.date(2025, 7, 1),
+        expiry_date=datetime.date(2025, 9, 1),
+    )
+    _paytable(
+        manager,
+        holder,
+        "Enhanced straight-up (draft)",
+        "draft",
+        officer,
+        _minimum_odds(straight="23/2"),
+    )
+    _paytable(
+        manager,
+        holder,
+        "Player-favourable promo",
+        "submitted",
+        officer,
+        _minimum_odds(straight="12"),
+    )
+    services.records_expire_due()
+
+
+@transaction.atomic
+def seed_demo() -> list[tuple[str, str, str]]:
+    """Create the demo data once; return (username, password, role) for every demo user."""
+    ensure_role_groups()
+    user_model = get_user_model()
+    credentials = [
+        (name, DEMO_PASSWORD, role.label if role else "Superuser") for name, role, _ in USERS
+    ]
+    if CertificateHolder.objects.filter(licence_number=HOLDERS[0][1]).exists():
+        return credentials
+    holders = {
+        licence: holder_create(actor=None, name=name, licence_number=licence)
+        for name, licence in HOLDERS
+    }
+    users = {}
+    for username, role, licence in USERS:
+        if role is None:
+            users[username] = user_model.objects.create_superuser(
+                username, f"{username}@example.com", DEMO_PASSWORD
+            )
+        else:
+            users[username] = staff_user_create(
+                actor=None,
+                username=username,
+                password=DEMO_PASSWORD,
+                role=role,
+                holder=holders.get(licence),
+            )
+    first, second = holders.values()
+    _seed_holder(first, users["manager"], users["officer"])
+    _seed_holder(second, users["manager2"], users["officer2"])
+    _seed_statuses(first, users["manager"], users["officer"])
+    return credentials
