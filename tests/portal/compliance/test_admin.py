@@ -47,9 +47,7 @@ def test_admin_records_are_read_only(admin_client, manager_a, holder_a):
     assert layout.title == "Main floor layout"
 
 
-def test_admin_approve_action_calls_the_service_with_its_rules(
-    admin_client, manager_a, holder_a
-):
+def test_admin_approve_action_calls_the_service_with_its_rules(admin_client, manager_a, holder_a):
     layout = make_layout(manager_a, holder_a)
     admin_client.post(
         "/admin/compliance/layout/", {"action": "workflow_submit", "_selected_action": [layout.pk]}

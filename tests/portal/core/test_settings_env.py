@@ -59,3 +59,20 @@ def test_env_database_reads_a_postgres_url():
 def test_env_database_refuses_other_engines(url):
     with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
         env_database("DATABASE_URL", "x", env={"DATABASE_URL": url})
+
+
+def test_env_example_lists_every_variable_the_settings_read():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    settings_source = (root / "portal" / "settings.py").read_text()
+    read = set(re.findall(r'env_\w+\(\s*"([A-Z0-9_]+)"', settings_source))
+    listed = {
+        line.split("=", 1)[0].strip()
+        for line in (root / ".env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    }
+
+    assert read, "no env_* calls found in settings.py"
+    assert read == listed

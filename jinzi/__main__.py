@@ -1,0 +1,3 @@
+from jinzi.cli import main
+
+raise SystemExit(main())

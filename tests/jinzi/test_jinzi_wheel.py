@@ -1,0 +1,181 @@
+import dataclasses
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jinzi import Colour, InvalidOutcome, RegulationError, Wheel
+from jinzi.wheel import (
+    COLOUR_UNKNOWN,
+    COLOUR_WRONG,
+    OUTCOME_MESSAGE,
+    SEGMENT_UNREADABLE,
+    WHEEL_NOT_A_NUMBER,
+    WHEEL_NOT_FROM_ZERO,
+    WHEEL_NOT_ONCE_EACH,
+    WHEEL_NOT_SEQUENCE,
+    WHEEL_OUT_OF_RANGE,
+    WHEEL_UNREADABLE,
+    WHEEL_WRONG_COUNT,
+)
+
+STANDARD = (0, 1, 7, 8, 2, 3, 9, 10, 4, 5, 11, 12, 6)
+
+wheel_orders = st.permutations(range(1, 13)).map(lambda rest: (0, *rest))
+
+
+def assert_wheel_rejected(order, message):
+    with pytest.raises(RegulationError) as raised:
+        Wheel(order)
+    assert str(raised.value) == message
+    assert raised.value.clause == "617b.8(c)"
+    assert str(raised.value).startswith("§ 617b.8(c): ")
+
+
+def test_617b8_c_standard_wheel_is_the_domain_demo_order():
+    wheel = Wheel.standard()
+    assert wheel.order == STANDARD
+    assert wheel.red == frozenset({1, 3, 5, 8, 10, 12})
+    assert wheel.black == frozenset({2, 4, 6, 7, 9, 11})
+
+
+def test_617b8_c_zero_is_white_and_colours_compare_equal_to_plain_strings():
+    wheel = Wheel.standard()
+    assert wheel.color(0) == "white"
+    assert wheel.color(1) == "red"
+    assert wheel.color(7) == "black"
+    assert wheel.color(1) is Colour.RED
+
+
+@given(wheel_orders)
+def test_617b8_c_colours_alternate_clockwise_starting_red_after_zero(order):
+    wheel = Wheel(order)
+    colours = [wheel.color(n) for n in order]
+    assert colours[0] == "white"
+    assert colours[1:] == ["red", "black"] * 6
+    assert len(wheel.red) == len(wheel.black) == 6
+    assert wheel.red | wheel.black == frozenset(range(1, 13))
+
+
+def test_617b8_c_rejects_a_duplicated_number():
+    order = (0, 1, 7, 8, 2, 3, 9, 10, 4, 5, 11, 12, 5)
+    assert_wheel_rejected(
+        order, WHEEL_NOT_ONCE_EACH.format(problems="5 appears 2 times; missing 6")
+    )
+    assert "each number 0–12 must be used exactly once" in WHEEL_NOT_ONCE_EACH
+
+
+def test_617b8_c_rejects_a_missing_number_as_twelve_compartments():
+    order = STANDARD[:-1]
+    assert_wheel_rejected(order, WHEEL_WRONG_COUNT.format(count=12))
+
+
+def test_617b8_c_rejects_fourteen_compartments():
+    assert_wheel_rejected((*STANDARD, 13), WHEEL_WRONG_COUNT.format(count=14))
+    assert_wheel_rejected((*STANDARD, 6), WHEEL_WRONG_COUNT.format(count=14))
+
+
+def test_617b8_c_rejects_an_order_not_starting_at_zero():
+    rotated = STANDARD[1:] + STANDARD[:1]
+    assert_wheel_rejected(rotated, WHEEL_NOT_FROM_ZERO.format(first=1))
+
+
+def test_617b8_c_rejects_a_number_outside_zero_to_twelve():
+    order = (0, 1, 7, 8, 2, 3, 9, 10, 4, 5, 11, 13, 6)
+    assert_wheel_rejected(order, WHEEL_OUT_OF_RANGE.format(entry=12, number=13))
+
+
+@pytest.mark.parametrize(
+    ("entry", "shown"),
+    [
+        ("12", "'12' (str)"),
+        (12.0, "12.0 (float)"),
+        (True, "True (bool)"),
+        (None, "None (NoneType)"),
+    ],
+)
+def test_617b8_c_rejects_entries_that_are_not_whole_numbers(entry, shown):
+    order = (*STANDARD[:11], entry, 6)
+    assert_wheel_rejected(order, WHEEL_NOT_A_NUMBER.format(entry=12, got=shown))
+
+
+@pytest.mark.parametrize("order", ["0,1,7,8,2,3,9,10,4,5,11,12,6", set(STANDARD), 13])
+def test_617b8_c_rejects_an_order_that_is_not_a_sequence(order):
+    with pytest.raises(RegulationError, match=r"^§ 617b\.8\(c\): a wheel is the clockwise order"):
+        Wheel(order)
+    assert "{got}" in WHEEL_NOT_SEQUENCE
+
+
+def test_a_list_order_is_stored_as_a_tuple_and_wheels_compare_by_order():
+    wheel = Wheel(list(STANDARD))
+    assert wheel.order == STANDARD
+    assert wheel == Wheel.standard()
+    assert hash(wheel) == hash(Wheel.standard())
+    assert len({wheel, Wheel.standard()}) == 1
+
+
+def test_a_wheel_is_frozen():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Wheel.standard().order = STANDARD  # type: ignore[misc]
+
+
+def test_from_text_reads_the_order_and_text_writes_it_back():
+    wheel = Wheel.from_text(" 0, 1,7,8,2,3,9,10,4,5,11,12,6 ")
+    assert wheel == Wheel.standard()
+    assert Wheel.from_text(wheel.text) == wheel
+    assert wheel.text == "0,1,7,8,2,3,9,10,4,5,11,12,6"
+
+
+@pytest.mark.parametrize("text", ["0,1,7,8,2,3,9,10,4,5,11,12,x", "0;1;7", "", "0,1,-7", "0,1.0"])
+def test_617b8_c_from_text_rejects_unreadable_text(text):
+    with pytest.raises(RegulationError) as raised:
+        Wheel.from_text(text)
+    assert str(raised.value) == WHEEL_UNREADABLE.format(text=text)
+
+
+def test_617b8_c_from_text_applies_the_same_rules_as_the_constructor():
+    with pytest.raises(RegulationError, match="needs exactly 13 compartments, got 3"):
+        Wheel.from_text("0,1,2")
+
+
+def test_617b8_c_from_segments_accepts_a_correctly_coloured_wheel():
+    segments = [(n, Wheel.standard().color(n).value.upper()) for n in STANDARD]
+    assert Wheel.from_segments(segments) == Wheel.standard()
+
+
+def test_617b8_c_from_segments_rejects_colours_that_do_not_alternate():
+    segments = [(n, str(Wheel.standard().color(n))) for n in STANDARD]
+    segments[3] = (8, "black")
+    with pytest.raises(RegulationError) as raised:
+        Wheel.from_segments(segments)
+    assert str(raised.value) == COLOUR_WRONG.format(number=8, colour="black", expected="red")
+
+
+def test_617b8_c_from_segments_rejects_a_zero_that_is_not_white():
+    segments = [(n, str(Wheel.standard().color(n))) for n in STANDARD]
+    segments[0] = (0, "red")
+    with pytest.raises(RegulationError) as raised:
+        Wheel.from_segments(segments)
+    assert str(raised.value) == COLOUR_WRONG.format(number=0, colour="red", expected="white")
+
+
+def test_617b8_c_from_segments_rejects_unknown_colours_and_malformed_segments():
+    segments = [(n, str(Wheel.standard().color(n))) for n in STANDARD]
+    with pytest.raises(RegulationError) as raised:
+        Wheel.from_segments([*segments[:5], (3, "green"), *segments[6:]])
+    assert str(raised.value) == COLOUR_UNKNOWN.format(number=3, colour="green")
+    with pytest.raises(RegulationError) as raised:
+        Wheel.from_segments([*segments[:5], 3, *segments[6:]])
+    assert str(raised.value) == SEGMENT_UNREADABLE.format(entry=6, got="3")
+
+
+@pytest.mark.parametrize(("outcome", "shown"), [(13, "13"), (-1, "-1"), (True, "True (bool)")])
+def test_617b8_c_colour_of_something_not_on_the_wheel_is_refused(outcome, shown):
+    with pytest.raises(InvalidOutcome) as raised:
+        Wheel.standard().color(outcome)
+    assert str(raised.value) == OUTCOME_MESSAGE.format(got=shown)
+
+
+def test_position_counts_clockwise_from_zero():
+    wheel = Wheel.standard()
+    assert [wheel.position(n) for n in STANDARD] == list(range(13))
