@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "portal.accounts",
     "portal.audit",
     "portal.compliance",
+    "portal.game",
 ]
 
 MIDDLEWARE = [

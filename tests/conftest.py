@@ -44,7 +44,7 @@ def _needs_db(request: pytest.FixtureRequest) -> bool:
 
 @pytest.fixture(autouse=True)
 def _append_only_audit_table(request: pytest.FixtureRequest):
-    """Keep the audit table's append-only triggers in place for every database test.
+    """Keep the append-only triggers (audit trail, game records) in place for every database test.
 
     A transactional test ends by emptying every table, which the triggers refuse; so
     for those tests they are lifted just before that clean-up and put back by the
@@ -52,16 +52,16 @@ def _append_only_audit_table(request: pytest.FixtureRequest):
     """
     from django.db import connection
 
-    from portal.audit import triggers
+    from portal.core import append_only
 
     if _needs_transactional_db(request):
         request.getfixturevalue("transactional_db")
-        triggers.install(connection)
+        append_only.install_all(connection)
         yield
-        triggers.drop(connection)
+        append_only.drop_all(connection)
     elif _needs_db(request):
         request.getfixturevalue("db")
-        triggers.install(connection)
+        append_only.install_all(connection)
         yield
     else:
         yield

@@ -27,6 +27,8 @@ class Action(StrEnum):
     WITHDRAW = "withdraw"  # withdraw an approval
     VIEW_AUDIT = "view_audit"  # browse and export the audit trail
     MANAGE_HOLDERS = "manage_holders"
+    PLAY = "play"  # bet on a live offering with one's own wallet
+    VIEW_ROUNDS = "view_rounds"  # look up any player's round by id
 
 
 NOT_SIGNED_IN = "sign in first"
@@ -77,6 +79,12 @@ def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> s
         if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
             return None
         return WRONG_ROLE.format(action="read the audit trail")
+    if action is Action.PLAY:
+        return None if Role.PLAYER in roles else WRONG_ROLE.format(action="play")
+    if action is Action.VIEW_ROUNDS:
+        if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
+            return None
+        return WRONG_ROLE.format(action="look up other players' rounds")
     if action is Action.MANAGE_HOLDERS:
         return None if superuser else WRONG_ROLE.format(action="manage certificate holders")
     raise ValueError(f"unknown action {action!r}")

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from portal.audit.models import GENESIS_HASH, AuditEvent
+from portal.core.hashing import canonical_digest, utc_text
 
 HASHED_FIELDS = (
     "sequence",
@@ -28,16 +26,11 @@ HASHED_FIELDS = (
 )
 
 
-def _timestamp(value: datetime) -> str:
-    return value.astimezone(UTC).isoformat(timespec="microseconds")
-
-
 def event_digest(fields: dict[str, Any]) -> str:
     """SHA-256 over a canonical JSON of the event's content and its predecessor's hash."""
     payload = {name: fields[name] for name in HASHED_FIELDS}
-    payload["occurred_at"] = _timestamp(payload["occurred_at"])
-    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    payload["occurred_at"] = utc_text(payload["occurred_at"])
+    return canonical_digest(payload)
 
 
 def digest_of(event: AuditEvent) -> str:

@@ -10,7 +10,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-GENESIS_HASH = "0" * 64
+from portal.core.hashing import GENESIS_HASH
+
+__all__ = ["GENESIS_HASH", "AuditEvent"]
 
 
 class AuditEvent(models.Model):

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class GameConfig(AppConfig):
+    name = "portal.game"
+    label = "game"
+    verbose_name = "Jinzi Roulette game"

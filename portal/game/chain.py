@@ -1,0 +1,83 @@
+"""Each player's rounds form a hash chain: a deleted or altered round is detected."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from portal.core.hashing import GENESIS_HASH, canonical_digest, utc_text
+
+ROUND_FIELDS = (
+    "player_id",
+    "offering_id",
+    "rules_submission_id",
+    "rules_version",
+    "layout_id",
+    "layout_version",
+    "paytable_id",
+    "paytable_version",
+    "paytable_odds",
+    "wheel_order",
+    "game_name",
+    "software_version",
+    "idempotency_key",
+    "started_at",
+    "ended_at",
+    "rng_raw",
+    "rng_method",
+    "outcome",
+    "total_staked",
+    "total_returned",
+    "balance_before",
+    "balance_after",
+    "sequence",
+    "prev_hash",
+)
+BET_FIELDS = ("position", "kind", "numbers", "spot", "stake", "returned")
+
+
+def round_digest(round_fields: dict, bets: Iterable[dict]) -> str:
+    payload = {name: round_fields[name] for name in ROUND_FIELDS}
+    payload["started_at"] = utc_text(payload["started_at"])
+    payload["ended_at"] = utc_text(payload["ended_at"])
+    payload["bets"] = [{name: bet[name] for name in BET_FIELDS} for bet in bets]
+    return canonical_digest(payload)
+
+
+def digest_of(round_obj, bets) -> str:
+    return round_digest(
+        {name: getattr(round_obj, name) for name in ROUND_FIELDS},
+        ({name: getattr(bet, name) for name in BET_FIELDS} for bet in bets),
+    )
+
+
+@dataclass(frozen=True)
+class RoundChainReport:
+    checked: int
+    broken_round_id: int | None = None
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_round_id is None
+
+
+def verify_rounds(rounds) -> RoundChainReport:
+    """``rounds`` ordered by (player, sequence), with ``bets`` prefetched."""
+    checked = 0
+    player, expected_prev, expected_sequence = None, GENESIS_HASH, 1
+    for round_obj in rounds:
+        if round_obj.player_id != player:
+            player, expected_prev, expected_sequence = round_obj.player_id, GENESIS_HASH, 1
+        problem = ""
+        if round_obj.sequence != expected_sequence:
+            problem = f"player {player}'s round {expected_sequence} is missing"
+        elif round_obj.prev_hash != expected_prev:
+            problem = "its prev_hash does not match the player's previous round"
+        elif digest_of(round_obj, round_obj.bets.all()) != round_obj.hash:
+            problem = "its content does not match its hash (the round or a bet was altered)"
+        if problem:
+            return RoundChainReport(checked, round_obj.pk, problem)
+        checked += 1
+        expected_prev, expected_sequence = round_obj.hash, expected_sequence + 1
+    return RoundChainReport(checked)

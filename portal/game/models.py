@@ -1,0 +1,143 @@
+"""Wallets, their ledger, and the game records of § 810a.11 (rounds and their bets).
+
+Money is integer minor units. A wallet's balance always equals the sum of its ledger
+and never goes negative (a check constraint). Rounds and bets are written once, when
+the round is settled, and the database refuses to change them (append-only
+triggers); each player's rounds are chained by SHA-256 like the audit trail.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
+
+
+class Wallet(models.Model):
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wallet"
+    )
+    balance = models.BigIntegerField(default=0, help_text="Minor units (cents).")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(balance__gte=0), name="wallet_never_negative")
+        ]
+
+    def __str__(self) -> str:
+        return f"wallet of {self.player}"
+
+
+class LedgerKind(models.TextChoices):
+    TOP_UP = "top_up", "Demo top-up"
+    STAKE = "stake", "Round stake"
+    RETURN = "return", "Round return"
+
+
+class LedgerEntry(models.Model):
+    wallet = models.ForeignKey(Wallet, on_delete=models.PROTECT, related_name="entries")
+    kind = models.CharField(max_length=16, choices=LedgerKind.choices)
+    amount = models.BigIntegerField(help_text="Signed minor units: debits are negative.")
+    balance_after = models.BigIntegerField()
+    round = models.ForeignKey(
+        "Round", on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entries"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(balance_after__gte=0), name="ledger_never_negative"),
+            models.CheckConstraint(
+                condition=(Q(kind="stake") & Q(amount__lt=0))
+                | (Q(kind__in=["return", "top_up"]) & Q(amount__gt=0)),
+                name="ledger_sign_matches_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.amount:+d}"
+
+
+class Round(models.Model):
+    """One game: what § 810a.11 asks a game record to keep (DOMAIN.md §2)."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rounds"
+    )
+    offering = models.ForeignKey(Offering, on_delete=models.PROTECT, related_name="rounds")
+    rules_submission = models.ForeignKey(
+        RulesSubmission, on_delete=models.PROTECT, related_name="+"
+    )
+    rules_version = models.PositiveIntegerField()
+    layout = models.ForeignKey(Layout, on_delete=models.PROTECT, related_name="+")
+    layout_version = models.PositiveIntegerField()
+    paytable = models.ForeignKey(Paytable, on_delete=models.PROTECT, related_name="+")
+    paytable_version = models.PositiveIntegerField()
+    paytable_odds = models.JSONField(help_text="The odds the round was settled under.")
+    wheel_order = models.JSONField()
+    game_name = models.CharField(max_length=64)
+    software_version = models.CharField(max_length=32)
+    idempotency_key = models.CharField(max_length=64)
+    request_fingerprint = models.CharField(max_length=64)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField()
+    rng_raw = models.PositiveSmallIntegerField()
+    rng_method = models.CharField(max_length=120)
+    outcome = models.PositiveSmallIntegerField()
+    total_staked = models.BigIntegerField()
+    total_returned = models.BigIntegerField()
+    balance_before = models.BigIntegerField()
+    balance_after = models.BigIntegerField()
+    sequence = models.PositiveIntegerField(help_text="The player's n-th round.")
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        indexes = [models.Index(fields=["player", "-sequence"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "idempotency_key"], name="round_once_per_key"
+            ),
+            models.UniqueConstraint(
+                fields=["player", "sequence"], name="round_sequence_per_player"
+            ),
+            models.CheckConstraint(condition=Q(outcome__lte=12), name="round_outcome_0_to_12"),
+            models.CheckConstraint(condition=Q(total_staked__gt=0), name="round_staked_positive"),
+            models.CheckConstraint(
+                condition=Q(
+                    balance_after=F("balance_before") - F("total_staked") + F("total_returned")
+                ),
+                name="round_balance_adds_up",
+            ),
+            models.CheckConstraint(condition=Q(balance_after__gte=0), name="round_no_overdraft"),
+        ]
+
+    def __str__(self) -> str:
+        return f"round {self.pk} ({self.game_name}, outcome {self.outcome})"
+
+
+class Bet(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets")
+    position = models.PositiveSmallIntegerField()
+    kind = models.CharField(max_length=16)
+    numbers = models.JSONField()
+    spot = models.CharField(max_length=32)
+    stake = models.BigIntegerField()
+    returned = models.BigIntegerField()
+
+    class Meta:
+        ordering = ["round", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "position"], name="bet_position_once"),
+            models.UniqueConstraint(fields=["round", "spot"], name="bet_spot_once_per_round"),
+            models.CheckConstraint(condition=Q(stake__gt=0), name="bet_stake_positive"),
+            models.CheckConstraint(condition=Q(returned__gte=0), name="bet_returned_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.spot} × {self.stake}"

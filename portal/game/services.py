@@ -1,0 +1,185 @@
+"""Playing a round and moving money: the only code that writes game records."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import jinzi
+from portal.accounts.policy import Action, require
+from portal.compliance.models import Game
+from portal.compliance.selectors import offering_is_live, offerings_with_parts
+from portal.core.errors import Conflict, NotFound, ValidationFailed
+from portal.core.hashing import GENESIS_HASH
+from portal.game import messages as msg
+from portal.game.chain import round_digest
+from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, Wallet
+from portal.game.wagers import check_limits, parse_wagers
+
+_KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+MAX_TOP_UP = 100_000  # $1,000 of demo credit at a time
+MAX_DEMO_BALANCE = 10_000_000  # $100,000
+
+
+def wallet_for(player) -> Wallet:
+    """The player's wallet, created empty on first use."""
+    wallet = Wallet.objects.filter(player=player).first()
+    if wallet is not None:
+        return wallet
+    try:
+        with transaction.atomic():
+            return Wallet.objects.create(player=player)
+    except IntegrityError:  # created by a concurrent request
+        return Wallet.objects.get(player=player)
+
+
+@transaction.atomic
+def wallet_top_up(*, player, amount) -> Wallet:
+    """Demo credit: a ledger entry and the balance it leaves."""
+    require(player, Action.PLAY)
+    if type(amount) is not int or not 2 <= amount <= MAX_TOP_UP:
+        raise ValidationFailed.on("amount", msg.TOP_UP_RANGE.format(maximum=MAX_TOP_UP))
+    wallet = Wallet.objects.select_for_update().get(pk=wallet_for(player).pk)
+    if wallet.balance + amount > MAX_DEMO_BALANCE:
+        raise ValidationFailed.on("amount", msg.BALANCE_CAP.format(maximum=MAX_DEMO_BALANCE))
+    wallet.balance += amount
+    LedgerEntry.objects.create(
+        wallet=wallet, kind=LedgerKind.TOP_UP, amount=amount, balance_after=wallet.balance
+    )
+    wallet.save(update_fields=["balance", "updated_at"])
+    return wallet
+
+
+def _fingerprint(offering_id, placed) -> str:
+    body = [offering_id, sorted((p.wager.spot, p.stake) for p in placed)]
+    return hashlib.sha256(json.dumps(body).encode()).hexdigest()
+
+
+def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tuple[Round, bool]:
+    """Stake, draw and settle one round in one transaction.
+
+    Returns (round, replayed): a retried request with the same idempotency key and
+    wagers gets the round it already played, never a second one. Every refusal
+    happens before any money moves.
+    """
+    require(player, Action.PLAY)
+    if not isinstance(idempotency_key, str) or not _KEY.match(idempotency_key):
+        raise ValidationFailed.on("idempotency_key", msg.KEY_INVALID)
+    if type(offering_id) is not int:
+        raise ValidationFailed.on("offering", "offering is the id of a table (a whole number)")
+    placed = parse_wagers(wagers)
+    fingerprint = _fingerprint(offering_id, placed)
+    wallet_id = wallet_for(player).pk
+    with transaction.atomic():
+        # The wallet row lock serialises this player's rounds: no overdraft, one chain.
+        wallet = Wallet.objects.select_for_update().get(pk=wallet_id)
+        previous = Round.objects.filter(player=player, idempotency_key=idempotency_key).first()
+        if previous is not None:
+            if previous.request_fingerprint != fingerprint:
+                raise Conflict(msg.KEY_REUSED.format(key=idempotency_key))
+            return previous, True
+        return _settle(
+            player, wallet, offering_id, placed, idempotency_key, fingerprint, rng
+        ), False
+
+
+def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, rng) -> Round:
+    offering = offerings_with_parts().filter(pk=offering_id).first()
+    if offering is None:
+        raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
+    started_at = timezone.now()
+    liveness = offering_is_live(offering, at=started_at)
+    if not liveness.live:
+        raise Conflict(msg.CLOSED.format(reasons="; ".join(liveness.reasons)))
+    listing = next(
+        g for g in offering.rules_submission.games.all() if g.game == Game.JINZI_ROULETTE
+    )
+    total = check_limits(placed, listing)
+    if total > wallet.balance:
+        raise ValidationFailed.on(
+            "wagers", msg.INSUFFICIENT.format(total=total, balance=wallet.balance)
+        )
+
+    # "No more bets" (§ 617b.8(e)): the wagers are fixed; now the RNG draws.
+    draw = jinzi.draw(rng)
+    paytable = offering.paytable.to_domain()
+    wheel = offering.layout.wheel()
+    table = jinzi.SettlementTable.for_(paytable, wheel)
+    returns = table.settle_columns(
+        draw.outcome, [p.wager.spot_index for p in placed], [p.stake for p in placed]
+    )
+    total_returned = sum(returns)
+    last = (
+        Round.objects.filter(player=player)
+        .order_by("-sequence")
+        .values_list("sequence", "hash")
+        .first()
+    )
+    fields = {
+        "player_id": player.pk,
+        "offering_id": offering.pk,
+        "rules_submission_id": offering.rules_submission_id,
+        "rules_version": offering.rules_submission.version,
+        "layout_id": offering.layout_id,
+        "layout_version": offering.layout.version,
+        "paytable_id": offering.paytable_id,
+        "paytable_version": offering.paytable.version,
+        "paytable_odds": paytable.as_dict(),
+        "wheel_order": list(wheel.order),
+        "game_name": jinzi.GAME_NAME,
+        "software_version": jinzi.__version__,
+        "idempotency_key": idempotency_key,
+        "started_at": started_at,
+        "ended_at": timezone.now(),
+        "rng_raw": draw.raw,
+        "rng_method": draw.method,
+        "outcome": draw.outcome,
+        "total_staked": total,
+        "total_returned": total_returned,
+        "balance_before": wallet.balance,
+        "balance_after": wallet.balance - total + total_returned,
+        "sequence": last[0] + 1 if last else 1,
+        "prev_hash": last[1] if last else GENESIS_HASH,
+    }
+    bets = [
+        {
+            "position": position,
+            "kind": p.wager.kind.value,
+            "numbers": list(p.wager.numbers),
+            "spot": p.wager.spot,
+            "stake": p.stake,
+            "returned": returned,
+        }
+        for position, (p, returned) in enumerate(zip(placed, returns, strict=True))
+    ]
+    round_obj = Round.objects.create(
+        request_fingerprint=fingerprint, hash=round_digest(fields, bets), **fields
+    )
+    Bet.objects.bulk_create(Bet(round=round_obj, **bet) for bet in bets)
+    entries = [
+        LedgerEntry(
+            wallet=wallet,
+            kind=LedgerKind.STAKE,
+            amount=-total,
+            balance_after=wallet.balance - total,
+            round=round_obj,
+        )
+    ]
+    if total_returned:
+        entries.append(
+            LedgerEntry(
+                wallet=wallet,
+                kind=LedgerKind.RETURN,
+                amount=total_returned,
+                balance_after=round_obj.balance_after,
+                round=round_obj,
+            )
+        )
+    LedgerEntry.objects.bulk_create(entries)
+    wallet.balance = round_obj.balance_after
+    wallet.save(update_fields=["balance", "updated_at"])
+    return round_obj
