@@ -58,7 +58,18 @@ ODDS_UNREADABLE = (
     "(meaning 23 to 2), got {got}"
 )
 
+ODDS_TOO_LARGE = "odds for {label} must be below {limit:,} to 1, got {got}"
+
 _ODDS_TEXT = re.compile(r"([0-9]{1,9})(?:/([0-9]{1,9}))?")
+# No real paytable comes near this; the cap keeps absurd numbers out of storage and maths.
+MAX_ODDS = 10**9
+
+
+def _bounded(label: str, odds: Fraction) -> Fraction:
+    if odds >= MAX_ODDS:
+        raise InvalidPaytable(ODDS_TOO_LARGE.format(label=label, limit=MAX_ODDS, got=odds))
+    return odds
+
 
 _KIND_POSITION = {kind: position for position, kind in enumerate(WagerKind)}
 
@@ -75,13 +86,13 @@ def _shown_key(key: object) -> str:
 
 def _exact_odds(label: str, value: object) -> Fraction:
     if type(value) is int or type(value) is Fraction:
-        return Fraction(value)
+        return _bounded(label, Fraction(value))
     raise InvalidPaytable(ODDS_NOT_EXACT.format(label=label, got=describe_value(value)))
 
 
 def _stored_odds(label: str, value: object) -> Fraction:
     if type(value) is int:
-        return Fraction(value)
+        return _bounded(label, Fraction(value))
     match = _ODDS_TEXT.fullmatch(value) if isinstance(value, str) else None
     if match is None or match.group(2) is not None and int(match.group(2)) == 0:
         raise InvalidPaytable(ODDS_UNREADABLE.format(label=label, got=describe_value(value)))

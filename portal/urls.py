@@ -11,6 +11,8 @@ urlpatterns = [
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("compliance/", include("portal.compliance.urls")),
     path("audit/", include("portal.audit.urls")),
+    path("play/", include("portal.game.urls")),
+    path("api/", include("portal.game.api_urls")),
     path("api/", include("portal.api.urls")),
     path("admin/", admin.site.urls),
 ]

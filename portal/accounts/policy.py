@@ -28,6 +28,7 @@ class Action(StrEnum):
     VIEW_AUDIT = "view_audit"  # browse and export the audit trail
     MANAGE_HOLDERS = "manage_holders"
     PLAY = "play"  # bet on a live offering with one's own wallet
+    VIEW_TABLES = "view_tables"  # see offerings and whether they are live (staff and players)
     VIEW_ROUNDS = "view_rounds"  # look up any player's round by id
 
 
@@ -79,6 +80,10 @@ def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> s
         if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
             return None
         return WRONG_ROLE.format(action="read the audit trail")
+    if action is Action.VIEW_TABLES:
+        if denial(user, Action.VIEW, obj, holder_id=holder_id) is None or Role.PLAYER in roles:
+            return None
+        return WRONG_ROLE.format(action="see the tables")
     if action is Action.PLAY:
         return None if Role.PLAYER in roles else WRONG_ROLE.format(action="play")
     if action is Action.VIEW_ROUNDS:

@@ -12,6 +12,7 @@ from portal.accounts.roles import forget
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.core.errors import ValidationFailed
+from portal.core.validation import clean_text
 
 HOLDER_TAKEN = "a certificate holder with this name or licence number already exists"
 MANAGER_NEEDS_HOLDER = "a manager must act for a certificate holder"
@@ -22,9 +23,10 @@ def holder_create(*, actor, name: str, licence_number: str) -> CertificateHolder
     """Register a licensed operator; ``actor`` None only for system setup (demo data)."""
     if actor is not None:
         require(actor, Action.MANAGE_HOLDERS)
-    name, licence_number = (name or "").strip(), (licence_number or "").strip()
-    if not name or not licence_number:
-        raise ValidationFailed("a holder needs a name and a licence number")
+    name = clean_text("name", name, what="the holder's name", max_length=200)
+    licence_number = clean_text(
+        "licence_number", licence_number, what="the licence number", max_length=64
+    )
     try:
         with transaction.atomic():
             holder = CertificateHolder.objects.create(name=name, licence_number=licence_number)

@@ -1,3 +1,13 @@
 """Portal pages for the audit trail."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from portal.audit import views
+
+app_name = "audit"
+
+urlpatterns = [
+    path("", views.event_list, name="event-list"),
+    path("export.csv", views.event_export, name="event-export"),
+    path("verify/", views.verify, name="verify"),
+]

@@ -16,7 +16,12 @@ from defusedxml import ElementTree
 from defusedxml.common import DefusedXmlException
 from django.conf import settings
 
-MAX_ARTWORK_BYTES = getattr(settings, "JINZI_MAX_ARTWORK_BYTES", 5 * 1024 * 1024)
+DEFAULT_MAX_ARTWORK_BYTES = 5 * 1024 * 1024
+
+
+def max_artwork_bytes() -> int:
+    return getattr(settings, "JINZI_MAX_ARTWORK_BYTES", DEFAULT_MAX_ARTWORK_BYTES)
+
 
 TOO_BIG = "artwork is {size} bytes; the limit is {limit} bytes"
 WRONG_TYPE = "artwork must be a PDF, PNG or SVG file (checked by content); this file is {found}"
@@ -66,7 +71,7 @@ def _check_svg(data: bytes) -> None:
 
 
 def check_artwork(upload, *, max_bytes: int | None = None) -> CheckedArtwork:
-    limit = max_bytes or MAX_ARTWORK_BYTES
+    limit = max_bytes or max_artwork_bytes()
     size = upload.size
     if size is None or size > limit:
         raise ArtworkRejected(TOO_BIG.format(size=size, limit=limit))

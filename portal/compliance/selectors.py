@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 import jinzi
-from portal.accounts.policy import visible
+from portal.accounts.policy import Action, may, visible
 from portal.audit.models import AuditEvent
 from portal.compliance.models import (
     SUNSET,
@@ -97,12 +97,47 @@ def offerings_with_parts() -> QuerySet[Offering]:
     ).prefetch_related("rules_submission__games")
 
 
+_PLAY_FIELDS = (
+    "holder_id",
+    "name",
+    "status",
+    "rules_submission__status",
+    "rules_submission__version",
+    "rules_submission__effective_date",
+    "rules_submission__expiry_date",
+    "layout__status",
+    "layout__version",
+    "layout__effective_date",
+    "layout__expiry_date",
+    "layout__wheel_order",
+    "paytable__status",
+    "paytable__version",
+    "paytable__effective_date",
+    "paytable__expiry_date",
+    "paytable__odds",
+)
+
+
+def offering_for_play(pk: int) -> Offering | None:
+    """One offering with just what ``offering_is_live`` and settlement read (the hot path)."""
+    return (
+        Offering.objects.select_related("rules_submission", "layout", "paytable")
+        .only(*_PLAY_FIELDS)
+        .prefetch_related("rules_submission__games")
+        .filter(pk=pk)
+        .order_by()
+        .first()
+    )
+
+
 def records_for(user, model: type[VersionedRecord]) -> QuerySet:
     return visible(user, model.objects.select_related("holder", "created_by", "submitted_by"))
 
 
 def awaiting_review(user) -> list[VersionedRecord]:
     """Submitted records ``user`` could decide (not their own: four-eyes)."""
+    if not may(user, Action.DECIDE):
+        return []
     items: list[VersionedRecord] = []
     for model in RECORD_MODELS:
         items += list(
@@ -128,6 +163,9 @@ def expiring_within(user, days: int = 30, *, today: datetime.date | None = None)
 
 
 def drafts_for(user) -> list[VersionedRecord]:
+    """Drafts and records sent back for changes, for those who draft (managers)."""
+    if not may(user, Action.DRAFT):
+        return []
     items: list[VersionedRecord] = []
     for model in RECORD_MODELS:
         items += list(
@@ -139,7 +177,8 @@ def drafts_for(user) -> list[VersionedRecord]:
 
 
 def record_history(record) -> QuerySet[AuditEvent]:
-    """The audit events of one record (every version shares the series, not the id)."""
+    """The audit events of one version of a record (each version has its own id; the
+    other versions of its series are listed by ``series_versions``)."""
     return AuditEvent.objects.filter(object_type=record.kind, object_id=str(record.pk)).order_by(
         "sequence"
     )

@@ -1,3 +1,33 @@
 """Portal pages for compliance records, offerings and the dashboard."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from portal.compliance.views import dashboard, layouts, offerings, paytables, rules
+
+app_name = "compliance"
+
+urlpatterns = [
+    path("", dashboard.dashboard, name="dashboard"),
+    path("layouts/", layouts.layout_list, name="layout-list"),
+    path("layouts/new/", layouts.layout_create, name="layout-create"),
+    path("layouts/<int:pk>/", layouts.layout_detail, name="layout-detail"),
+    path("layouts/<int:pk>/edit/", layouts.layout_edit, name="layout-edit"),
+    path("layouts/<int:pk>/artwork/", layouts.layout_artwork, name="layout-artwork"),
+    path("layouts/<int:pk>/<slug:action>/", layouts.layout_action, name="layout-action"),
+    path("paytables/", paytables.paytable_list, name="paytable-list"),
+    path("paytables/new/", paytables.paytable_create, name="paytable-create"),
+    path("paytables/preview/", paytables.paytable_preview, name="paytable-preview"),
+    path("paytables/<int:pk>/", paytables.paytable_detail, name="paytable-detail"),
+    path("paytables/<int:pk>/edit/", paytables.paytable_edit, name="paytable-edit"),
+    path("paytables/<int:pk>/<slug:action>/", paytables.paytable_action, name="paytable-action"),
+    path("rules/", rules.rules_list, name="rules-list"),
+    path("rules/new/", rules.rules_create, name="rules-create"),
+    path("rules/<int:pk>/", rules.rules_detail, name="rules-detail"),
+    path("rules/<int:pk>/edit/", rules.rules_edit, name="rules-edit"),
+    path("rules/<int:pk>/<slug:action>/", rules.rules_action, name="rules-action"),
+    path("offerings/", offerings.offering_list, name="offering-list"),
+    path("offerings/new/", offerings.offering_create, name="offering-create"),
+    path("offerings/<int:pk>/", offerings.offering_detail, name="offering-detail"),
+    path("offerings/<int:pk>/edit/", offerings.offering_edit, name="offering-edit"),
+    path("offerings/<int:pk>/retire/", offerings.offering_retire, name="offering-retire"),
+]

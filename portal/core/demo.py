@@ -18,8 +18,10 @@ import jinzi
 from portal.accounts.models import CertificateHolder, Role
 from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
 from portal.compliance import services
+from portal.game.services import wallet_top_up
 
 DEMO_PASSWORD = "jinzi-demo-2026"
+DEMO_BALANCE = 100_000  # $1,000.00 of demo credit for the player
 USERS = (
     ("admin", None, None),  # superuser
     ("officer", Role.COMPLIANCE, None),
@@ -207,4 +209,5 @@ def seed_demo() -> list[tuple[str, str, str]]:
     _seed_holder(first, users["manager"], users["officer"])
     _seed_holder(second, users["manager2"], users["officer2"])
     _seed_statuses(first, users["manager"], users["officer"])
+    wallet_top_up(player=users["player"], amount=DEMO_BALANCE)
     return credentials

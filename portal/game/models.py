@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
+from portal.core.hashing import GENESIS_HASH
 
 
 class Wallet(models.Model):
@@ -20,6 +21,9 @@ class Wallet(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wallet"
     )
     balance = models.BigIntegerField(default=0, help_text="Minor units (cents).")
+    # The head of the player's round chain, kept under the same row lock as the balance.
+    rounds_played = models.PositiveIntegerField(default=0)
+    chain_head = models.CharField(max_length=64, default=GENESIS_HASH)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -12,9 +12,8 @@ from django.utils import timezone
 import jinzi
 from portal.accounts.policy import Action, require
 from portal.compliance.models import Game
-from portal.compliance.selectors import offering_is_live, offerings_with_parts
+from portal.compliance.selectors import offering_for_play, offering_is_live
 from portal.core.errors import Conflict, NotFound, ValidationFailed
-from portal.core.hashing import GENESIS_HASH
 from portal.game import messages as msg
 from portal.game.chain import round_digest
 from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, Wallet
@@ -59,6 +58,15 @@ def _fingerprint(offering_id, placed) -> str:
     return hashlib.sha256(json.dumps(body).encode()).hexdigest()
 
 
+def _locked_wallet(player) -> Wallet:
+    """The player's wallet row, locked until the transaction ends (created on first use)."""
+    wallet = Wallet.objects.select_for_update().filter(player=player).first()
+    if wallet is None:
+        wallet_for(player)
+        wallet = Wallet.objects.select_for_update().get(player=player)
+    return wallet
+
+
 def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tuple[Round, bool]:
     """Stake, draw and settle one round in one transaction.
 
@@ -73,22 +81,25 @@ def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tup
         raise ValidationFailed.on("offering", "offering is the id of a table (a whole number)")
     placed = parse_wagers(wagers)
     fingerprint = _fingerprint(offering_id, placed)
-    wallet_id = wallet_for(player).pk
     with transaction.atomic():
         # The wallet row lock serialises this player's rounds: no overdraft, one chain.
-        wallet = Wallet.objects.select_for_update().get(pk=wallet_id)
-        previous = Round.objects.filter(player=player, idempotency_key=idempotency_key).first()
+        wallet = _locked_wallet(player)
+        previous = (
+            Round.objects.filter(player=player, idempotency_key=idempotency_key)
+            .values_list("pk", "request_fingerprint")
+            .first()
+        )
         if previous is not None:
-            if previous.request_fingerprint != fingerprint:
+            if previous[1] != fingerprint:
                 raise Conflict(msg.KEY_REUSED.format(key=idempotency_key))
-            return previous, True
+            return Round.objects.select_related("player").get(pk=previous[0]), True
         return _settle(
             player, wallet, offering_id, placed, idempotency_key, fingerprint, rng
         ), False
 
 
 def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, rng) -> Round:
-    offering = offerings_with_parts().filter(pk=offering_id).first()
+    offering = offering_for_play(offering_id)
     if offering is None:
         raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
     started_at = timezone.now()
@@ -113,12 +124,6 @@ def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, r
         draw.outcome, [p.wager.spot_index for p in placed], [p.stake for p in placed]
     )
     total_returned = sum(returns)
-    last = (
-        Round.objects.filter(player=player)
-        .order_by("-sequence")
-        .values_list("sequence", "hash")
-        .first()
-    )
     fields = {
         "player_id": player.pk,
         "offering_id": offering.pk,
@@ -142,8 +147,8 @@ def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, r
         "total_returned": total_returned,
         "balance_before": wallet.balance,
         "balance_after": wallet.balance - total + total_returned,
-        "sequence": last[0] + 1 if last else 1,
-        "prev_hash": last[1] if last else GENESIS_HASH,
+        "sequence": wallet.rounds_played + 1,
+        "prev_hash": wallet.chain_head,
     }
     bets = [
         {
@@ -159,7 +164,10 @@ def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, r
     round_obj = Round.objects.create(
         request_fingerprint=fingerprint, hash=round_digest(fields, bets), **fields
     )
-    Bet.objects.bulk_create(Bet(round=round_obj, **bet) for bet in bets)
+    round_obj.player = player
+    stored_bets = Bet.objects.bulk_create([Bet(round=round_obj, **bet) for bet in bets])
+    # The caller shows the round with its bets: hand them over, no second read.
+    round_obj._prefetched_objects_cache = {"bets": stored_bets}
     entries = [
         LedgerEntry(
             wallet=wallet,
@@ -181,5 +189,7 @@ def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, r
         )
     LedgerEntry.objects.bulk_create(entries)
     wallet.balance = round_obj.balance_after
-    wallet.save(update_fields=["balance", "updated_at"])
+    wallet.rounds_played = round_obj.sequence
+    wallet.chain_head = round_obj.hash
+    wallet.save(update_fields=["balance", "rounds_played", "chain_head", "updated_at"])
     return round_obj

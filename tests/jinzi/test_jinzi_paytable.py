@@ -215,3 +215,16 @@ def test_617b8_f_any_paytable_at_or_above_the_minimum_round_trips_through_json(o
     paytable = Paytable(odds)
     assert Paytable.from_dict(json.loads(json.dumps(paytable.as_dict()))) == paytable
     assert all(paytable.odds(kind) >= MINIMUM[kind] for kind in WAGER_KINDS)
+
+
+@pytest.mark.parametrize("huge", [10**9, 10**30, Fraction(10**12, 7)])
+def test_617b8_f_absurdly_large_odds_are_refused(huge):
+    import jinzi
+
+    odds = {kind.value: minimum for kind, minimum in jinzi.MINIMUM_ODDS.items()}
+    odds["straight"] = huge
+
+    with pytest.raises(jinzi.InvalidPaytable, match="below 1,000,000,000 to 1"):
+        jinzi.Paytable(odds)
+    with pytest.raises(jinzi.InvalidPaytable):
+        jinzi.Paytable.from_dict({**{k: str(v) for k, v in odds.items()}, "straight": huge})

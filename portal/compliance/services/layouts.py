@@ -16,6 +16,7 @@ from portal.compliance.artwork import ArtworkRejected, check_artwork
 from portal.compliance.models import Layout
 from portal.compliance.services import workflow
 from portal.core.errors import ValidationFailed
+from portal.core.validation import clean_text
 
 REVIEW_DAYS = 15  # § 601a.10(a): the Bureau reviews within 15 calendar days
 
@@ -51,10 +52,7 @@ def _artwork_fields(upload) -> dict:
 
 
 def _title(title: str) -> str:
-    title = (title or "").strip()
-    if not title:
-        raise ValidationFailed.on("title", "give the layout a title")
-    return title
+    return clean_text("title", title, what="the layout a title", max_length=200)
 
 
 @transaction.atomic
@@ -92,15 +90,18 @@ def layout_update(
     signage_text=_UNSET,
     artwork=None,
 ) -> Layout:
-    changes: dict = {}
-    if title is not _UNSET:
-        changes["title"] = _title(title)
-    if wheel_order is not _UNSET:
-        changes["wheel_order"] = _wheel_order(wheel_order)
-    if signage_text is not _UNSET:
-        changes["signage_text"] = signage_text or ""
-    changes.update(_artwork_fields(artwork))
-    return workflow.update_draft(layout, actor=actor, changes=changes)
+    def build(_locked: Layout) -> dict:
+        changes: dict = {}
+        if title is not _UNSET:
+            changes["title"] = _title(title)
+        if wheel_order is not _UNSET:
+            changes["wheel_order"] = _wheel_order(wheel_order)
+        if signage_text is not _UNSET:
+            changes["signage_text"] = signage_text or ""
+        changes.update(_artwork_fields(artwork))
+        return changes
+
+    return workflow.update_draft(layout, actor=actor, build=build)
 
 
 def _has_artwork(layout: Layout) -> None:
@@ -128,29 +129,32 @@ def layout_approve(
     reason: str = "",
 ) -> Layout:
     """Record the Bureau of Gaming Operations' approval (§ 601a.10(a))."""
-    reference_number = (reference_number or "").strip()
 
     def check(_locked: Layout) -> None:
         errors: dict[str, list[str]] = {}
-        if not reference_number:
+        if not (reference_number or "").strip():
             errors["reference_number"] = [msg.REFERENCE_REQUIRED]
         if effective_date is None or expiry_date is None:
             errors["expiry_date" if effective_date else "effective_date"] = [msg.DATES_REQUIRED]
         if errors:
             raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
         workflow.check_dates(effective_date, expiry_date)
+        # Read here, after the permission and status checks, into the approval's changes.
+        changes["reference_number"] = clean_text(
+            "reference_number", reference_number, what="the reference number", max_length=64
+        )
 
+    changes = {
+        "conditions": conditions or "",
+        "effective_date": effective_date,
+        "expiry_date": expiry_date,
+    }
     return workflow.approve(
         layout,
         actor=actor,
         reason=reason,
         check=check,
-        changes={
-            "reference_number": reference_number,
-            "conditions": conditions or "",
-            "effective_date": effective_date,
-            "expiry_date": expiry_date,
-        },
+        changes=changes,
     )
 
 

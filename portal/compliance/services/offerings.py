@@ -118,13 +118,13 @@ def offering_update(
 
 @transaction.atomic
 def offering_retire(*, actor, offering: Offering, reason: str) -> Offering:
-    reason = (reason or "").strip()
-    if not reason:
-        raise ValidationFailed.on("reason", msg.REASON_REQUIRED)
     offering = Offering.objects.select_for_update().get(pk=offering.pk)
     require(actor, Action.DRAFT, offering)
     if offering.status != OfferingStatus.ACTIVE:
         raise Conflict(msg.OFFERING_RETIRED.format(name=offering.name))
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed.on("reason", msg.REASON_REQUIRED)
     before = snapshot(offering)
     offering.status = OfferingStatus.RETIRED
     return _save(offering, actor=actor, verb="retire", before=before, reason=reason)

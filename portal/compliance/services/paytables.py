@@ -41,12 +41,15 @@ def paytable_create(*, actor, holder: CertificateHolder, name: str, odds) -> Pay
 
 @transaction.atomic
 def paytable_update(*, actor, paytable: Paytable, name=None, odds=None) -> Paytable:
-    changes: dict = {}
-    if name is not None:
-        changes["name"] = _name(name)
-    if odds is not None:
-        changes["odds"] = checked_odds(odds)
-    return workflow.update_draft(paytable, actor=actor, changes=changes)
+    def build(_locked: Paytable) -> dict:
+        changes: dict = {}
+        if name is not None:
+            changes["name"] = _name(name)
+        if odds is not None:
+            changes["odds"] = checked_odds(odds)
+        return changes
+
+    return workflow.update_draft(paytable, actor=actor, build=build)
 
 
 def paytable_submit(*, actor, paytable: Paytable) -> Paytable:

@@ -20,6 +20,7 @@ from portal.compliance.models import (
 )
 from portal.compliance.services import workflow
 from portal.core.errors import ValidationFailed
+from portal.core.validation import clean_text
 
 MAX_MINOR_UNITS = 100_000_000  # $1,000,000 in cents: far above any table limit
 
@@ -84,10 +85,7 @@ def _check_games(games: list[GameListing], holder_id: int) -> None:
 
 
 def _title(title: str) -> str:
-    title = (title or "").strip()
-    if not title:
-        raise ValidationFailed.on("title", "give the rules submission a title")
-    return title
+    return clean_text("title", title, what="the rules submission a title", max_length=200)
 
 
 def _write_games(submission: RulesSubmission, games: list[GameListing]) -> None:
@@ -148,24 +146,27 @@ def rules_submission_update(
     expiry_date=_UNSET,
     games: list[GameListing] | None = None,
 ) -> RulesSubmission:
-    changes: dict = {}
-    if title is not _UNSET:
-        changes["title"] = _title(title)
-    if notes is not _UNSET:
-        changes["notes"] = notes or ""
-    for field, value in (("effective_date", effective_date), ("expiry_date", expiry_date)):
-        if value is not _UNSET:
-            changes[field] = value
-    workflow.check_dates(
-        changes.get("effective_date", submission.effective_date),
-        changes.get("expiry_date", submission.expiry_date),
-    )
-    if games is not None:
-        _check_games(games, submission.holder_id)
+    def build(record: RulesSubmission) -> dict:
+        changes: dict = {}
+        if title is not _UNSET:
+            changes["title"] = _title(title)
+        if notes is not _UNSET:
+            changes["notes"] = notes or ""
+        for field, value in (("effective_date", effective_date), ("expiry_date", expiry_date)):
+            if value is not _UNSET:
+                changes[field] = value
+        workflow.check_dates(
+            changes.get("effective_date", record.effective_date),
+            changes.get("expiry_date", record.expiry_date),
+        )
+        if games is not None:
+            _check_games(games, record.holder_id)
+        return changes
+
     return workflow.update_draft(
         submission,
         actor=actor,
-        changes=changes,
+        build=build,
         apply=(lambda record: _write_games(record, games)) if games is not None else None,
     )
 

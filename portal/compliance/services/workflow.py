@@ -101,13 +101,21 @@ def save_with_audit(
     return record
 
 
-def create_with_audit(record: R, *, actor, after_save: Callable[[R], None] | None = None) -> R:
+def create_with_audit(
+    record: R,
+    *,
+    actor,
+    after_save: Callable[[R], None] | None = None,
+    verb: str = "create",
+    reason: str = "",
+) -> R:
     record.save()
     if after_save is not None:
         after_save(record)
     audit_record(
         actor=actor,
-        action=f"{record.kind}.create",
+        action=f"{record.kind}.{verb}",
+        reason=reason,
         object_type=record.kind,
         object_id=record.pk,
         object_version=record.version,
@@ -194,8 +202,8 @@ def approve(
 
 @transaction.atomic
 def reject(record: R, *, actor, reason: str) -> R:
-    reason = require_reason(reason)
     record = _undecided(record, actor=actor, verb="rejected")
+    reason = require_reason(reason)
     return _record_decision(
         record, actor=actor, verb="reject", status=S.REJECTED, reason=reason, changes=None
     )
@@ -203,8 +211,8 @@ def reject(record: R, *, actor, reason: str) -> R:
 
 @transaction.atomic
 def request_changes(record: R, *, actor, reason: str) -> R:
-    reason = require_reason(reason)
     record = _undecided(record, actor=actor, verb="sent back for changes")
+    reason = require_reason(reason)
     return _record_decision(
         record,
         actor=actor,
@@ -217,10 +225,10 @@ def request_changes(record: R, *, actor, reason: str) -> R:
 
 @transaction.atomic
 def withdraw(record: R, *, actor, reason: str) -> R:
-    reason = require_reason(reason)
     record = locked(record)
     require(actor, Action.WITHDRAW, record)
     expect_status(record, (S.APPROVED,), "withdrawn")
+    reason = require_reason(reason)
     return save_with_audit(
         record, actor=actor, verb="withdraw", changes={"status": S.WITHDRAWN}, reason=reason
     )
@@ -228,12 +236,18 @@ def withdraw(record: R, *, actor, reason: str) -> R:
 
 @transaction.atomic
 def update_draft(
-    record: R, *, actor, changes: dict[str, Any], apply: Callable[[R], None] | None = None
+    record: R,
+    *,
+    actor,
+    build: Callable[[R], dict[str, Any]],
+    apply: Callable[[R], None] | None = None,
 ) -> R:
+    """Edit a draft: permission and status are checked first, then ``build`` reads the
+    input against the locked row and returns the changes (raising ValidationFailed)."""
     record = locked(record)
     require(actor, Action.DRAFT, record)
     expect_status(record, (S.DRAFT,), "edited")
-    return save_with_audit(record, actor=actor, verb="update", changes=changes, apply=apply)
+    return save_with_audit(record, actor=actor, verb="update", changes=build(record), apply=apply)
 
 
 @transaction.atomic
@@ -265,5 +279,9 @@ def amend(record: R, *, actor, copy: Callable[[R, R], None] | None = None) -> R:
     for field in model.CONTENT_FIELDS:
         setattr(draft, field, getattr(record, field))
     return create_with_audit(
-        draft, actor=actor, after_save=(lambda new: copy(record, new)) if copy else None
+        draft,
+        actor=actor,
+        after_save=(lambda new: copy(record, new)) if copy else None,
+        verb="amend",
+        reason=f"amendment of v{record.version}",
     )

@@ -237,3 +237,17 @@ def test_601a10_a_pdf_and_clean_svg_artwork_are_accepted(manager_a, holder_a):
         "image/svg+xml",
     )
     assert pdf.artwork.name.endswith(".pdf")
+
+
+def test_permission_and_status_are_checked_before_the_input(
+    manager_a, manager_b, officer, holder_a
+):
+    layout = make_layout(manager_a, holder_a)
+
+    with pytest.raises(NotPermitted):
+        services.layout_update(actor=manager_b, layout=layout, wheel_order="nonsense")
+    services.layout_submit(actor=manager_a, layout=layout)
+    with pytest.raises(Conflict):
+        services.layout_update(actor=manager_a, layout=layout, wheel_order="nonsense")
+    with pytest.raises(NotPermitted):
+        services.layout_reject(actor=manager_a, layout=layout, reason="")

@@ -109,7 +109,7 @@ def test_601a2_an_approved_amendment_supersedes_and_keeps_the_old_version_readab
     assert first.status == RecordStatus.SUPERSEDED
     assert first.title == "Jinzi Roulette rules"
     assert ListedGame.objects.filter(submission=first).count() == 1
-    event = AuditEvent.objects.get(action="rules_submission.create", object_id=str(amendment.pk))
+    event = AuditEvent.objects.get(action="rules_submission.amend", object_id=str(amendment.pk))
     assert event.after["games"][0]["chip_unit"] == 100
 
     liveness = offering_is_live(Offering.objects.get(pk=live_offering.pk), at=NOW)

@@ -1,0 +1,78 @@
+"""What every API view shares: the error mapping, the policy gate, the scoped queryset."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from django.core.exceptions import ImproperlyConfigured
+from rest_framework import mixins, viewsets
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.response import Response
+
+from portal.accounts.models import CertificateHolder, Role
+from portal.accounts.policy import Action, visible
+from portal.accounts.roles import has_role, holder_id_of
+from portal.api import errors as msg
+from portal.api.errors import api_exception_handler
+from portal.api.permissions import PolicyPermission
+from portal.core.errors import NotPermitted, ValidationFailed
+
+
+class ApiViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Read: list (filtered, paginated) and retrieve, within ``policy.visible``.
+
+    Write: each subclass's ``create`` / ``partial_update`` / actions parse the body with an
+    input serializer, call one service and answer with the record as it now is. Records
+    are never replaced (PUT) or deleted (DELETE): both answer 405.
+    """
+
+    permission_classes = [PolicyPermission]
+    parser_classes = [JSONParser]
+    http_method_names = ["get", "post", "patch", "head", "options"]
+    read_action: ClassVar[Action] = Action.VIEW
+    write_actions: ClassVar[Mapping[str, Action]] = {
+        "create": Action.DRAFT,
+        "partial_update": Action.DRAFT,
+    }
+    # Set per route with @action(policy_action=...).
+    policy_action: Action | None = None
+
+    def get_exception_handler(self):
+        return api_exception_handler
+
+    def required_action(self) -> Action:
+        # By the route's method, not self.action: OPTIONS and the browsable API ask about
+        # POST and PATCH with copies of a request whose action is "metadata" or "list".
+        handler = self.action_map.get(self.request.method.lower())
+        if self.request.method in SAFE_METHODS or handler is None:
+            return self.read_action  # no route for the method: a 405 follows the read check
+        action = self.policy_action or self.write_actions.get(handler)
+        if action is None:
+            raise ImproperlyConfigured(f"{type(self).__name__}.{handler} names no policy action")
+        return action
+
+    def parse(self, input_class) -> dict:
+        serializer = input_class(data=self.request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    def respond(self, record, status: int = 200) -> Response:
+        """The record as this user's list would show it (same query, same shape)."""
+        fresh = self.get_queryset().get(pk=record.pk)
+        return Response(self.get_serializer(fresh).data, status=status)
+
+
+def holder_for_create(user, given: int | None) -> CertificateHolder:
+    """The holder a new record is for: a manager's own, implicitly; anyone else names it."""
+    if has_role(user, Role.MANAGER) and (own := holder_id_of(user)) is not None:
+        if given is not None and given != own:
+            raise NotPermitted(msg.HOLDER_NOT_YOURS.format(own=own, given=given))
+        given = own
+    if given is None:
+        raise ValidationFailed.on("holder", msg.HOLDER_REQUIRED)
+    holder = visible(user, CertificateHolder.objects.all()).filter(pk=given).first()
+    if holder is None:
+        raise ValidationFailed.on("holder", msg.HOLDER_UNKNOWN.format(id=given))
+    return holder

@@ -1,0 +1,100 @@
+"""How the API answers errors: one body shape, ``{"detail": message, "errors": {field: [...]}}``.
+
+- a ``DomainError`` raised by a service → its ``http_status`` (400, 403, 404, 409), with its
+  message and field errors;
+- a DRF ``ValidationError`` (the request could not be read) → 400, its nested errors
+  flattened to dotted names (``games.0.chip_unit``), the same names the services use;
+- every other DRF or Django HTTP error (401/403, 404, 405, 415, …) → its own status,
+  with an empty ``errors``.
+
+The messages the API itself raises are below; tests import them.
+"""
+
+from __future__ import annotations
+
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from portal.core.errors import DomainError
+
+UNKNOWN_FIELD = "unknown field {field}; this request takes {allowed}"
+NO_FIELDS = "unknown field {field}; this request takes no fields"
+READ_ONLY_FIELD = (
+    "{field} is read-only: the portal sets it (statuses and versions change only through "
+    "the workflow actions, and a record never changes holder)"
+)
+NOTHING_TO_CHANGE = "nothing to change: give at least one of {allowed}"
+NOT_WHOLE = (
+    "{field} must be a whole number written as a JSON integer (no quotes, no decimal point); "
+    "got {got}"
+)
+TOO_SMALL = "{field} must be at least {minimum}; got {got}"
+TOO_BIG = "{field} must be at most {maximum}; got {got}"
+ODDS_NOT_OBJECT = (
+    'odds must be an object giving each wager kind its odds, e.g. {{"straight": 11, '
+    '"split": "11/2"}}; got {got}'
+)
+ODDS_VALUE = (
+    'odds for {kind} must be a JSON integer from 0 to {maximum} or a string like "23/2" '
+    "(meaning 23 to 2); got {got}"
+)
+WHEEL_UNREADABLE_JSON = "wheel_order is not a readable JSON list: {text!r}"
+RECORD_NOT_VISIBLE = "no {kind} with id {id} among the records you can see"
+HOLDER_REQUIRED = "say which certificate holder this record is for: holder (its id)"
+HOLDER_UNKNOWN = "no certificate holder with id {id}"
+HOLDER_NOT_YOURS = (
+    "you act for certificate holder {own}; you cannot create records for holder {given}"
+)
+INVALID_INPUT = "the request is invalid: {summary}"
+
+
+def flatten_errors(detail, prefix: str = "") -> dict[str, list[str]]:
+    """DRF's nested error detail as ``{"games.0.chip_unit": ["…"]}``."""
+    own = prefix or api_settings.NON_FIELD_ERRORS_KEY
+    flat: dict[str, list[str]] = {}
+
+    def merge(nested, name: str) -> None:
+        for field, messages in flatten_errors(nested, name).items():
+            flat.setdefault(field, []).extend(messages)
+
+    if isinstance(detail, dict):
+        for key, value in detail.items():
+            if not prefix:
+                merge(value, str(key))
+            elif key == api_settings.NON_FIELD_ERRORS_KEY:
+                merge(value, prefix)  # a nested body's own error ("games" is not a list)
+            else:
+                merge(value, f"{prefix}.{key}")
+    elif isinstance(detail, list):
+        for index, item in enumerate(detail):
+            if isinstance(item, dict | list):
+                merge(item, f"{prefix}.{index}" if prefix else str(index))
+            else:
+                flat.setdefault(own, []).append(str(item))
+    else:
+        flat.setdefault(own, []).append(str(detail))
+    return flat
+
+
+def _summary(errors: dict[str, list[str]]) -> str:
+    return "; ".join(f"{field}: {message}" for field, items in errors.items() for message in items)
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, DomainError):
+        set_rollback()
+        errors = getattr(exc, "field_errors", {})
+        return Response({"detail": exc.message, "errors": errors}, status=exc.http_status)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None  # a programming error: a 500, never dressed up
+    if isinstance(exc, exceptions.ValidationError):
+        errors = flatten_errors(exc.detail)
+        response.data = {"detail": INVALID_INPUT.format(summary=_summary(errors)), "errors": errors}
+    else:
+        detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
+        response.data = {"detail": str(detail), "errors": {}}
+    return response

@@ -1,0 +1,123 @@
+"""``/api/offerings/``: Jinzi Roulette tables, and whether each is live right now (§ 617b.8(a))."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
+from rest_framework.decorators import action
+
+from portal.accounts.policy import Action, may, visible
+from portal.api.base import ApiViewSet, holder_for_create
+from portal.api.fields import (
+    ChangesInput,
+    OfferingStatusField,
+    StrictInput,
+    VisibleRecordField,
+    WholeNumberField,
+)
+from portal.api.filters import OfferingFilter
+from portal.api.workflow import ReasonInput
+from portal.compliance import selectors, services
+from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
+
+
+class OfferingSerializer(serializers.ModelSerializer):
+    holder_name = serializers.CharField(source="holder.name", read_only=True)
+    status = OfferingStatusField(read_only=True)
+    created_by = serializers.CharField(source="created_by.username", read_only=True)
+    live = serializers.SerializerMethodField(help_text="Players may bet on it now.")
+    not_live_reasons = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Offering
+        fields = (
+            "id",
+            "holder",
+            "holder_name",
+            "name",
+            "rules_submission",
+            "layout",
+            "paytable",
+            "status",
+            "live",
+            "not_live_reasons",
+            "created_by",
+            "created_at",
+            "updated_at",
+        )
+        read_only_fields = fields
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # One evaluation per row serves both fields (one serializer serves a whole page).
+        self._liveness_by_pk: dict[int, selectors.Liveness] = {}
+
+    def _liveness(self, offering: Offering) -> selectors.Liveness:
+        if offering.pk not in self._liveness_by_pk:
+            self._liveness_by_pk[offering.pk] = selectors.offering_is_live(offering)
+        return self._liveness_by_pk[offering.pk]
+
+    def get_live(self, offering: Offering) -> bool:
+        return self._liveness(offering).live
+
+    def get_not_live_reasons(self, offering: Offering) -> list[str]:
+        return list(self._liveness(offering).reasons)
+
+
+class OfferingCreateInput(StrictInput):
+    read_only_from = OfferingSerializer
+
+    holder = WholeNumberField(
+        required=False, min_value=1, help_text="A manager's own holder unless given."
+    )
+    name = serializers.CharField()
+    rules_submission = VisibleRecordField(RulesSubmission)
+    layout = VisibleRecordField(Layout)
+    paytable = VisibleRecordField(Paytable)
+
+
+class OfferingUpdateInput(ChangesInput):
+    read_only_from = OfferingSerializer
+
+    name = serializers.CharField(required=False)
+    rules_submission = VisibleRecordField(RulesSubmission, required=False)
+    layout = VisibleRecordField(Layout, required=False)
+    paytable = VisibleRecordField(Paytable, required=False)
+
+
+@extend_schema_view(
+    create=extend_schema(request=OfferingCreateInput),
+    partial_update=extend_schema(request=OfferingUpdateInput),
+)
+class OfferingViewSet(ApiViewSet):
+    """Staff see their holders' tables; players see every active table and whether it is live."""
+
+    read_action = Action.VIEW_TABLES
+    queryset = Offering.objects.all()
+    serializer_class = OfferingSerializer
+    filterset_class = OfferingFilter
+
+    def get_queryset(self):
+        parts = selectors.offerings_with_parts().select_related("created_by")
+        user = self.request.user
+        if not may(user, Action.VIEW) and may(user, Action.PLAY):
+            return parts.filter(status=OfferingStatus.ACTIVE)
+        return visible(user, parts)
+
+    def create(self, request):
+        data = self.parse(OfferingCreateInput)
+        holder = holder_for_create(request.user, data.pop("holder", None))
+        offering = services.offering_create(actor=request.user, holder=holder, **data)
+        return self.respond(offering, status=201)
+
+    def partial_update(self, request, pk=None):
+        offering = self.get_object()
+        data = self.parse(OfferingUpdateInput)
+        return self.respond(services.offering_update(actor=request.user, offering=offering, **data))
+
+    @extend_schema(request=ReasonInput, summary="Retire the table for good")
+    @action(detail=True, methods=["post"], policy_action=Action.DRAFT)
+    def retire(self, request, pk=None):
+        offering = self.get_object()
+        data = self.parse(ReasonInput)
+        return self.respond(services.offering_retire(actor=request.user, offering=offering, **data))

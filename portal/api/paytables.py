@@ -1,0 +1,117 @@
+"""``/api/paytables/``: payout odds per wager kind (§ 617b.8(f)) and their exact house edge."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
+from rest_framework import serializers
+
+from portal.api.base import holder_for_create
+from portal.api.fields import ChangesInput, OddsField, ReasonField, StrictInput, WholeNumberField
+from portal.api.filters import PaytableFilter
+from portal.api.workflow import RECORD_FIELDS, RecordSerializer, RecordViewSet, Workflow
+from portal.compliance import services
+from portal.compliance.models import Paytable
+from portal.compliance.presenters import edge_report
+from portal.compliance.selectors import records_for
+
+
+class KindEdgeSerializer(serializers.Serializer):
+    """One wager kind's odds and exact house edge (a range when its spots differ)."""
+
+    kind = serializers.CharField()
+    label = serializers.CharField()
+    odds = serializers.CharField(help_text='"11 to 1"')
+    spots = serializers.IntegerField()
+    house_edge = serializers.CharField(help_text='Exact: "1/26", or "1/26 – 1/13".')
+    house_edge_percent = serializers.CharField(help_text="Rounded, for display.")
+    lowest = serializers.CharField()
+    highest = serializers.CharField()
+    flagged = serializers.BooleanField(help_text="Some spot gives the house no edge.")
+
+
+class HouseEdgeSerializer(serializers.Serializer):
+    per_kind = KindEdgeSerializer(many=True)
+    theoretical_hold = serializers.CharField(help_text="Exact fraction.")
+    theoretical_hold_percent = serializers.CharField()
+    flagged = serializers.BooleanField(help_text="Approval needs an override reason.")
+    flagged_spots = serializers.ListField(child=serializers.CharField())
+
+
+class PaytableSerializer(RecordSerializer):
+    odds = serializers.DictField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text='Stored form: "N" or "N/D" per wager kind.',
+    )
+    house_edge = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Paytable
+        fields = (*RECORD_FIELDS, "name", "odds", "house_edge", "edge_override_reason")
+        read_only_fields = fields
+
+    @extend_schema_field(HouseEdgeSerializer)
+    def get_house_edge(self, paytable: Paytable) -> dict:
+        return edge_report(paytable).as_json()
+
+
+class PaytableCreateInput(StrictInput):
+    read_only_from = PaytableSerializer
+
+    holder = WholeNumberField(
+        required=False, min_value=1, help_text="A manager's own holder unless given."
+    )
+    name = serializers.CharField()
+    odds = OddsField()
+
+
+class PaytableUpdateInput(ChangesInput):
+    read_only_from = PaytableSerializer
+
+    name = serializers.CharField(required=False)
+    odds = OddsField(required=False)
+
+
+class PaytableApproveInput(StrictInput):
+    read_only_from = PaytableSerializer
+
+    reason = ReasonField()
+    override_reason = ReasonField(
+        help_text="Needed when the paytable leaves the house an edge of zero or less."
+    )
+
+
+@extend_schema_view(
+    create=extend_schema(request=PaytableCreateInput),
+    partial_update=extend_schema(request=PaytableUpdateInput),
+    approve=extend_schema(request=PaytableApproveInput),
+    amend=extend_schema(responses={201: PaytableSerializer}),
+)
+class PaytableViewSet(RecordViewSet):
+    queryset = Paytable.objects.all()
+    serializer_class = PaytableSerializer
+    filterset_class = PaytableFilter
+    approve_input = PaytableApproveInput
+    workflow = Workflow(
+        keyword="paytable",
+        submit=services.paytable_submit,
+        approve=services.paytable_approve,
+        reject=services.paytable_reject,
+        request_changes=services.paytable_request_changes,
+        withdraw=services.paytable_withdraw,
+        amend=services.paytable_amend,
+    )
+
+    def get_queryset(self):
+        return records_for(self.request.user, Paytable).select_related("decided_by")
+
+    def create(self, request):
+        data = self.parse(PaytableCreateInput)
+        holder = holder_for_create(request.user, data.pop("holder", None))
+        paytable = services.paytable_create(actor=request.user, holder=holder, **data)
+        return self.respond(paytable, status=201)
+
+    def partial_update(self, request, pk=None):
+        paytable = self.get_object()
+        data = self.parse(PaytableUpdateInput)
+        return self.respond(services.paytable_update(actor=request.user, paytable=paytable, **data))

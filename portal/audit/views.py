@@ -1,0 +1,74 @@
+"""Portal pages for the audit trail (§ 811a.7): browse, export as CSV, verify the chain."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+
+from portal.accounts import policy
+from portal.accounts.policy import Action
+from portal.audit import chain
+from portal.audit.export import csv_rows
+from portal.audit.filters import AuditEventFilter
+from portal.audit.models import AuditEvent
+from portal.compliance.views.common import detail_url, domain_errors, paginate
+
+_FILTER_LABELS = {
+    "since": ("From (UTC)", "datetime-local"),
+    "until": ("Before (UTC)", "datetime-local"),
+    "actor": ("Actor (username)", "text"),
+    "action": ("Action starts with", "text"),
+    "object_type": ("Object type", "text"),
+    "object_id": ("Object id", "text"),
+    "request_id": ("Request id", "text"),
+}
+
+
+def _filtered(request: HttpRequest) -> AuditEventFilter:
+    """The trail narrowed by the query string; only compliance, auditors and superusers."""
+    policy.require(request.user, Action.VIEW_AUDIT)
+    events = AuditEventFilter(request.GET, queryset=AuditEvent.objects.order_by("-sequence"))
+    for name, (label, input_type) in _FILTER_LABELS.items():
+        field = events.form.fields[name]
+        field.label, field.widget.input_type = label, input_type
+    return events
+
+
+@login_required
+@require_safe
+@domain_errors
+def event_list(request: HttpRequest) -> HttpResponse:
+    events = _filtered(request)
+    valid = events.is_valid()
+    page = paginate(request, events.qs if valid else AuditEvent.objects.none())
+    rows = [(event, detail_url(event.object_type, event.object_id)) for event in page]
+    context = {"filter": events, "page": page, "rows": rows}
+    return render(request, "audit/event_list.html", context, status=200 if valid else 400)
+
+
+@login_required
+@require_safe
+@domain_errors
+def event_export(request: HttpRequest) -> HttpResponse:
+    events = _filtered(request)
+    if not events.is_valid():
+        context = {"filter": events, "page": None, "rows": []}
+        return render(request, "audit/event_list.html", context, status=400)
+    stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    response = StreamingHttpResponse(csv_rows(events.qs), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="audit-trail-{stamp}.csv"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_safe
+@domain_errors
+def verify(request: HttpRequest) -> HttpResponse:
+    policy.require(request.user, Action.VIEW_AUDIT)
+    events = AuditEvent.objects.order_by("sequence").iterator(chunk_size=2000)
+    report = chain.verify(events)
+    return render(request, "audit/verify.html", {"report": report, "at": timezone.now()})

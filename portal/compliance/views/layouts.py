@@ -1,0 +1,150 @@
+"""Layout pages (§ 601a.10(a), § 617b.8(b), (c)): the wheel, the grid, the Bureau's decision."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+import jinzi
+from portal.accounts import policy
+from portal.accounts.policy import Action
+from portal.compliance import services
+from portal.compliance.forms import LayoutApproveForm, LayoutForm
+from portal.compliance.models import Layout, RecordStatus
+from portal.compliance.services import workflow
+from portal.compliance.views import records
+from portal.compliance.views.common import (
+    acting_holder,
+    domain_errors,
+    form_page,
+    holder_choices,
+    visible_or_404,
+)
+from portal.core.errors import ValidationFailed
+
+_EXTENSIONS = {"application/pdf": "pdf", "image/png": "png", "image/svg+xml": "svg"}
+
+
+def wheel_picture(layout: Layout) -> dict:
+    """The wheel in its order and the 0-above-4×3 grid, each number with its colour."""
+    try:
+        wheel = layout.wheel()
+    except jinzi.JinziError as error:
+        return {"wheel_error": str(error)}
+    return {
+        "wheel": [(number, wheel.color(number).value) for number in wheel.order],
+        "grid": [[(n, wheel.color(n).value) for n in row] for row in jinzi.LAYOUT_ROWS],
+    }
+
+
+KIND = records.RecordKind(
+    model=Layout,
+    noun="layout",
+    url="layout",
+    plural="Layouts",
+    service_arg="layout",
+    steps=records.workflow_steps(
+        submit=services.layout_submit,
+        approve=services.layout_approve,
+        approve_form=LayoutApproveForm,
+        reject=services.layout_reject,
+        request_changes=services.layout_request_changes,
+        withdraw=services.layout_withdraw,
+        amend=services.layout_amend,
+    ),
+    detail_template="compliance/layouts/detail.html",
+    describe=wheel_picture,
+)
+
+
+@login_required
+@require_safe
+@domain_errors
+def layout_list(request: HttpRequest) -> HttpResponse:
+    return records.list_page(request, KIND)
+
+
+@login_required
+@require_safe
+@domain_errors
+def layout_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return records.detail_page(request, KIND, pk)
+
+
+@login_required
+@require_POST
+@domain_errors
+def layout_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    return records.act(request, KIND, pk, action)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@domain_errors
+def layout_create(request: HttpRequest) -> HttpResponse:
+    policy.require(request.user, Action.DRAFT)
+    data = (request.POST, request.FILES) if request.method == "POST" else ()
+    form = LayoutForm(*data, holders=holder_choices(request.user))
+    if form.is_bound and form.is_valid():
+        try:
+            layout = services.layout_create(
+                actor=request.user,
+                holder=acting_holder(request.user, form),
+                **form.service_fields(),
+            )
+        except ValidationFailed as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Layout {layout.title!r} drafted.")
+            return redirect("compliance:layout-detail", layout.pk)
+    return form_page(request, "compliance/layouts/form.html", {"form": form, "layout": None})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@domain_errors
+def layout_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    layout = visible_or_404(request.user, Layout.objects.all(), pk, Action.DRAFT)
+    workflow.expect_status(layout, (RecordStatus.DRAFT,), "edited")
+    initial = {
+        "title": layout.title,
+        "wheel_order": ",".join(map(str, layout.wheel_order)),
+        "signage_text": layout.signage_text,
+    }
+    data = (request.POST, request.FILES) if request.method == "POST" else ()
+    form = LayoutForm(*data, initial=initial)
+    if form.is_bound and form.is_valid():
+        try:
+            services.layout_update(actor=request.user, layout=layout, **form.service_fields())
+        except ValidationFailed as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Layout {layout.title!r} saved.")
+            return redirect("compliance:layout-detail", layout.pk)
+    return form_page(request, "compliance/layouts/form.html", {"form": form, "layout": layout})
+
+
+@login_required
+@require_safe
+@domain_errors
+def layout_artwork(request: HttpRequest, pk: int) -> FileResponse:
+    """The artwork file, to those who may see the layout, as the type it was checked to be."""
+    layout = visible_or_404(request.user, Layout.objects.all(), pk)
+    content_type = layout.artwork_content_type
+    if not layout.artwork or content_type not in _EXTENSIONS:
+        raise Http404("this layout has no artwork")
+    try:
+        stream = layout.artwork.open("rb")
+    except FileNotFoundError:
+        raise Http404("the artwork file is missing") from None
+    name = f"layout-{layout.pk}-v{layout.version}.{_EXTENSIONS[content_type]}"
+    response = FileResponse(stream, content_type=content_type, filename=name)
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, no-store"
+    if content_type == "image/svg+xml":
+        # An SVG opened on its own could run script as this site; sandbox it.
+        response["Content-Security-Policy"] = "sandbox"
+    return response

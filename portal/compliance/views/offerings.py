@@ -1,0 +1,146 @@
+"""Offering pages: the Jinzi Roulette tables a holder runs, and whether each is live."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from portal.accounts import policy
+from portal.accounts.policy import Action
+from portal.compliance import messages as msg
+from portal.compliance import selectors, services
+from portal.compliance.forms import OfferingForm, ReasonForm
+from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
+from portal.compliance.views.common import (
+    acting_holder,
+    choosable,
+    domain_errors,
+    form_page,
+    holder_choices,
+    paginate,
+    visible_or_404,
+)
+from portal.compliance.views.records import history_rows
+from portal.core.errors import Conflict, ValidationFailed
+
+
+def _form(request: HttpRequest, **kwargs) -> OfferingForm:
+    data = (request.POST,) if request.method == "POST" else ()
+    user = request.user
+    return OfferingForm(
+        *data,
+        rules=choosable(user, RulesSubmission),
+        layouts=choosable(user, Layout),
+        paytables=choosable(user, Paytable),
+        **kwargs,
+    )
+
+
+def _render_detail(
+    request: HttpRequest, offering: Offering, retire_form: ReasonForm | None = None, status=200
+) -> HttpResponse:
+    may_change = offering.status == OfferingStatus.ACTIVE and policy.may(
+        request.user, Action.DRAFT, offering
+    )
+    if retire_form is None and may_change:
+        retire_form = ReasonForm(auto_id="id_retire_%s")
+    tab = "history" if request.GET.get("tab") == "history" else "details"
+    context = {
+        "offering": offering,
+        "liveness": selectors.offering_is_live(offering),
+        "may_change": may_change,
+        "retire_form": retire_form,
+        "tab": tab,
+        "history": history_rows(offering) if tab == "history" else None,
+    }
+    return render(request, "compliance/offerings/detail.html", context, status=status)
+
+
+@login_required
+@require_safe
+@domain_errors
+def offering_list(request: HttpRequest) -> HttpResponse:
+    policy.require(request.user, Action.VIEW)
+    page = paginate(request, policy.visible(request.user, selectors.offerings_with_parts()))
+    now = timezone.now()
+    rows = [(offering, selectors.offering_is_live(offering, at=now)) for offering in page]
+    context = {"page": page, "rows": rows, "may_draft": policy.may(request.user, Action.DRAFT)}
+    return render(request, "compliance/offerings/list.html", context)
+
+
+@login_required
+@require_safe
+@domain_errors
+def offering_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    offering = visible_or_404(request.user, selectors.offerings_with_parts(), pk)
+    return _render_detail(request, offering)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@domain_errors
+def offering_create(request: HttpRequest) -> HttpResponse:
+    policy.require(request.user, Action.DRAFT)
+    form = _form(request, holders=holder_choices(request.user))
+    if form.is_bound and form.is_valid():
+        try:
+            offering = services.offering_create(
+                actor=request.user,
+                holder=acting_holder(request.user, form),
+                **form.service_fields(),
+            )
+        except ValidationFailed as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Offering {offering.name!r} set up.")
+            return redirect("compliance:offering-detail", offering.pk)
+    return form_page(request, "compliance/offerings/form.html", {"form": form, "offering": None})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@domain_errors
+def offering_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    offering = visible_or_404(request.user, Offering.objects.all(), pk, Action.DRAFT)
+    if offering.status != OfferingStatus.ACTIVE:
+        raise Conflict(msg.OFFERING_RETIRED.format(name=offering.name))
+    initial = {
+        "name": offering.name,
+        "rules_submission": offering.rules_submission_id,
+        "layout": offering.layout_id,
+        "paytable": offering.paytable_id,
+    }
+    form = _form(request, initial=initial)
+    if form.is_bound and form.is_valid():
+        try:
+            services.offering_update(actor=request.user, offering=offering, **form.service_fields())
+        except ValidationFailed as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Offering {form.cleaned_data['name']!r} saved.")
+            return redirect("compliance:offering-detail", offering.pk)
+    context = {"form": form, "offering": offering}
+    return form_page(request, "compliance/offerings/form.html", context)
+
+
+@login_required
+@require_POST
+@domain_errors
+def offering_retire(request: HttpRequest, pk: int) -> HttpResponse:
+    offering = visible_or_404(request.user, selectors.offerings_with_parts(), pk, Action.DRAFT)
+    form = ReasonForm(request.POST, auto_id="id_retire_%s")
+    if form.is_valid():
+        try:
+            services.offering_retire(
+                actor=request.user, offering=offering, reason=form.cleaned_data["reason"]
+            )
+        except ValidationFailed as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Offering {offering.name!r} retired.")
+            return redirect("compliance:offering-detail", offering.pk)
+    return _render_detail(request, offering, retire_form=form, status=400)

@@ -1,0 +1,153 @@
+"""Paytable pages (§ 617b.8(f)): odds per wager kind, the exact house edge, a live preview."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+import jinzi
+from portal.accounts import policy
+from portal.accounts.policy import Action
+from portal.compliance import services
+from portal.compliance.forms import PaytableApproveForm, PaytableForm
+from portal.compliance.models import Paytable, RecordStatus
+from portal.compliance.presenters import edge_report
+from portal.compliance.services import workflow
+from portal.compliance.views import records
+from portal.compliance.views.common import (
+    acting_holder,
+    domain_errors,
+    form_page,
+    holder_choices,
+    visible_or_404,
+)
+from portal.core.errors import ValidationFailed
+
+
+def edge_context(odds) -> dict:
+    """The edge table of ``odds`` (stored or typed form), or why it cannot be computed."""
+    try:
+        report = edge_report(jinzi.Paytable.from_dict(odds))
+    except jinzi.JinziError as error:
+        return {"report": None, "edge_error": str(error)}
+    minimums = {kind.value: jinzi.format_odds(jinzi.MINIMUM_ODDS[kind]) for kind in jinzi.WagerKind}
+    return {
+        "report": report,
+        "edge_rows": [(row, minimums[row.kind]) for row in report.rows],
+        "edge_error": "",
+    }
+
+
+def describe(paytable: Paytable) -> dict:
+    context = edge_context(paytable.odds)
+    flagged = context["report"] is not None and context["report"].flagged
+    # The override reason is asked for only where § 617b.8(f) flags the paytable.
+    context["hide_fields"] = () if flagged else ("override_reason",)
+    return context
+
+
+KIND = records.RecordKind(
+    model=Paytable,
+    noun="paytable",
+    url="paytable",
+    plural="Paytables",
+    service_arg="paytable",
+    steps=records.workflow_steps(
+        submit=services.paytable_submit,
+        approve=services.paytable_approve,
+        approve_form=PaytableApproveForm,
+        reject=services.paytable_reject,
+        request_changes=services.paytable_request_changes,
+        withdraw=services.paytable_withdraw,
+        amend=services.paytable_amend,
+    ),
+    detail_template="compliance/paytables/detail.html",
+    describe=describe,
+)
+
+
+@login_required
+@require_safe
+@domain_errors
+def paytable_list(request: HttpRequest) -> HttpResponse:
+    return records.list_page(request, KIND)
+
+
+@login_required
+@require_safe
+@domain_errors
+def paytable_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return records.detail_page(request, KIND, pk)
+
+
+@login_required
+@require_POST
+@domain_errors
+def paytable_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    return records.act(request, KIND, pk, action)
+
+
+def _form_page(request: HttpRequest, form: PaytableForm, paytable: Paytable | None):
+    odds = form.typed_odds(form.data) if form.is_bound else form.initial_odds()
+    context = {"form": form, "paytable": paytable, **edge_context(odds)}
+    return form_page(request, "compliance/paytables/form.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@domain_errors
+def paytable_create(request: HttpRequest) -> HttpResponse:
+    policy.require(request.user, Action.DRAFT)
+    data = (request.POST,) if request.method == "POST" else ()
+    form = PaytableForm(*data, holders=holder_choices(request.user))
+    if form.is_bound and form.is_valid():
+        try:
+            paytable = services.paytable_create(
+                actor=request.user,
+                holder=acting_holder(request.user, form),
+                name=form.cleaned_data["name"],
+                odds=form.odds(),
+            )
+        except ValidationFailed as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Paytable {paytable.name!r} drafted.")
+            return redirect("compliance:paytable-detail", paytable.pk)
+    return _form_page(request, form, None)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@domain_errors
+def paytable_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    paytable = visible_or_404(request.user, Paytable.objects.all(), pk, Action.DRAFT)
+    workflow.expect_status(paytable, (RecordStatus.DRAFT,), "edited")
+    data = (request.POST,) if request.method == "POST" else ()
+    form = PaytableForm(*data, initial={"name": paytable.name, **paytable.odds})
+    if form.is_bound and form.is_valid():
+        try:
+            services.paytable_update(
+                actor=request.user,
+                paytable=paytable,
+                name=form.cleaned_data["name"],
+                odds=form.odds(),
+            )
+        except ValidationFailed as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Paytable {paytable.name!r} saved.")
+            return redirect("compliance:paytable-detail", paytable.pk)
+    return _form_page(request, form, paytable)
+
+
+@login_required
+@require_POST
+@domain_errors
+def paytable_preview(request: HttpRequest) -> HttpResponse:
+    """The edge table for the odds typed so far (htmx swaps it into the form)."""
+    policy.require(request.user, Action.DRAFT)
+    context = edge_context(PaytableForm.typed_odds(request.POST))
+    return render(request, "compliance/paytables/_edge_table.html", context)

@@ -1,0 +1,152 @@
+"""Rules submission pages (§ 601a.2, § 617b.8(a)): the games a holder lists, with limits."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from portal.accounts import policy
+from portal.accounts.policy import Action
+from portal.compliance import services
+from portal.compliance.forms import RulesApproveForm, RulesSubmissionForm
+from portal.compliance.models import Layout, Paytable, RecordStatus, RulesSubmission
+from portal.compliance.services import workflow
+from portal.compliance.views import records
+from portal.compliance.views.common import (
+    acting_holder,
+    choosable,
+    dollars,
+    domain_errors,
+    form_page,
+    holder_choices,
+    visible_or_404,
+)
+from portal.core.errors import ValidationFailed
+
+AMOUNTS = (
+    ("chip_unit", "Chip unit"),
+    ("min_wager", "Minimum wager per spot"),
+    ("max_wager", "Maximum wager per spot"),
+    ("max_round_stake", "Maximum stake per round"),
+)
+
+
+def listed_games(submission: RulesSubmission) -> dict:
+    games = submission.games.select_related("paytable", "layout").order_by("game")
+    rows = [
+        {
+            "listing": listing,
+            "amounts": [
+                (label, getattr(listing, field), dollars(getattr(listing, field)))
+                for field, label in AMOUNTS
+            ],
+        }
+        for listing in games
+    ]
+    return {"games": rows}
+
+
+KIND = records.RecordKind(
+    model=RulesSubmission,
+    noun="rules submission",
+    url="rules",
+    plural="Rules submissions",
+    service_arg="submission",
+    steps=records.workflow_steps(
+        submit=services.rules_submission_submit,
+        approve=services.rules_submission_approve,
+        approve_form=RulesApproveForm,
+        reject=services.rules_submission_reject,
+        request_changes=services.rules_submission_request_changes,
+        withdraw=services.rules_submission_withdraw,
+        amend=services.rules_submission_amend,
+    ),
+    detail_template="compliance/rules/detail.html",
+    describe=listed_games,
+)
+
+
+@login_required
+@require_safe
+@domain_errors
+def rules_list(request: HttpRequest) -> HttpResponse:
+    return records.list_page(request, KIND)
+
+
+@login_required
+@require_safe
+@domain_errors
+def rules_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return records.detail_page(request, KIND, pk)
+
+
+@login_required
+@require_POST
+@domain_errors
+def rules_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    return records.act(request, KIND, pk, action)
+
+
+def _form(request: HttpRequest, **kwargs) -> RulesSubmissionForm:
+    data = (request.POST,) if request.method == "POST" else ()
+    return RulesSubmissionForm(
+        *data,
+        paytables=choosable(request.user, Paytable),
+        layouts=choosable(request.user, Layout),
+        **kwargs,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@domain_errors
+def rules_create(request: HttpRequest) -> HttpResponse:
+    policy.require(request.user, Action.DRAFT)
+    form = _form(request, holders=holder_choices(request.user))
+    if form.is_bound and form.is_valid():
+        try:
+            submission = services.rules_submission_create(
+                actor=request.user,
+                holder=acting_holder(request.user, form),
+                **form.service_fields(),
+            )
+        except ValidationFailed as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Rules submission {submission.title!r} drafted.")
+            return redirect("compliance:rules-detail", submission.pk)
+    return form_page(request, "compliance/rules/form.html", {"form": form, "submission": None})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@domain_errors
+def rules_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    submission = visible_or_404(request.user, RulesSubmission.objects.all(), pk, Action.DRAFT)
+    workflow.expect_status(submission, (RecordStatus.DRAFT,), "edited")
+    listing = submission.games.first()
+    initial = {
+        "title": submission.title,
+        "notes": submission.notes,
+        "effective_date": submission.effective_date,
+        "expiry_date": submission.expiry_date,
+    }
+    if listing is not None:
+        initial.update({name: getattr(listing, name) for name, _ in AMOUNTS})
+        initial.update(paytable=listing.paytable_id, layout=listing.layout_id)
+    form = _form(request, initial=initial)
+    if form.is_bound and form.is_valid():
+        try:
+            services.rules_submission_update(
+                actor=request.user, submission=submission, **form.service_fields()
+            )
+        except ValidationFailed as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(request, f"Rules submission {submission.title!r} saved.")
+            return redirect("compliance:rules-detail", submission.pk)
+    context = {"form": form, "submission": submission}
+    return form_page(request, "compliance/rules/form.html", context)

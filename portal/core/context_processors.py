@@ -1,0 +1,19 @@
+"""What every page's frame needs: the game version and the sections the user may open."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest
+
+import jinzi
+from portal.accounts import policy
+from portal.accounts.policy import Action
+
+
+def portal(request: HttpRequest) -> dict:
+    user = getattr(request, "user", None)
+    return {
+        "game_version": jinzi.__version__,
+        "nav_compliance": policy.may(user, Action.VIEW),
+        "nav_audit": policy.may(user, Action.VIEW_AUDIT),
+        "nav_game": policy.may(user, Action.PLAY),
+    }

@@ -1,0 +1,164 @@
+"""How the game is drawn and how a round is shown: the table grid, the wheel, round data."""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import jinzi
+from portal.game.models import Round
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One clickable bet spot on the table, placed on a CSS grid."""
+
+    row: int
+    col: int
+    wager: jinzi.Wager
+    text: str
+    shape: str  # "number", "zero", "edge" (split/street/three), "corner", "outside"
+    colour: str = ""
+    span: int = 1
+
+    @property
+    def numbers(self) -> str:
+        return ",".join(str(n) for n in self.wager.numbers)
+
+
+def _grid_position(number: int) -> tuple[int, int]:
+    """Grid row and column of a number 1–12 (0 sits above, across the three columns)."""
+    index = number - 1
+    return 3 + 2 * (index // 3), 2 + 2 * (index % 3)
+
+
+def table_cells(wheel: jinzi.Wheel) -> list[Cell]:
+    """Every one of the 52 bet spots, laid out as DOMAIN.md draws the table.
+
+    Columns: 1 streets, then number / gap / number / gap / number. Rows: 1 zero,
+    2 the edge between 0 and 1-2-3 (splits and three-number bets), 3–9 the four number
+    rows with gaps between them (vertical splits and corners), 10 columns, 11 outside.
+    """
+    cells = [Cell(1, 2, jinzi.Wager("straight", (0,)), "0", "zero", "white", span=5)]
+    for number in range(1, 13):
+        row, col = _grid_position(number)
+        cells.append(
+            Cell(
+                row,
+                col,
+                jinzi.Wager("straight", (number,)),
+                str(number),
+                "number",
+                wheel.color(number),
+            )
+        )
+    for wager in jinzi.legal_wagers():
+        numbers = wager.numbers
+        if wager.kind == "split" and numbers[0] == 0:
+            cells.append(Cell(2, _grid_position(numbers[1])[1], wager, "", "edge"))
+        elif wager.kind == "three_numbers":
+            cells.append(Cell(2, 3 if numbers == (0, 1, 2) else 5, wager, "", "edge"))
+        elif wager.kind == "split":
+            (row_a, col_a), (row_b, col_b) = map(_grid_position, numbers)
+            cells.append(Cell((row_a + row_b) // 2, (col_a + col_b) // 2, wager, "", "edge"))
+        elif wager.kind == "corner":
+            row, col = _grid_position(numbers[0])
+            cells.append(Cell(row + 1, col + 1, wager, "", "corner"))
+        elif wager.kind == "street":
+            cells.append(Cell(_grid_position(numbers[0])[0], 1, wager, "", "edge"))
+        elif wager.kind == "column":
+            cells.append(Cell(10, _grid_position(numbers[0])[1], wager, "4 numbers", "outside"))
+    outside = (("small", "1–6"), ("red", "Red"), ("black", "Black"), ("big", "7–12"))
+    for index, (kind, text) in enumerate(outside):
+        colour = kind if kind in ("red", "black") else ""
+        # Row 11 is drawn as its own strip of four boxes under the grid.
+        cells.append(Cell(11, index + 1, jinzi.Wager(kind), text, "outside", colour))
+    return cells
+
+
+@dataclass(frozen=True)
+class Segment:
+    number: int
+    colour: str
+    path: str
+    label_x: float
+    label_y: float
+
+
+def wheel_segments(wheel: jinzi.Wheel, radius: float = 100.0) -> list[Segment]:
+    """13 equal wedges (§ 617b.8(c)) in the approved clockwise order, 0 at the top."""
+    step = 2 * math.pi / jinzi.WHEEL_SIZE
+    segments = []
+    for position, number in enumerate(wheel.order):
+        start = -math.pi / 2 - step / 2 + position * step
+        end = start + step
+        x0, y0 = radius * math.cos(start), radius * math.sin(start)
+        x1, y1 = radius * math.cos(end), radius * math.sin(end)
+        middle = start + step / 2
+        segments.append(
+            Segment(
+                number=number,
+                colour=str(wheel.color(number)),
+                path=f"M0,0 L{x0:.2f},{y0:.2f} A{radius},{radius} 0 0,1 {x1:.2f},{y1:.2f} Z",
+                label_x=round(0.72 * radius * math.cos(middle), 2),
+                label_y=round(0.72 * radius * math.sin(middle), 2),
+            )
+        )
+    return segments
+
+
+def chip_values(chip_unit: int, max_wager: int) -> list[int]:
+    """The table's chip unit and a few of its multiples, up to the per-spot maximum."""
+    return [chip_unit * m for m in (1, 5, 10, 25, 100) if chip_unit * m <= max_wager]
+
+
+@functools.lru_cache(maxsize=256)
+def winning_spots(outcome: int, wheel: jinzi.Wheel) -> tuple[str, ...]:
+    """Every bet spot that wins when ``outcome`` comes up (for highlighting)."""
+    return tuple(w.spot for w in jinzi.legal_wagers() if outcome in w.covers(wheel))
+
+
+def round_data(round_obj: Round) -> dict:
+    """A settled round as the API and the game page show it (§ 810a.11 game recall)."""
+    wheel = jinzi.Wheel(tuple(round_obj.wheel_order))
+    return {
+        "id": round_obj.pk,
+        "offering": round_obj.offering_id,
+        "player": round_obj.player.get_username(),
+        "game_name": round_obj.game_name,
+        "software_version": round_obj.software_version,
+        "rules_submission": {
+            "id": round_obj.rules_submission_id,
+            "version": round_obj.rules_version,
+        },
+        "layout": {"id": round_obj.layout_id, "version": round_obj.layout_version},
+        "paytable": {
+            "id": round_obj.paytable_id,
+            "version": round_obj.paytable_version,
+            "odds": round_obj.paytable_odds,
+        },
+        "started_at": round_obj.started_at.isoformat(),
+        "ended_at": round_obj.ended_at.isoformat(),
+        "rng": {"raw": round_obj.rng_raw, "method": round_obj.rng_method},
+        "outcome": round_obj.outcome,
+        "outcome_colour": str(wheel.color(round_obj.outcome)),
+        "winning_spots": list(winning_spots(round_obj.outcome, wheel)),
+        "wagers": [
+            {
+                "kind": bet.kind,
+                "numbers": bet.numbers,
+                "spot": bet.spot,
+                "label": jinzi.Wager.parse(bet.spot).label,
+                "stake": bet.stake,
+                "returned": bet.returned,
+            }
+            for bet in round_obj.bets.all()
+        ],
+        "total_staked": round_obj.total_staked,
+        "total_returned": round_obj.total_returned,
+        "balance_before": round_obj.balance_before,
+        "balance_after": round_obj.balance_after,
+        "sequence": round_obj.sequence,
+        "hash": round_obj.hash,
+    }

@@ -1,0 +1,162 @@
+// The Jinzi Roulette table: pick a chip, place it on spots, confirm, spin.
+// Every rule is checked again by the server; this only makes betting pleasant.
+(function () {
+  "use strict";
+
+  const game = document.getElementById("game");
+  if (!game) return;
+
+  const csrf = document.cookie.split("; ").find((c) => c.startsWith("csrftoken="));
+  const csrfToken = csrf ? decodeURIComponent(csrf.split("=")[1]) : "";
+  const stakes = new Map(); // spot → minor units
+  const history = []; // [spot, amount] for undo
+  const spots = Array.from(game.querySelectorAll(".spot"));
+  const totalEl = document.getElementById("total");
+  const statusEl = document.getElementById("status");
+  const resultEl = document.getElementById("result");
+  const balanceEl = document.getElementById("balance");
+  const spinButton = document.getElementById("spin");
+  const roundMax = Number(game.dataset.roundMax);
+  const maxPerSpot = Number(game.dataset.max);
+
+  function dollars(cents) {
+    const sign = cents < 0 ? "-" : "";
+    const abs = Math.abs(cents);
+    const whole = Math.floor(abs / 100).toLocaleString("en-US");
+    return `${sign}$${whole}.${String(abs % 100).padStart(2, "0")}`;
+  }
+
+  function chip() {
+    const checked = game.querySelector('input[name="chip"]:checked');
+    return checked ? Number(checked.value) : 0;
+  }
+
+  function total() {
+    let sum = 0;
+    stakes.forEach((value) => (sum += value));
+    return sum;
+  }
+
+  function render() {
+    spots.forEach((button) => {
+      const stake = stakes.get(button.dataset.spot) || 0;
+      button.querySelector(".stake").textContent = stake ? dollars(stake) : "";
+      button.classList.toggle("has-stake", stake > 0);
+      const label = button.getAttribute("title");
+      button.setAttribute("aria-label", stake ? `${label}, ${dollars(stake)} staked` : label);
+    });
+    totalEl.textContent = dollars(total());
+    totalEl.dataset.cents = String(total());
+    spinButton.disabled = stakes.size === 0;
+  }
+
+  function say(text, isError) {
+    statusEl.textContent = text;
+    statusEl.classList.toggle("error", Boolean(isError));
+  }
+
+  function place(button) {
+    const amount = chip();
+    const spot = button.dataset.spot;
+    const next = (stakes.get(spot) || 0) + amount;
+    if (next > maxPerSpot) return say(`The most on one spot is ${dollars(maxPerSpot)}.`, true);
+    if (total() + amount > roundMax) return say(`The most in one round is ${dollars(roundMax)}.`, true);
+    stakes.set(spot, next);
+    history.push([spot, amount]);
+    say("");
+    render();
+  }
+
+  function clearHighlights() {
+    game.querySelectorAll(".winner").forEach((el) => el.classList.remove("winner"));
+  }
+
+  spots.forEach((button) => button.addEventListener("click", () => place(button)));
+  document.getElementById("undo").addEventListener("click", () => {
+    const last = history.pop();
+    if (!last) return;
+    const [spot, amount] = last;
+    const left = (stakes.get(spot) || 0) - amount;
+    if (left > 0) stakes.set(spot, left);
+    else stakes.delete(spot);
+    render();
+  });
+  document.getElementById("clear").addEventListener("click", () => {
+    stakes.clear();
+    history.length = 0;
+    clearHighlights();
+    render();
+  });
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return `k${Date.now()}${Math.random().toString(36).slice(2)}`;
+  }
+
+  async function spin() {
+    const wagers = Array.from(stakes.entries()).map(([spot, stake]) => {
+      const button = game.querySelector(`.spot[data-spot="${CSS.escape(spot)}"]`);
+      const numbers = button.dataset.numbers ? button.dataset.numbers.split(",").map(Number) : [];
+      return { kind: button.dataset.kind, numbers, stake };
+    });
+    spinButton.disabled = true;
+    clearHighlights();
+    game.classList.add("no-more-bets");
+    say("No more bets.");
+    let response;
+    try {
+      response = await fetch(game.dataset.api, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken },
+        credentials: "same-origin",
+        body: JSON.stringify({
+          offering: Number(game.dataset.offering),
+          idempotency_key: game.dataset.pendingKey || (game.dataset.pendingKey = newKey()),
+          wagers,
+        }),
+      });
+    } catch (error) {
+      game.classList.remove("no-more-bets");
+      spinButton.disabled = false;
+      return say("The table could not be reached; your bets are unchanged. Try again.", true);
+    }
+    const body = await response.json().catch(() => ({}));
+    game.classList.remove("no-more-bets");
+    if (!response.ok) {
+      delete game.dataset.pendingKey; // refused: nothing was played, a new try gets a new key
+      spinButton.disabled = false;
+      return say(body.detail || `The bet was refused (${response.status}).`, true);
+    }
+    delete game.dataset.pendingKey;
+    show(body);
+  }
+
+  function show(round) {
+    const segment = document.getElementById(`segment-${round.outcome}`);
+    if (segment) segment.classList.add("winner");
+    round.winning_spots.forEach((spot) => {
+      const button = game.querySelector(`.spot[data-spot="${CSS.escape(spot)}"]`);
+      if (button) button.classList.add("winner");
+    });
+    balanceEl.textContent = dollars(round.balance_after);
+    balanceEl.dataset.cents = String(round.balance_after);
+    say(`${round.outcome} ${round.outcome_colour} wins.`);
+    resultEl.hidden = false;
+    resultEl.dataset.round = String(round.id);
+    resultEl.dataset.outcome = String(round.outcome);
+    const rows = round.wagers
+      .map((w) => `<li>${w.label}: staked ${dollars(w.stake)}, returned ${dollars(w.returned)}</li>`)
+      .join("");
+    const link = game.dataset.roundUrl.replace("/0/", `/${round.id}/`);
+    resultEl.innerHTML =
+      `<h2>Round #${round.id}: <span class="outcome">${round.outcome}</span> (${round.outcome_colour})</h2>` +
+      `<ul>${rows}</ul><p>Staked ${dollars(round.total_staked)}, returned ${dollars(round.total_returned)}. ` +
+      `<a href="${link}">Full record</a></p>`;
+    stakes.clear();
+    history.length = 0;
+    render();
+  }
+
+  spinButton.addEventListener("click", spin);
+  render();
+})();

@@ -1,0 +1,12 @@
+from django.urls import path
+
+from portal.game import views
+
+app_name = "game"
+
+urlpatterns = [
+    path("", views.tables, name="tables"),
+    path("<int:pk>/", views.table, name="table"),
+    path("history/", views.history, name="history"),
+    path("rounds/<int:pk>/", views.round_detail, name="round"),
+]

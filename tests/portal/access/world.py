@@ -1,0 +1,103 @@
+"""Every URL in the URLconf, and one record of each kind to fill its arguments."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from portal.accounts.models import Role
+from portal.audit.models import AuditEvent
+from portal.compliance import services
+from portal.game.services import round_play, wallet_top_up
+from tests.portal.factories import make_layout, make_paytable, make_rules, make_user
+
+ROLES = ("anonymous", "player", "auditor", "manager_a", "manager_b", "officer", "superuser")
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    pattern: str
+
+    @property
+    def is_admin(self) -> bool:
+        return self.pattern.startswith("admin/")
+
+
+def routes() -> list[Route]:
+    found: list[Route] = []
+
+    def walk(patterns, prefix: str, namespace: str) -> None:
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                ns = namespace + (f"{pattern.namespace}:" if pattern.namespace else "")
+                walk(pattern.url_patterns, prefix + str(pattern.pattern), ns)
+            elif isinstance(pattern, URLPattern):
+                name = f"{namespace}{pattern.name}" if pattern.name else f"<unnamed {pattern}>"
+                found.append(Route(name, prefix + str(pattern.pattern)))
+
+    walk(get_resolver().url_patterns, "", "")
+    return found
+
+
+def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser) -> dict:
+    """holder_a's live table with a round played on it, and a draft of each record."""
+    from tests.portal.factories import approved_layout, approved_paytable, approved_rules
+
+    layout = approved_layout(manager_a, officer, holder_a)
+    paytable = approved_paytable(manager_a, officer, holder_a)
+    rules = approved_rules(manager_a, officer, holder_a, paytable, layout)
+    offering = services.offering_create(
+        actor=manager_a,
+        holder=holder_a,
+        name="Table 1",
+        rules_submission=rules,
+        layout=layout,
+        paytable=paytable,
+    )
+    player = make_user("player", Role.PLAYER)
+    wallet_top_up(player=player, amount=10_000)
+    round_obj, _ = round_play(
+        player=player,
+        offering_id=offering.pk,
+        wagers=[{"kind": "red", "stake": 200}],
+        idempotency_key="world-round-1",
+    )
+    return {
+        "users": {
+            "anonymous": None,
+            "player": player,
+            "auditor": auditor,
+            "manager_a": manager_a,
+            "manager_b": manager_b,
+            "officer": officer,
+            "superuser": superuser,
+        },
+        "layout": layout,
+        "paytable": paytable,
+        "rules": rules,
+        "offering": offering,
+        "round": round_obj,
+        "holder": holder_a,
+        "event": AuditEvent.objects.order_by("sequence").first(),
+        "draft_layout": make_layout(manager_a, holder_a, title="Draft layout"),
+        "draft_paytable": make_paytable(manager_a, holder_a, name="Draft paytable"),
+        "draft_rules": make_rules(manager_a, holder_a, paytable, layout, title="Draft rules"),
+    }
+
+
+_GROUP = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
+
+
+def concrete_path(route: Route, world: dict, args: dict[str, object]) -> str:
+    """The route with its arguments filled from ``args``; regex routes lose their anchors."""
+
+    def fill(match: re.Match) -> str:
+        key = match.group(1) or match.group(2)
+        return str(args[key])
+
+    path = _GROUP.sub(fill, route.pattern)
+    path = path.replace("^", "").replace("$", "").replace("\\.", ".").replace("/?", "/")
+    return "/" + path

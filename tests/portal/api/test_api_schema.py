@@ -1,0 +1,98 @@
+import re
+
+import pytest
+from django.core.management import call_command
+from django.urls import include, path
+from drf_spectacular.drainage import GENERATOR_STATS
+from drf_spectacular.generators import SchemaGenerator
+from drf_spectacular.validation import validate_schema
+
+pytestmark = pytest.mark.django_db
+
+RESOURCES = ["holders", "layouts", "paytables", "rules-submissions", "offerings", "audit-events"]
+ACTIONS = ["submit", "approve", "reject", "request-changes", "withdraw", "amend"]
+
+
+def test_the_openapi_schema_describes_every_route(api_as, officer):
+    response = api_as(officer).get("/api/schema/", {"format": "json"})
+
+    assert response.status_code == 200
+    schema = response.json()
+    assert schema["openapi"].startswith("3.")
+    assert schema["info"]["title"] == "Jinzi Roulette back office API"
+    paths = schema["paths"]
+    for resource in RESOURCES:
+        assert f"/api/{resource}/" in paths
+        assert f"/api/{resource}/{{id}}/" in paths
+    for resource in ["layouts", "paytables", "rules-submissions"]:
+        for step in ACTIONS:
+            assert "post" in paths[f"/api/{resource}/{{id}}/{step}/"]
+    assert "post" in paths["/api/offerings/{id}/retire/"]
+    assert "get" in paths["/api/audit-events/export/"]
+    assert "get" in paths["/api/audit-events/verify/"]
+    assert "put" not in paths["/api/paytables/{id}/"]
+    assert "delete" not in paths["/api/paytables/{id}/"]
+
+
+def test_action_bodies_are_documented():
+    generator = SchemaGenerator(patterns=[path("api/", include("portal.api.urls"))])
+    paths = generator.get_schema(request=None, public=True)["paths"]
+
+    def body(path: str) -> str:
+        content = paths[path]["post"]["requestBody"]["content"]
+        return content["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
+
+    assert body("/api/layouts/{id}/approve/") == "LayoutApproveInput"
+    assert body("/api/paytables/{id}/approve/") == "PaytableApproveInput"
+    assert body("/api/rules-submissions/{id}/approve/") == "RulesSubmissionApproveInput"
+    assert body("/api/paytables/{id}/reject/") == "ReasonInput"
+    assert "requestBody" not in paths["/api/layouts/{id}/submit/"]["post"]
+    export = paths["/api/audit-events/export/"]["get"]
+    assert {"since", "until", "action"} <= {p["name"] for p in export["parameters"]}
+
+
+def test_the_compliance_api_schema_generates_without_warnings():
+    GENERATOR_STATS.reset()
+    generator = SchemaGenerator(patterns=[path("api/", include("portal.api.urls"))])
+
+    schema = generator.get_schema(request=None, public=True)
+
+    validate_schema(schema)
+    assert not GENERATOR_STATS, (
+        dict(GENERATOR_STATS._warn_cache),
+        dict(GENERATOR_STATS._error_cache),
+    )
+    assert "/api/layouts/{id}/approve/" in schema["paths"]
+
+
+def test_the_project_schema_generates_without_warnings(tmp_path):
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml")
+    )
+
+    assert (tmp_path / "schema.yml").read_text().startswith("openapi:")
+
+
+def test_the_docs_page_is_served_from_local_static_assets(api_as, officer):
+    response = api_as(officer).get("/api/docs/")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
+    html = response.content.decode()
+    assets = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', html)
+    assert any(a.endswith("swagger-ui-bundle.js") for a in assets)
+    assert assets and all(a.startswith("/static/drf_spectacular_sidecar/") for a in assets)
+    assert "cdn" not in html.lower()
+    assert not re.search(r'(?:src|href)="https?://', html)
+
+
+@pytest.mark.parametrize("path", ["/api/schema/", "/api/docs/"])
+def test_schema_and_docs_need_a_signed_in_user(anonymous, path):
+    assert anonymous.get(path).status_code == 403
+
+
+def test_the_api_root_lists_the_resources(api_as, officer):
+    response = api_as(officer).get("/api/", HTTP_ACCEPT="application/json")
+
+    assert response.status_code == 200
+    assert set(response.json()) == set(RESOURCES)

@@ -1,0 +1,94 @@
+"""A real headless Chromium plays a round, and the page must match the stored round."""
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import jinzi
+from portal.game.models import Round
+from portal.game.presenters import winning_spots
+from portal.game.templatetags.game_money import dollars
+from tests.portal.factories import PASSWORD
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(),
+        reason="needs Debian's chromium package (.ci/run installs it)",
+    ),
+]
+
+
+@pytest.fixture
+def page(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM reads
+    # are still synchronous and safe.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        page = browser.new_page(viewport={"width": 1100, "height": 1000})
+        yield page
+        browser.close()
+
+
+def test_player_places_a_straight_up_and_a_red_bet_spins_and_sees_the_stored_round(
+    page, live_server, funded_player, live_offering
+):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", funded_player.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/play/{live_offering.pk}/")
+
+    page.check("input[name=chip][value='500']", force=True)  # the $5.00 chip
+    page.click("[data-spot='straight:7']")
+    page.focus("[data-spot='red']")  # the keyboard works too
+    page.keyboard.press("Enter")
+    assert page.inner_text("#total") == "$10.00"
+    page.click("#spin")
+    page.wait_for_selector("#result:not([hidden])")
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "browser-play.png"), full_page=True)
+    stored = Round.objects.get()
+    assert sorted(stored.bets.values_list("spot", "stake")) == [("red", 500), ("straight:7", 500)]
+    assert page.get_attribute("#result", "data-outcome") == str(stored.outcome)
+    assert page.get_attribute(f"#segment-{stored.outcome}", "class").split()[-1] == "winner"
+    highlighted = set(
+        page.eval_on_selector_all(".spot.winner", "els => els.map(e => e.dataset.spot)")
+    )
+    assert highlighted == set(winning_spots(stored.outcome, jinzi.Wheel.standard()))
+    assert page.inner_text("#balance") == dollars(stored.balance_after)
+
+
+def test_a_closed_table_shows_why_and_offers_no_betting(
+    page, live_server, funded_player, live_offering, officer
+):
+    from portal.compliance import services
+
+    services.offering_retire(actor=live_offering.created_by, offering=live_offering, reason="Shut")
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", funded_player.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/play/{live_offering.pk}/")
+
+    assert "This table is closed" in page.inner_text(".closed-table")
+    assert "the offering is retired" in page.inner_text(".closed-table")
+    assert page.query_selector("#spin") is None

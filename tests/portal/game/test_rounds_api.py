@@ -1,0 +1,196 @@
+import pytest
+from rest_framework.test import APIClient
+
+from portal.game.models import LedgerEntry, Round, Wallet
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api(funded_player):
+    client = APIClient()
+    client.force_authenticate(funded_player)
+    return client
+
+
+def _round(offering, wagers, key="api-round-0001"):
+    return {"offering": offering.pk, "wagers": wagers, "idempotency_key": key}
+
+
+def _nothing_moved(player, rounds=0):
+    assert Wallet.objects.get(player=player).balance == 100_000
+    assert Round.objects.count() == rounds
+    assert LedgerEntry.objects.count() == 1 + 2 * rounds  # the top-up (+ stake/return)
+
+
+def test_post_round_returns_the_settled_round_with_its_record(api, live_offering):
+    response = api.post(
+        "/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 1000}]), format="json"
+    )
+
+    assert response.status_code == 201
+    body = response.json()
+    stored = Round.objects.get(pk=body["id"])
+    assert body["outcome"] == stored.outcome
+    assert body["balance_after"] == stored.balance_after == Wallet.objects.get().balance
+    assert body["wagers"] == [
+        {
+            "kind": "red",
+            "numbers": [],
+            "spot": "red",
+            "label": "Red",
+            "stake": 1000,
+            "returned": stored.bets.get().returned,
+        }
+    ]
+    assert body["paytable"]["version"] == 1
+    assert body["rng"]["method"].startswith("secrets.randbits(4)")
+    assert f"straight:{stored.outcome}" in body["winning_spots"]
+
+
+def test_a_retried_post_returns_the_same_round(api, live_offering):
+    payload = _round(live_offering, [{"kind": "black", "stake": 1000}], key="same-key-twice")
+    first = api.post("/api/rounds/", payload, format="json")
+    second = api.post("/api/rounds/", payload, format="json")
+
+    assert (first.status_code, second.status_code) == (201, 200)
+    assert first.json()["id"] == second.json()["id"]
+    assert Round.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("wagers", "status", "text"),
+    [
+        ([{"kind": "dozen", "stake": 200}], 400, "unknown wager kind"),
+        ([{"kind": "split", "numbers": [1, 5], "stake": 200}], 400, "617b.8(d)"),
+        ([{"kind": "red", "stake": 201}], 400, "617b.8(g)"),
+        ([{"kind": "red", "stake": 200.5}], 400, "whole number"),
+        ([{"kind": "red", "stake": 60_000}], 400, "table maximum"),
+        (
+            [{"kind": k, "stake": 50_000} for k in ("red", "small", "big")],
+            400,
+            "more than your balance",
+        ),
+        ([], 400, "at least one wager"),
+        (
+            [{"kind": "straight", "numbers": [n % 13], "stake": 200} for n in range(60)],
+            400,
+            "at most",
+        ),
+    ],
+)
+def test_bad_rounds_get_a_clear_4xx_and_move_no_money(
+    api, funded_player, live_offering, wagers, status, text
+):
+    response = api.post("/api/rounds/", _round(live_offering, wagers), format="json")
+
+    assert response.status_code == status
+    assert text in response.json()["detail"]
+    _nothing_moved(funded_player)
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"offering": 1, "wagers": [], "idempotency_key": "k" * 10, "balance": 10**9},
+        {"wagers": [], "idempotency_key": "k" * 10},
+        ["not", "an", "object"],
+        {"offering": "1", "wagers": [{"kind": "red", "stake": 200}], "idempotency_key": "k" * 10},
+        {"offering": 1, "wagers": [{"kind": "red", "stake": 200}], "idempotency_key": "short"},
+    ],
+)
+def test_malformed_or_forged_bodies_are_refused(api, funded_player, live_offering, payload):
+    response = api.post("/api/rounds/", payload, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["detail"]
+    _nothing_moved(funded_player)
+
+
+def test_a_closed_offering_answers_409_with_the_reasons(api, funded_player, live_offering, officer):
+    from portal.compliance import services
+
+    services.paytable_withdraw(actor=officer, paytable=live_offering.paytable, reason="Recall")
+
+    response = api.post(
+        "/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json"
+    )
+
+    assert response.status_code == 409
+    assert "paytable v1 is not approved" in response.json()["detail"]
+    _nothing_moved(funded_player)
+
+
+def test_players_see_only_their_own_rounds_and_auditors_see_all(
+    api, funded_player, live_offering, auditor, django_user_model
+):
+    from portal.accounts.models import Role
+    from portal.game.services import wallet_top_up
+    from tests.portal.factories import make_user
+
+    api.post("/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json")
+    other = make_user("other_player", Role.PLAYER)
+    wallet_top_up(player=other, amount=1000)
+    other_client = APIClient()
+    other_client.force_authenticate(other)
+    theirs = other_client.post(
+        "/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json"
+    ).json()
+
+    mine = api.get("/api/rounds/").json()
+    assert [r["player"] for r in mine["results"]] == ["player"]
+    assert api.get(f"/api/rounds/{theirs['id']}/").status_code == 404
+    auditor_client = APIClient()
+    auditor_client.force_authenticate(auditor)
+    assert auditor_client.get("/api/rounds/").json()["count"] == 2
+    assert auditor_client.get(f"/api/rounds/{theirs['id']}/").status_code == 200
+
+
+def test_only_players_may_post_rounds(auditor, live_offering):
+    client = APIClient()
+    client.force_authenticate(auditor)
+
+    response = client.post(
+        "/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json"
+    )
+
+    assert response.status_code == 403
+    assert Round.objects.count() == 0
+
+
+def test_anonymous_users_get_403(live_offering):
+    client = APIClient()
+
+    assert client.get("/api/rounds/").status_code == 403
+    assert client.get("/api/wallet/").status_code == 403
+
+
+def test_wallet_shows_balance_and_ledger_and_tops_up(api):
+    wallet = api.get("/api/wallet/").json()
+    assert wallet["balance"] == 100_000
+    assert wallet["entries"][0]["kind"] == "top_up"
+
+    topped = api.post("/api/wallet/top-up/", {"amount": 5000}, format="json")
+    assert topped.status_code == 200
+    assert topped.json()["balance"] == 105_000
+    for bad in ({"amount": 5000.0}, {"amount": -1}, {"amount": 5000, "balance": 1}, {}):
+        assert api.post("/api/wallet/top-up/", bad, format="json").status_code == 400
+    assert api.get("/api/wallet/").json()["balance"] == 105_000
+
+
+def test_round_list_queries_do_not_grow_with_rounds(api, live_offering, django_assert_num_queries):
+    def play(n):
+        api.post(
+            "/api/rounds/",
+            _round(live_offering, [{"kind": "red", "stake": 200}], key=f"list-round-{n:04d}"),
+            format="json",
+        )
+
+    play(0)
+    with django_assert_num_queries(3) as one:
+        api.get("/api/rounds/")
+    for n in range(1, 8):
+        play(n)
+    with django_assert_num_queries(3) as many:
+        assert api.get("/api/rounds/").json()["count"] == 8
+    assert len(one.captured_queries) == len(many.captured_queries)

@@ -1,0 +1,47 @@
+"""Reading pages in tests: inline errors, stored files, records at a given step."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from django.conf import settings
+
+from portal.compliance import services
+from tests.portal.factories import EFFECTIVE, EXPIRY, make_layout, make_paytable
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+def field_errors(response, field_id: str) -> str:
+    """The inline error list Django renders under the field with HTML id ``field_id``."""
+    match = re.search(rf'<ul class="errorlist" id="{field_id}_error">(.*?)</ul>', text(response))
+    assert match, f"no inline errors for {field_id}"
+    return match.group(1)
+
+
+def form_errors(response) -> str:
+    """The form's own (non-field) errors."""
+    match = re.search(r'<ul class="errorlist nonfield">(.*?)</ul>', text(response), re.S)
+    assert match, "no form errors"
+    return match.group(1)
+
+
+def stored_files() -> list[Path]:
+    return [path for path in Path(settings.MEDIA_ROOT).rglob("*") if path.is_file()]
+
+
+def submitted_layout(manager, holder, **overrides):
+    return services.layout_submit(actor=manager, layout=make_layout(manager, holder, **overrides))
+
+
+def submitted_paytable(manager, holder, odds=None):
+    return services.paytable_submit(actor=manager, paytable=make_paytable(manager, holder, odds))
+
+
+def approve_layout(officer, layout, **overrides):
+    fields = {"reference_number": "BGO-1", "effective_date": EFFECTIVE, "expiry_date": EXPIRY}
+    fields.update(overrides)
+    return services.layout_approve(actor=officer, layout=layout, **fields)
