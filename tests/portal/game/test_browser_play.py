@@ -45,6 +45,11 @@ def page(monkeypatch):
         page = browser.new_page(viewport={"width": 1100, "height": 1000})
         yield page
         browser.close()
+        # Database work done while Playwright runs opens a connection in its context;
+        # close it here, or PostgreSQL refuses to drop the test database at the end.
+        from django.db import connections
+
+        connections.close_all()
 
 
 def test_player_places_a_straight_up_and_a_red_bet_spins_and_sees_the_stored_round(
