@@ -12,7 +12,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 import jinzi
-from portal.accounts.policy import Action, may
+from portal.accounts.policy import Action, may, require
 from portal.api.errors import api_exception_handler
 from portal.core.errors import ValidationFailed
 from portal.game import presenters, selectors
@@ -115,6 +115,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     @extend_schema(request=RoundIn, responses={201: RoundOut, 200: RoundOut})
     def create(self, request):
+        require(request.user, Action.PLAY)  # the role first, then the body
         data = _body(request, ROUND_FIELDS)
         round_obj, replayed = round_play(
             player=request.user,
@@ -174,6 +175,7 @@ class WalletViewSet(viewsets.ViewSet):
     )
     @action(detail=False, methods=["post"], url_path="top-up")
     def top_up(self, request):
+        require(request.user, Action.PLAY)
         data = request.data if isinstance(request.data, dict) else {}
         if set(data) != {"amount"}:
             raise ValidationFailed.on("amount", 'the body is {"amount": <minor units>}')

@@ -1,0 +1,185 @@
+"""Every URL in the URLconf, for every role and an anonymous visitor, answers as expected.
+
+A view added without an entry here fails this test, so nothing ships unguarded. Each
+entry gives the status codes for GET and for POST (an empty JSON body), one per role in
+this order: anonymous, player, auditor, manager_a, manager_b (another holder),
+officer (compliance), superuser. Objects in the URLs belong to holder_a.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.contrib.contenttypes.models import ContentType
+
+from tests.portal.access.world import ROLES, build_world, concrete_path, routes
+
+# Which world object fills a route's <pk>, by route-name prefix (first match wins).
+OBJECT_FOR = (
+    ("compliance:layout-edit", "draft_layout"),
+    ("compliance:paytable-edit", "draft_paytable"),
+    ("compliance:rules-edit", "draft_rules"),
+    ("compliance:layout", "layout"),
+    ("compliance:paytable", "paytable"),
+    ("compliance:rules", "rules"),
+    ("compliance:offering", "offering"),
+    ("game:table", "offering"),
+    ("game:round", "round"),
+    ("layout", "layout"),
+    ("paytable", "paytable"),
+    ("rules-submission", "rules"),
+    ("offering", "offering"),
+    ("holder", "holder"),
+    ("audit-event", "event"),
+    ("round", "round"),
+)
+
+#         anon player auditor mgr_a mgr_b officer super
+EXPECTED: dict[str, tuple[str, str]] = {
+    "home": ("200 302 302 302 302 302 302", "405 405 405 405 405 405 405"),
+    "healthz": ("200 200 200 200 200 200 200", "405 405 405 405 405 405 405"),
+    "login": ("200 200 200 200 200 200 200", "200 200 200 200 200 200 200"),
+    "logout": ("405 405 405 405 405 405 405", "302 302 302 302 302 302 302"),
+    # Portal pages: sign-in redirect (302), wrong role 403, another holder's record 404.
+    "compliance:dashboard": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
+    "compliance:layout-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
+    "compliance:layout-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
+    "compliance:layout-detail": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "compliance:layout-edit": ("302 404 403 200 404 403 200", "302 404 403 400 404 403 400"),
+    "compliance:layout-artwork": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "compliance:layout-action": ("302 405 405 405 405 405 405", "302 404 403 403 404 409 409"),
+    "compliance:paytable-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
+    "compliance:paytable-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
+    "compliance:paytable-preview": ("302 405 405 405 405 405 405", "302 403 403 200 200 403 200"),
+    "compliance:paytable-detail": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "compliance:paytable-edit": ("302 404 403 200 404 403 200", "302 404 403 400 404 403 400"),
+    "compliance:paytable-action": ("302 405 405 405 405 405 405", "302 404 403 403 404 409 409"),
+    "compliance:rules-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
+    "compliance:rules-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
+    "compliance:rules-detail": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "compliance:rules-edit": ("302 404 403 200 404 403 200", "302 404 403 400 404 403 400"),
+    "compliance:rules-action": ("302 405 405 405 405 405 405", "302 404 403 403 404 409 409"),
+    "compliance:offering-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
+    "compliance:offering-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
+    "compliance:offering-detail": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "compliance:offering-edit": ("302 404 403 200 404 403 200", "302 404 403 400 404 403 400"),
+    "compliance:offering-retire": ("302 405 405 405 405 405 405", "302 404 403 400 404 403 400"),
+    "audit:event-list": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "audit:event-export": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "audit:verify": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "game:tables": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
+    "game:table": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
+    "game:history": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
+    "game:round": ("302 200 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    # API: anonymous 403, wrong role 403 before the body is read, another holder's 404.
+    "api-root": ("403 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
+    "api-schema": ("403 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
+    "api-docs": ("403 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
+    "round-list": ("403 200 200 403 403 200 200", "403 400 403 403 403 403 403"),
+    "round-detail": ("403 200 200 403 403 200 200", "403 405 405 405 405 405 405"),
+    "wallet-list": ("403 200 403 403 403 403 403", "403 405 405 405 405 405 405"),
+    "wallet-top-up": ("403 405 405 405 405 405 405", "403 400 403 403 403 403 403"),
+    "holder-list": ("403 403 200 200 200 200 200", "403 403 403 403 403 403 400"),
+    "holder-detail": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
+    "offering-list": ("403 200 200 200 200 200 200", "403 403 403 400 400 403 400"),
+    "offering-detail": ("403 200 200 200 404 200 200", "403 405 405 405 405 405 405"),
+    "offering-retire": ("403 405 405 405 405 405 405", "403 403 403 400 404 403 400"),
+    "audit-event-list": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "audit-event-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "audit-event-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "audit-event-verify": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+}
+for _kind in ("layout", "paytable", "rules-submission"):
+    EXPECTED.update(
+        {
+            f"{_kind}-list": ("403 403 200 200 200 200 200", "403 403 403 400 400 403 400"),
+            f"{_kind}-detail": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
+            # The record is approved: amending is fine for its manager, submitting is not.
+            f"{_kind}-amend": ("403 403 405 405 405 405 405", "403 403 403 201 404 403 409"),
+            f"{_kind}-submit": ("403 403 405 405 405 405 405", "403 403 403 409 404 403 409"),
+            f"{_kind}-approve": ("403 403 405 405 405 405 405", "403 403 403 403 403 409 409"),
+            f"{_kind}-reject": ("403 403 405 405 405 405 405", "403 403 403 403 403 409 409"),
+            f"{_kind}-request-changes": (
+                "403 403 405 405 405 405 405",
+                "403 403 403 403 403 409 409",
+            ),
+            f"{_kind}-withdraw": ("403 403 405 405 405 405 405", "403 403 403 400 404 400 400"),
+        }
+    )
+
+SITE_ROUTES = [route for route in routes() if not route.is_admin]
+ADMIN_ROUTES = [route for route in routes() if route.is_admin]
+
+
+@pytest.fixture
+def world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser):
+    return build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser)
+
+
+def _statuses(client, world, path: str, method: str) -> str:
+    client.raise_request_exception = False
+    codes = []
+    for role in ROLES:
+        client.logout()
+        if world["users"][role] is not None:
+            client.force_login(world["users"][role])
+        if method == "get":
+            response = client.get(path)
+        else:
+            response = client.post(path, "{}", content_type="application/json")
+        codes.append(str(response.status_code))
+    return " ".join(codes)
+
+
+def test_every_site_route_has_an_expectation():
+    names = {route.name for route in SITE_ROUTES}
+
+    assert names - set(EXPECTED) == set(), "add the new URL's expected statuses to EXPECTED"
+    assert set(EXPECTED) - names == set(), "EXPECTED names a URL that no longer exists"
+
+
+@pytest.mark.parametrize("route", SITE_ROUTES, ids=[route.name for route in SITE_ROUTES])
+def test_route_answers_every_role_as_expected(client, world, route):
+    key = next((obj for prefix, obj in OBJECT_FOR if route.name.startswith(prefix)), None)
+    path = concrete_path(route, world, {"pk": world[key].pk if key else 0, "action": "approve"})
+    expected_get, expected_post = EXPECTED[route.name]
+
+    assert (
+        _statuses(client, world, path, "get"),
+        _statuses(client, world, path, "post"),
+    ) == (expected_get, expected_post), path
+
+
+def _admin_args(route) -> dict:
+    """Arguments for an admin route: an existing object of the route's model."""
+    name = route.name.removeprefix("admin:")
+    app_label, _, rest = name.partition("_")
+    args = {"app_label": "compliance", "url": "no-such-page/"}
+    for model in apps.get_models():
+        prefix = f"{model._meta.app_label}_{model._meta.model_name}_"
+        if name.startswith(prefix):
+            obj = model.objects.order_by("pk").first()
+            args["object_id"] = obj.pk if obj else 1
+    from portal.compliance.models import Layout
+
+    args.setdefault("object_id", Layout.objects.order_by("pk").first().pk)
+    args["id"] = args["object_id"]
+    args["content_type_id"] = ContentType.objects.get_for_model(Layout).pk
+    return args
+
+
+@pytest.mark.parametrize("route", ADMIN_ROUTES, ids=[route.name for route in ADMIN_ROUTES])
+def test_admin_is_for_superusers_only(client, world, route):
+    path = concrete_path(route, world, _admin_args(route))
+    get_codes = _statuses(client, world, path, "get").split()
+    post_codes = _statuses(client, world, path, "post").split()
+
+    if route.name == "admin:login":
+        assert get_codes[:6] == ["200"] * 6
+        return
+    # Everyone but the superuser is sent to the admin's sign-in page, GET or POST.
+    if route.name != "admin:logout":
+        assert get_codes[:6] == ["302"] * 6, path
+        assert post_codes[:6] == ["302"] * 6, path
+    assert get_codes[6] not in ("500",), path
+    assert post_codes[6] not in ("500",), path
