@@ -62,9 +62,14 @@ class RoundChainReport:
         return self.broken_round_id is None
 
 
-def verify_rounds(rounds) -> RoundChainReport:
-    """``rounds`` ordered by (player, sequence), with ``bets`` prefetched."""
+def verify_rounds(rounds, heads: dict[int, tuple[int, str]] | None = None) -> RoundChainReport:
+    """``rounds`` ordered by (player, sequence), with ``bets`` prefetched.
+
+    ``heads`` maps each player to their wallet's (rounds_played, chain_head): the chain
+    must end exactly there, so even the deletion of a player's latest round shows.
+    """
     checked = 0
+    ends: dict[int, tuple[int, str]] = {}
     player, expected_prev, expected_sequence = None, GENESIS_HASH, 1
     for round_obj in rounds:
         if round_obj.player_id != player:
@@ -80,4 +85,14 @@ def verify_rounds(rounds) -> RoundChainReport:
             return RoundChainReport(checked, round_obj.pk, problem)
         checked += 1
         expected_prev, expected_sequence = round_obj.hash, expected_sequence + 1
+        if heads is not None:
+            ends[player] = (round_obj.sequence, round_obj.hash)
+    for player_id, head in (heads or {}).items():
+        if ends.get(player_id, (0, GENESIS_HASH)) != head:
+            return RoundChainReport(
+                checked,
+                -1,
+                f"player {player_id}'s wallet says {head[0]} rounds ending in "
+                f"{head[1][:12]}…, the stored rounds end elsewhere (a round is missing)",
+            )
     return RoundChainReport(checked)

@@ -229,3 +229,38 @@ def test_round_timestamps_are_utc(funded_player, live_offering):
     round_obj, _ = play(funded_player, live_offering, [{"kind": "red", "stake": 200}])
 
     assert round_obj.started_at.utcoffset() == datetime.timedelta(0)
+
+
+def _tamper(sql, params):
+    from portal.core import append_only
+
+    append_only.drop_all(connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+    append_only.install_all(connection)
+
+
+def test_810a11_verify_round_chain_finds_an_altered_a_deleted_and_a_missing_last_round(
+    funded_player, live_offering
+):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    rounds = [
+        play(funded_player, live_offering, [{"kind": "red", "stake": 200}], key=f"chain-{n:04d}")[0]
+        for n in range(3)
+    ]
+    call_command("verify_round_chain")
+
+    honest = Bet.objects.get(round=rounds[0]).returned
+    _tamper("UPDATE game_bet SET returned = %s WHERE round_id = %s", [honest + 200, rounds[0].pk])
+    with pytest.raises(CommandError, match=f"round {rounds[0].pk}: .*altered"):
+        call_command("verify_round_chain")
+    _tamper("UPDATE game_bet SET returned = %s WHERE round_id = %s", [honest, rounds[0].pk])
+    call_command("verify_round_chain")
+
+    _tamper("DELETE FROM game_ledgerentry WHERE round_id = %s", [rounds[2].pk])
+    _tamper("DELETE FROM game_bet WHERE round_id = %s", [rounds[2].pk])
+    _tamper("DELETE FROM game_round WHERE id = %s", [rounds[2].pk])
+    with pytest.raises(CommandError, match="a round is missing"):
+        call_command("verify_round_chain")
