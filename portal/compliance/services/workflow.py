@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from django.db import transaction
 from django.utils import timezone
 
-from portal.accounts.policy import Action, require
+from portal.accounts.policy import Action, may, require
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.compliance import messages as msg
@@ -58,8 +58,13 @@ def require_reason(reason: str) -> str:
     return reason
 
 
+def is_own_work(record: VersionedRecord, user) -> bool:
+    """Four-eyes: whoever created or submitted a record never decides it."""
+    return user.pk in (record.created_by_id, record.submitted_by_id)
+
+
 def check_four_eyes(record: VersionedRecord, actor) -> None:
-    if actor.pk in (record.created_by_id, record.submitted_by_id):
+    if is_own_work(record, actor):
         raise NotPermitted(msg.FOUR_EYES.format(kind=record.kind.replace("_", " ")))
 
 
@@ -285,3 +290,24 @@ def amend(record: R, *, actor, copy: Callable[[R, R], None] | None = None) -> R:
         verb="amend",
         reason=f"amendment of v{record.version}",
     )
+
+
+def available_steps(user, record: VersionedRecord, versions: list) -> set[str]:
+    """The workflow steps ``user`` may take on ``record`` now (``versions``: its series,
+    newest first) — for showing buttons; every step is checked again when taken."""
+    steps: set[str] = set()
+    drafter = may(user, Action.DRAFT, record)
+    if record.status == S.DRAFT and drafter:
+        steps |= {"edit", "submit"}
+    if (
+        record.status == S.SUBMITTED
+        and may(user, Action.DECIDE, record)
+        and not is_own_work(record, user)
+    ):
+        steps |= {"approve", "request-changes", "reject"}
+    if record.status == S.APPROVED and may(user, Action.WITHDRAW, record):
+        steps.add("withdraw")
+    latest = versions[0].pk == record.pk if versions else True
+    if drafter and latest and not any(v.status in OPEN_STATUSES for v in versions):
+        steps.add("amend")
+    return steps

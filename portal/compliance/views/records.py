@@ -20,7 +20,7 @@ from portal.compliance.forms import EmptyForm, ReasonForm, ServiceForm
 from portal.compliance.models import RecordStatus, VersionedRecord
 from portal.compliance.services import workflow
 from portal.compliance.views.common import paginate, visible_or_404
-from portal.core.errors import NotPermitted, ValidationFailed
+from portal.core.errors import ValidationFailed
 
 S = RecordStatus
 
@@ -95,35 +95,6 @@ def list_page(request: HttpRequest, kind: RecordKind) -> HttpResponse:
     return render(request, "compliance/record_list.html", context)
 
 
-def _four_eyes_allow(record: VersionedRecord, user) -> bool:
-    try:
-        workflow.check_four_eyes(record, user)
-    except NotPermitted:
-        return False
-    return True
-
-
-def available_actions(user, record: VersionedRecord, versions: list) -> set[str]:
-    """The buttons to show; the services still check every POST."""
-    actions: set[str] = set()
-    drafter = policy.may(user, Action.DRAFT, record)
-    if record.status == S.DRAFT and drafter:
-        actions |= {"edit", "submit"}
-    if (
-        record.status == S.SUBMITTED
-        and policy.may(user, Action.DECIDE, record)
-        and _four_eyes_allow(record, user)
-    ):
-        actions |= {"approve", "request-changes", "reject"}
-    if record.status == S.APPROVED and policy.may(user, Action.WITHDRAW, record):
-        actions.add("withdraw")
-    latest = versions[0].pk == record.pk if versions else True
-    open_version = any(v.status in workflow.OPEN_STATUSES for v in versions)
-    if drafter and latest and not open_version:
-        actions.add("amend")
-    return actions
-
-
 def history_rows(record) -> list[dict]:
     """The record's audit events, each with the fields it changed."""
     rows = []
@@ -145,7 +116,7 @@ def render_detail(
     status: int = 200,
 ) -> HttpResponse:
     versions = list(selectors.series_versions(record).only("pk", "version", "status"))
-    actions = available_actions(request.user, record, versions)
+    actions = workflow.available_steps(request.user, record, versions)
     forms = {
         name: step.form(auto_id=f"id_{name}_%s")
         for name, step in kind.steps.items()
