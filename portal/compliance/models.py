@@ -13,6 +13,7 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.urls import reverse
 
 import jinzi
 from portal.accounts.models import CertificateHolder
@@ -102,6 +103,12 @@ class VersionedRecord(models.Model):
 
     # A short label used in messages, the audit trail and URLs.
     kind: str = ""
+    # The portal's URL name prefix for this kind of record.
+    url_prefix: str = ""
+
+    def get_absolute_url(self) -> str:
+        """The record's portal page, where drafts are edited (the admin only looks)."""
+        return reverse(f"compliance:{self.url_prefix}-detail", args=[self.pk])
 
     def __str__(self) -> str:
         return f"{self.title_for_display} v{self.version}"
@@ -115,6 +122,7 @@ class Layout(VersionedRecord):
     """A table layout submitted for approval (§ 601a.10(a), § 617b.8(b)), wheel included."""
 
     kind = "layout"
+    url_prefix = "layout"
 
     title = models.CharField(max_length=200)
     wheel_order = models.JSONField(help_text="Clockwise from 0, validated under § 617b.8(c).")
@@ -148,6 +156,7 @@ class Paytable(VersionedRecord):
     """Payout odds per wager kind (§ 617b.8(f)), stored as {"straight": "11", "split": "11/2"}."""
 
     kind = "paytable"
+    url_prefix = "paytable"
 
     name = models.CharField(max_length=200)
     odds = models.JSONField()
@@ -168,6 +177,7 @@ class RulesSubmission(VersionedRecord):
     """A holder's Rules Submission (§ 601a.2, § 617b.8(a)) listing the games it offers."""
 
     kind = "rules_submission"
+    url_prefix = "rules"
 
     title = models.CharField(max_length=200)
     notes = models.TextField(blank=True)
@@ -254,3 +264,6 @@ class Offering(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("compliance:offering-detail", args=[self.pk])
