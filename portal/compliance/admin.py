@@ -12,18 +12,8 @@ from django.template.response import TemplateResponse
 
 from portal.compliance import services
 from portal.compliance.models import Layout, ListedGame, Offering, Paytable, RulesSubmission
+from portal.core.admin import LookOnlyAdmin, LookOnlyInline
 from portal.core.errors import DomainError
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class WorkflowForm(forms.Form):
@@ -96,7 +86,7 @@ WORKFLOW_ACTIONS = [
 ]
 
 
-class RecordAdmin(ReadOnlyAdmin):
+class RecordAdmin(LookOnlyAdmin):
     actions = WORKFLOW_ACTIONS
     list_display = ("__str__", "holder", "version", "status", "submitted_at", "expiry_date")
     list_filter = ("status", "holder")
@@ -114,16 +104,8 @@ class PaytableAdmin(RecordAdmin):
     search_fields = ("name",)
 
 
-class ListedGameInline(admin.TabularInline):
+class ListedGameInline(LookOnlyInline):
     model = ListedGame
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(RulesSubmission)
@@ -133,7 +115,7 @@ class RulesSubmissionAdmin(RecordAdmin):
 
 
 @admin.register(Offering)
-class OfferingAdmin(ReadOnlyAdmin):
+class OfferingAdmin(LookOnlyAdmin):
     list_display = ("name", "holder", "status", "rules_submission", "layout", "paytable")
     list_filter = ("status", "holder")
     list_select_related = ("holder", "rules_submission", "layout", "paytable")

@@ -106,12 +106,12 @@ class VersionedRecord(models.Model):
     # The portal's URL name prefix for this kind of record.
     url_prefix: str = ""
 
+    def __str__(self) -> str:
+        return f"{self.title_for_display} v{self.version}"
+
     def get_absolute_url(self) -> str:
         """The record's portal page, where drafts are edited (the admin only looks)."""
         return reverse(f"compliance:{self.url_prefix}-detail", args=[self.pk])
-
-    def __str__(self) -> str:
-        return f"{self.title_for_display} v{self.version}"
 
     @property
     def title_for_display(self) -> str:

@@ -2,18 +2,8 @@
 
 from django.contrib import admin
 
+from portal.core.admin import LookOnlyAdmin, LookOnlyInline
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
-
-
-class LookOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Wallet)
@@ -30,16 +20,8 @@ class LedgerEntryAdmin(LookOnlyAdmin):
     list_select_related = ("wallet__player",)
 
 
-class BetInline(admin.TabularInline):
+class BetInline(LookOnlyInline):
     model = Bet
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Round)
