@@ -6,7 +6,8 @@ import re
 import uuid
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from portal.core.request_context import bind_request_id, reset_request_id
 
@@ -29,3 +30,30 @@ class RequestIdMiddleware:
             reset_request_id(token)
         response[REQUEST_ID_HEADER] = request.request_id
         return response
+
+
+REQUEST_TOO_LARGE = "the request body is {size} bytes; the limit is {limit} bytes"
+
+
+class RequestSizeLimitMiddleware:
+    """Refuse an oversized body (a huge upload) with 413 before any of it is read.
+
+    Django caps form fields (DATA_UPLOAD_MAX_MEMORY_SIZE) but streams uploaded files to
+    disk whatever their size; the declared length is checked here first.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            size = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return HttpResponse("malformed Content-Length", status=400, content_type="text/plain")
+        if size > limit:
+            message = REQUEST_TOO_LARGE.format(size=size, limit=limit)
+            if request.path.startswith("/api/"):
+                return JsonResponse({"detail": message, "errors": {}}, status=413)
+            return HttpResponse(message, status=413, content_type="text/plain")
+        return self.get_response(request)

@@ -39,3 +39,14 @@ def test_it_echoes_a_plain_request_id_and_replaces_a_forged_one(client):
 def test_home_page_and_admin_login_render(client):
     assert client.get("/").status_code == 200
     assert client.get("/admin/login/").status_code == 200
+
+
+def test_an_oversized_request_is_refused_with_413_before_it_is_read(client, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
+
+    page = client.generic("POST", "/accounts/login/", b"x" * 2048, "text/plain")
+    api = client.generic("POST", "/api/layouts/", b"x" * 2048, "application/json")
+
+    assert page.status_code == 413
+    assert b"the limit is 1024 bytes" in page.content
+    assert (api.status_code, api.json()["errors"]) == (413, {})
