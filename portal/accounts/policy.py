@@ -2,7 +2,7 @@
 
 Views, the API, the admin and the services all ask here. DOMAIN.md §3:
 - compliance officers see every holder's records and decide them, never drafting
-  for a holder, never deciding what they created or submitted (four-eyes, enforced
+  for a holder, never deciding what they created, edited or submitted (four-eyes, enforced
   in the workflow because it depends on the record's history);
 - managers see and change only their own holder's records and never decide;
 - auditors read everything, verify and export the trail, and change nothing;

@@ -5,7 +5,9 @@ Each regulatory rule cites its clause.
 
 SUNSET_TEXT = "2028-06-14"
 
-FOUR_EYES = "four-eyes rule: you created or submitted this {kind}, so someone else must decide it"
+FOUR_EYES = (
+    "four-eyes rule: you created, edited or submitted this {kind}, so someone else must decide it"
+)
 BAD_TRANSITION = "{label} is {status}; only a {allowed} {kind} can be {verb}"
 DECISION_LOST = "{label} was already decided ({status}) by someone else"
 REASON_REQUIRED = "give a reason"

@@ -63,6 +63,8 @@ class VersionedRecord(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_reason = models.TextField(blank=True)
+    # Everyone who created, edited or submitted this version: none of them may decide it.
+    author_ids = models.JSONField(default=list, blank=True, editable=False)
     effective_date = models.DateField(null=True, blank=True)
     expiry_date = models.DateField(
         null=True,

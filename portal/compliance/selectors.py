@@ -136,16 +136,14 @@ def records_for(user, model: type[VersionedRecord]) -> QuerySet:
 
 def awaiting_review(user) -> list[VersionedRecord]:
     """Submitted records ``user`` could decide (not their own: four-eyes)."""
+    from portal.compliance.services.workflow import is_own_work
+
     if not may(user, Action.DECIDE):
         return []
     items: list[VersionedRecord] = []
     for model in RECORD_MODELS:
-        items += list(
-            records_for(user, model)
-            .filter(status=RecordStatus.SUBMITTED)
-            .exclude(created_by=user)
-            .exclude(submitted_by=user)
-        )
+        submitted = records_for(user, model).filter(status=RecordStatus.SUBMITTED)
+        items += [record for record in submitted if not is_own_work(record, user)]
     return sorted(items, key=lambda r: r.submitted_at or r.created_at)
 
 

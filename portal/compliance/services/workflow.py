@@ -59,8 +59,12 @@ def require_reason(reason: str) -> str:
 
 
 def is_own_work(record: VersionedRecord, user) -> bool:
-    """Four-eyes: whoever created or submitted a record never decides it."""
-    return user.pk in (record.created_by_id, record.submitted_by_id)
+    """Four-eyes: whoever created, edited or submitted a version never decides it."""
+    return user.pk in {record.created_by_id, record.submitted_by_id, *record.author_ids}
+
+
+def _with_author(record: VersionedRecord, actor) -> list[int]:
+    return sorted({*record.author_ids, actor.pk}) if actor is not None else record.author_ids
 
 
 def check_four_eyes(record: VersionedRecord, actor) -> None:
@@ -114,6 +118,8 @@ def create_with_audit(
     verb: str = "create",
     reason: str = "",
 ) -> R:
+    if actor is not None:
+        record.author_ids = [actor.pk]
     record.save()
     if after_save is not None:
         after_save(record)
@@ -137,7 +143,12 @@ def submit(record: R, *, actor, extra: dict[str, Any] | None = None, check=None)
     if check is not None:
         check(record)
     now = timezone.now()
-    changes = {"status": S.SUBMITTED, "submitted_by": actor, "submitted_at": now}
+    changes = {
+        "status": S.SUBMITTED,
+        "submitted_by": actor,
+        "submitted_at": now,
+        "author_ids": _with_author(record, actor),
+    }
     changes.update(extra(now) if callable(extra) else (extra or {}))
     return save_with_audit(record, actor=actor, verb="submit", changes=changes)
 
@@ -252,7 +263,8 @@ def update_draft(
     record = locked(record)
     require(actor, Action.DRAFT, record)
     expect_status(record, (S.DRAFT,), "edited")
-    return save_with_audit(record, actor=actor, verb="update", changes=build(record), apply=apply)
+    changes = {**build(record), "author_ids": _with_author(record, actor)}
+    return save_with_audit(record, actor=actor, verb="update", changes=changes, apply=apply)
 
 
 @transaction.atomic

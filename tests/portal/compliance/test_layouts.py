@@ -251,3 +251,15 @@ def test_permission_and_status_are_checked_before_the_input(
         services.layout_update(actor=manager_a, layout=layout, wheel_order="nonsense")
     with pytest.raises(NotPermitted):
         services.layout_reject(actor=manager_a, layout=layout, reason="")
+
+
+def test_four_eyes_whoever_edited_a_draft_cannot_decide_it(superuser, manager_a, holder_a):
+    layout = make_layout(manager_a, holder_a)
+    services.layout_update(actor=superuser, layout=layout, title="Rewritten by the superuser")
+    layout = services.layout_submit(actor=manager_a, layout=layout)
+
+    with pytest.raises(NotPermitted, match="four-eyes"):
+        _approve(superuser, layout)
+    layout.refresh_from_db()
+    assert layout.status == RecordStatus.SUBMITTED
+    assert sorted(layout.author_ids) == sorted([manager_a.pk, superuser.pk])
