@@ -135,6 +135,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": env_int("JINZI_API_PAGE_SIZE", 50, minimum=1, maximum=1000),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Escape non-ASCII in responses: an error that echoes a malformed key (a lone
+    # surrogate) must still encode.
+    "UNICODE_JSON": False,
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Jinzi Roulette back office API",

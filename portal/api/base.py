@@ -7,7 +7,6 @@ from typing import ClassVar
 
 from django.core.exceptions import ImproperlyConfigured
 from rest_framework import mixins, viewsets
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 
@@ -16,6 +15,7 @@ from portal.accounts.policy import Action, visible
 from portal.accounts.roles import has_role, holder_id_of
 from portal.api import errors as msg
 from portal.api.errors import api_exception_handler
+from portal.api.parsers import JSONParser
 from portal.api.permissions import PolicyPermission
 from portal.core.errors import NotPermitted, ValidationFailed
 

@@ -20,9 +20,14 @@ from portal.compliance.models import (
 
 @extend_schema_field(OpenApiTypes.INT)
 class IdFilter(django_filters.NumberFilter):
-    """A whole number: ``holder=1.5`` is refused, not rounded."""
+    """A whole number id: ``holder=1.5`` is refused, not rounded; so is one no column holds."""
 
     field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", 2**63 - 1)
+        super().__init__(*args, **kwargs)
 
 
 class RecordFilter(django_filters.FilterSet):

@@ -7,7 +7,7 @@ from django.urls import NoReverseMatch, reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 
 import jinzi
 from portal.api.base import holder_for_create
@@ -19,6 +19,7 @@ from portal.api.fields import (
     WholeNumberField,
 )
 from portal.api.filters import LayoutFilter
+from portal.api.parsers import JSONParser
 from portal.api.workflow import RECORD_FIELDS, RecordSerializer, RecordViewSet, Workflow
 from portal.compliance import services
 from portal.compliance.models import Layout

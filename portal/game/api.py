@@ -7,13 +7,13 @@ from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 import jinzi
 from portal.accounts.policy import Action, may, require
 from portal.api.errors import api_exception_handler
+from portal.api.parsers import JSONParser
 from portal.core.errors import ValidationFailed
 from portal.game import presenters, selectors
 from portal.game.models import LedgerEntry, Round
@@ -108,7 +108,7 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         rounds = selectors.rounds_visible_to(user).order_by("-pk")
         offering = self.request.query_params.get("offering")
         if offering is not None:
-            if not offering.isdigit():
+            if not (offering.isascii() and offering.isdigit() and len(offering) <= 18):
                 raise ValidationFailed.on("offering", "offering filter must be a table id")
             rounds = rounds.filter(offering_id=int(offering))
         return rounds

@@ -4,25 +4,24 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('compliance', '0001_initial'),
+        ("compliance", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='layout',
-            name='author_ids',
+            model_name="layout",
+            name="author_ids",
             field=models.JSONField(blank=True, default=list, editable=False),
         ),
         migrations.AddField(
-            model_name='paytable',
-            name='author_ids',
+            model_name="paytable",
+            name="author_ids",
             field=models.JSONField(blank=True, default=list, editable=False),
         ),
         migrations.AddField(
-            model_name='rulessubmission',
-            name='author_ids',
+            model_name="rulessubmission",
+            name="author_ids",
             field=models.JSONField(blank=True, default=list, editable=False),
         ),
     ]
