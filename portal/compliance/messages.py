@@ -15,6 +15,10 @@ EXPIRY_AFTER_SUNSET = (
     "§ 617b.8 expires on " + SUNSET_TEXT + " (55 Pa.B. 4012): an approval cannot run past it "
     "(expiry {expiry})"
 )
+APPROVAL_AFTER_SUNSET = "§ 617b.8 expired on " + SUNSET_TEXT + ": nothing can be approved under it"
+EXPIRY_IN_THE_PAST = (
+    "an approval expiring on {expiry} would never hold: the expiry must be after today"
+)
 EXPIRY_NOT_AFTER_EFFECTIVE = "the expiry date must come after the effective date"
 OPEN_VERSION_EXISTS = "{kind} series already has an open version (v{version}, {status})"
 NOT_LATEST_VERSION = "only the latest version (v{version}) can be amended"

@@ -150,13 +150,14 @@ def _seed_statuses(holder, manager, officer) -> None:
     )  # supersedes v1; expires within 30 days, so it shows on the dashboard
     withdrawn = _layout(manager, holder, "Retired patio layout", "approved", officer)
     services.layout_withdraw(actor=officer, layout=withdrawn, reason="Patio closed")
-    expired = _layout(manager, holder, "Summer pop-up layout", "submitted", officer)
+    today = timezone.now().date()
+    expiring = _layout(manager, holder, "Summer pop-up layout", "submitted", officer)
     services.layout_approve(
         actor=officer,
-        layout=expired,
+        layout=expiring,
         reference_number="BGO-DEMO-SUMMER",
         effective_date=datetime.date(2025, 7, 1),
-        expiry_date=datetime.date(2025, 9, 1),
+        expiry_date=today + datetime.timedelta(days=1),
     )
     _paytable(
         manager,
@@ -174,7 +175,8 @@ def _seed_statuses(holder, manager, officer) -> None:
         officer,
         _minimum_odds(straight="12"),
     )
-    services.records_expire_due()
+    # The daily job, run as of tomorrow, so the demo also shows an expired approval.
+    services.records_expire_due(today=today + datetime.timedelta(days=1))
 
 
 @transaction.atomic

@@ -52,6 +52,8 @@ def _name(name: str) -> str:
 
 
 def _save(offering: Offering, *, actor, verb: str, before: dict | None, reason: str = ""):
+    if before is not None and snapshot(offering) == before:
+        return offering  # nothing changed: nothing to save or record
     try:
         with transaction.atomic():
             offering.save()

@@ -97,6 +97,9 @@ def save_with_audit(
     record.save()
     if apply is not None:
         apply(record)
+    after = snapshot(record)
+    if verb == "update" and _content(after) == _content(before):
+        return record  # nothing changed: no event (the authors list alone is no change)
     audit_record(
         actor=actor,
         action=f"{record.kind}.{verb}",
@@ -104,10 +107,14 @@ def save_with_audit(
         object_id=record.pk,
         object_version=record.version,
         before=before,
-        after=snapshot(record),
+        after=after,
         reason=reason,
     )
     return record
+
+
+def _content(picture: dict) -> dict:
+    return {key: value for key, value in picture.items() if key != "author_ids"}
 
 
 def create_with_audit(
@@ -207,8 +214,16 @@ def approve(
 ) -> R:
     """Approve a submitted record; the series' previously approved version is superseded."""
     record = _undecided(record, actor=actor, verb="approved")
+    today = timezone.now().date()
+    if today >= SUNSET:
+        raise Conflict(msg.APPROVAL_AFTER_SUNSET)
     if check is not None:
         check(record)
+    expiry = (changes or {}).get("expiry_date", record.expiry_date)
+    if expiry is not None and expiry <= today:
+        raise ValidationFailed.on(
+            "expiry_date", msg.EXPIRY_IN_THE_PAST.format(expiry=expiry.isoformat())
+        )
     # One approved version per series (a partial unique index): retire the old one first.
     supersede_previous(record, actor=actor)
     return _record_decision(

@@ -263,3 +263,37 @@ def test_four_eyes_whoever_edited_a_draft_cannot_decide_it(superuser, manager_a,
     layout.refresh_from_db()
     assert layout.status == RecordStatus.SUBMITTED
     assert sorted(layout.author_ids) == sorted([manager_a.pk, superuser.pk])
+
+
+def test_an_approval_that_could_never_hold_is_refused(manager_a, officer, holder_a):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    with pytest.raises(ValidationFailed, match="would never hold"):
+        _approve(
+            officer,
+            layout,
+            effective_date=datetime.date(2020, 1, 1),
+            expiry_date=datetime.date(2020, 1, 2),
+        )
+
+
+def test_617b8_sunset_nothing_is_approved_once_the_regulation_has_expired(
+    manager_a, officer, holder_a, monkeypatch
+):
+    from portal.compliance.services import workflow
+
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    sunset = datetime.datetime(2028, 6, 14, 9, 0, tzinfo=datetime.UTC)
+    monkeypatch.setattr(workflow.timezone, "now", lambda: sunset)
+
+    with pytest.raises(Conflict, match="617b.8 expired on 2028-06-14"):
+        _approve(officer, layout, expiry_date=datetime.date(2028, 6, 14))
+
+
+def test_an_edit_that_changes_nothing_writes_no_event(manager_a, holder_a):
+    layout = make_layout(manager_a, holder_a)
+    events = AuditEvent.objects.count()
+
+    services.layout_update(actor=manager_a, layout=layout, title=layout.title)
+
+    assert AuditEvent.objects.count() == events

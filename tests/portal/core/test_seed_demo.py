@@ -32,22 +32,28 @@ def test_seed_demo_has_every_status_a_live_offering_and_an_intact_trail(client):
     assert client.login(username="officer", password=DEMO_PASSWORD)
 
 
-def test_expiry_task_expires_a_lapsed_approval(manager_a, officer, holder_a):
+def test_expiry_task_expires_a_lapsed_approval(manager_a, officer, holder_a, monkeypatch):
     import datetime
 
+    from django.utils import timezone
+
     from portal.compliance import services
+    from portal.compliance.services import expiry
     from portal.compliance.tasks import expire_due_records
     from tests.portal.factories import make_layout
 
+    now = timezone.now()
     layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
     services.layout_approve(
         actor=officer,
         layout=layout,
-        reference_number="BGO-OLD",
+        reference_number="BGO-SOON",
         effective_date=datetime.date(2025, 7, 1),
-        expiry_date=datetime.date(2025, 9, 1),
+        expiry_date=now.date() + datetime.timedelta(days=1),
     )
+    assert expire_due_records.delay().get() == 0  # still holds today
 
+    monkeypatch.setattr(expiry.timezone, "now", lambda: now + datetime.timedelta(days=1))
     assert expire_due_records.delay().get() == 1
     layout.refresh_from_db()
     assert layout.status == RecordStatus.EXPIRED
