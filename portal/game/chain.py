@@ -96,3 +96,51 @@ def verify_rounds(rounds, heads: dict[int, tuple[int, str]] | None = None) -> Ro
                 f"{head[1][:12]}…, the stored rounds end elsewhere (a round is missing)",
             )
     return RoundChainReport(checked)
+
+
+@dataclass(frozen=True)
+class LedgerReport:
+    checked: int
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
+
+
+def verify_ledgers(wallets, entries, rounds: dict[int, tuple[int, int, int]]) -> LedgerReport:
+    """Every wallet's ledger adds up, entry by entry, to its balance, and agrees with the
+    balances its rounds recorded (and hashed).
+
+    ``wallets``: (wallet_id, balance); ``entries``: (wallet_id, kind, amount, balance_after,
+    round_id) ordered by wallet and id; ``rounds``: id → (balance_before, staked, balance_after).
+    """
+    balances = dict(wallets)
+    running: dict[int, int] = {}
+    checked = 0
+    for wallet_id, kind, amount, balance_after, round_id in entries:
+        total = running.get(wallet_id, 0) + amount
+        running[wallet_id] = total
+        if balance_after != total:
+            return LedgerReport(
+                checked,
+                f"wallet {wallet_id}: an entry says {balance_after}, its ledger adds up to {total}",
+            )
+        if round_id is not None:
+            before, staked, after = rounds[round_id]
+            expected = before - staked if kind == "stake" else after
+            if balance_after != expected:
+                return LedgerReport(
+                    checked,
+                    f"wallet {wallet_id}: round {round_id} recorded "
+                    f"{expected}, its ledger entry says {balance_after}",
+                )
+        checked += 1
+    for wallet_id, balance in balances.items():
+        if running.get(wallet_id, 0) != balance:
+            return LedgerReport(
+                checked,
+                f"wallet {wallet_id} holds {balance}, its ledger adds "
+                f"up to {running.get(wallet_id, 0)}",
+            )
+    return LedgerReport(checked)

@@ -264,3 +264,15 @@ def test_810a11_verify_round_chain_finds_an_altered_a_deleted_and_a_missing_last
     _tamper("DELETE FROM game_round WHERE id = %s", [rounds[2].pk])
     with pytest.raises(CommandError, match="a round is missing"):
         call_command("verify_round_chain")
+
+
+def test_810a11_verify_round_chain_finds_a_forged_wallet_balance(funded_player, live_offering):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    play(funded_player, live_offering, [{"kind": "red", "stake": 200}], key="ledger-0001")
+    call_command("verify_round_chain")
+
+    Wallet.objects.filter(player=funded_player).update(balance=9_999_900)
+    with pytest.raises(CommandError, match="holds 9999900, its ledger adds up to"):
+        call_command("verify_round_chain")
