@@ -3,7 +3,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 
 from portal.accounts.models import CertificateHolder, Profile
-from portal.accounts.services import holder_create
+from portal.accounts.services import holder_create, staff_picture, staff_user_changed
 
 
 @admin.register(CertificateHolder)
@@ -36,4 +36,15 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class StaffUserAdmin(UserAdmin):
+    """Django's user admin, with every change to roles, holder or powers audited."""
+
     inlines = [ProfileInline]
+
+    def save_model(self, request, obj, form, change) -> None:
+        stored = User.objects.filter(pk=obj.pk).first() if change else None
+        request._jinzi_before = staff_picture(stored) if stored else None
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change) -> None:
+        super().save_related(request, form, formsets, change)  # groups and profile
+        staff_user_changed(actor=request.user, user=form.instance, before=request._jinzi_before)

@@ -79,3 +79,33 @@ def staff_user_create(
         },
     )
     return user
+
+
+def staff_picture(user) -> dict:
+    """What the audit trail records of an account: its roles, holder and powers."""
+    profile = Profile.objects.filter(user=user).first()
+    return {
+        "username": user.get_username(),
+        "is_active": user.is_active,
+        "is_staff": user.is_staff,
+        "is_superuser": user.is_superuser,
+        "groups": sorted(user.groups.values_list("name", flat=True)),
+        "holder_id": profile.holder_id if profile else None,
+    }
+
+
+@transaction.atomic
+def staff_user_changed(*, actor, user, before: dict | None) -> None:
+    """Record an account change made in the admin (roles, holder, powers, activation)."""
+    forget(user)
+    after = staff_picture(user)
+    if before == after:
+        return
+    audit_record(
+        actor=actor,
+        action="user.create" if before is None else "user.update",
+        object_type="user",
+        object_id=user.pk,
+        before=before,
+        after=after,
+    )

@@ -95,3 +95,45 @@ def test_admin_reject_action_asks_for_a_reason_first(admin_client, manager_a, of
     )
     assert Layout.objects.get(pk=layout.pk).status == RecordStatus.REJECTED
     assert AuditEvent.objects.filter(action="layout.reject", reason="Signage missing").exists()
+
+
+def test_admin_role_and_holder_changes_are_audited(admin_client, manager_a, holder_b):
+    from django.contrib.auth.models import Group
+
+    from portal.accounts.models import Role
+
+    compliance = Group.objects.get(name=Role.COMPLIANCE.value)
+    manager = Group.objects.get(name=Role.MANAGER.value)
+    page = admin_client.get(f"/admin/auth/user/{manager_a.pk}/change/")
+    form = page.context["adminform"].form
+    data = {
+        key: value
+        for key, value in form.initial.items()
+        if value is not None and key not in ("groups", "user_permissions", "password")
+    }
+    data.update(
+        {
+            "username": "manager_a",
+            "groups": [compliance.pk, manager.pk],
+            "last_login_0": "",
+            "last_login_1": "",
+            "date_joined_0": "2026-01-01",
+            "date_joined_1": "00:00:00",
+            "profile-TOTAL_FORMS": "1",
+            "profile-INITIAL_FORMS": "1",
+            "profile-MIN_NUM_FORMS": "0",
+            "profile-MAX_NUM_FORMS": "1",
+            "profile-0-id": manager_a.profile.pk,
+            "profile-0-user": manager_a.pk,
+            "profile-0-holder": holder_b.pk,
+        }
+    )
+
+    response = admin_client.post(f"/admin/auth/user/{manager_a.pk}/change/", data)
+
+    assert response.status_code == 302, response.context and response.context["errors"]
+    event = AuditEvent.objects.get(action="user.update", object_id=str(manager_a.pk))
+    assert event.before["groups"] == ["Manager"]
+    assert event.after["groups"] == ["Compliance", "Manager"]
+    assert event.before["holder_id"] == manager_a.profile.holder_id != holder_b.pk
+    assert event.after["holder_id"] == holder_b.pk
