@@ -97,3 +97,35 @@ def test_a_closed_table_shows_why_and_offers_no_betting(
     assert "This table is closed" in page.inner_text(".closed-table")
     assert "the offering is retired" in page.inner_text(".closed-table")
     assert page.query_selector("#spin") is None
+
+
+def test_a_spin_whose_answer_is_lost_is_retried_with_the_same_key_never_played_twice(
+    page, live_server, funded_player, live_offering
+):
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", funded_player.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/play/{live_offering.pk}/")
+    lost = []
+
+    def lose_the_first_answer(route):
+        if not lost:
+            lost.append(route.fetch())  # the server plays the round...
+            route.fulfill(status=502, body="bad gateway")  # ...but the answer is lost
+        else:
+            route.continue_()
+
+    page.route("**/api/rounds/", lose_the_first_answer)
+    page.click("[data-spot='black']")
+    page.click("#spin")
+    page.wait_for_selector("#status.error")
+    page.click("[data-spot='red']")  # frozen: the bets of the unanswered spin stay as they were
+    assert page.inner_text("#total") == "$1.00"
+    page.click("#spin")
+    page.wait_for_selector("#result:not([hidden])")
+
+    stored = Round.objects.get()  # one round, shown on the retry
+    assert lost[0].status == 201
+    assert page.get_attribute("#result", "data-round") == str(stored.pk)
+    assert list(stored.bets.values_list("spot", flat=True)) == ["black"]

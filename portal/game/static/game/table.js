@@ -55,7 +55,17 @@
     statusEl.classList.toggle("error", Boolean(isError));
   }
 
+  // While a spin's outcome is unknown (network failure, server error), its key is kept and
+  // the bets are frozen: pressing Spin again retries the same bets with the same key, so
+  // a round the server did play is shown, never played twice.
+  function frozen() {
+    if (!game.dataset.pendingKey) return false;
+    say("The last spin's result is not known yet: press Spin to ask again.", true);
+    return true;
+  }
+
   function place(button) {
+    if (frozen()) return;
     const amount = chip();
     const spot = button.dataset.spot;
     const next = (stakes.get(spot) || 0) + amount;
@@ -73,6 +83,7 @@
 
   spots.forEach((button) => button.addEventListener("click", () => place(button)));
   document.getElementById("undo").addEventListener("click", () => {
+    if (frozen()) return;
     const last = history.pop();
     if (!last) return;
     const [spot, amount] = last;
@@ -82,6 +93,7 @@
     render();
   });
   document.getElementById("clear").addEventListener("click", () => {
+    if (frozen()) return;
     stakes.clear();
     history.length = 0;
     clearHighlights();
@@ -118,12 +130,16 @@
     } catch (error) {
       game.classList.remove("no-more-bets");
       spinButton.disabled = false;
-      return say("The table could not be reached; your bets are unchanged. Try again.", true);
+      return say("The table could not be reached. Press Spin to ask again for the same bets.", true);
     }
     const body = await response.json().catch(() => ({}));
     game.classList.remove("no-more-bets");
+    if (response.status >= 500) {
+      spinButton.disabled = false; // outcome unknown: keep the key, retry the same bets
+      return say("The table did not answer properly. Press Spin to ask again for the same bets.", true);
+    }
     if (!response.ok) {
-      delete game.dataset.pendingKey; // refused: nothing was played, a new try gets a new key
+      delete game.dataset.pendingKey; // refused (4xx): nothing was played; a new try, a new key
       spinButton.disabled = false;
       return say(body.detail || `The bet was refused (${response.status}).`, true);
     }
