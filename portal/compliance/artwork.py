@@ -9,6 +9,7 @@ shown to staff in the portal.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 
 import filetype
@@ -29,7 +30,21 @@ EMPTY = "artwork file is empty"
 UNSAFE_SVG = "SVG artwork may not contain {what}"
 
 _SVG_NS = "{http://www.w3.org/2000/svg}"
-_FORBIDDEN_TAGS = {"script", "foreignObject", "iframe", "embed", "object"}
+# Scripts, embedded documents, animation that can rewrite links, and stylesheets that can
+# fetch from elsewhere have no place in layout artwork.
+_FORBIDDEN_TAGS = {
+    "script",
+    "foreignObject",
+    "iframe",
+    "embed",
+    "object",
+    "set",
+    "animate",
+    "animateMotion",
+    "animateTransform",
+    "style",
+}
+_EXTERNAL_URL = re.compile(r"url\(\s*['\"]?(?!#)", re.IGNORECASE)  # url(#id) is fine
 _EXTENSIONS = {"application/pdf": "pdf", "image/png": "png", "image/svg+xml": "svg"}
 
 
@@ -68,6 +83,10 @@ def _check_svg(data: bytes) -> None:
                 raise ArtworkRejected(UNSAFE_SVG.format(what=f"event handlers ({attr})"))
             if attr == "href" and not value.strip().startswith("#"):
                 raise ArtworkRejected(UNSAFE_SVG.format(what="external references"))
+            if attr == "style" or _EXTERNAL_URL.search(value):
+                raise ArtworkRejected(
+                    UNSAFE_SVG.format(what="style attributes or url() references")
+                )
 
 
 def check_artwork(upload, *, max_bytes: int | None = None) -> CheckedArtwork:

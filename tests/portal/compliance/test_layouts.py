@@ -202,6 +202,23 @@ def test_only_the_latest_version_can_be_amended(manager_a, officer, holder_a):
             "event handlers",
         ),
         ("notsvg.svg", b'<html xmlns="http://www.w3.org/1999/xhtml"></html>', "root <html>"),
+        (
+            "set.svg",
+            b'<svg xmlns="http://www.w3.org/2000/svg"><a><set attributeName="href" '
+            b'to="javascript:alert(1)"/></a></svg>',
+            "<set> elements",
+        ),
+        (
+            "css.svg",
+            b'<svg xmlns="http://www.w3.org/2000/svg"><style>rect{fill:url(https://x.example/a)}'
+            b"</style></svg>",
+            "<style> elements",
+        ),
+        (
+            "attr.svg",
+            b'<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(https://x.example/a)"/></svg>',
+            "url() references",
+        ),
         ("empty.pdf", b"", "empty"),
     ],
 )
@@ -297,3 +314,14 @@ def test_an_edit_that_changes_nothing_writes_no_event(manager_a, holder_a):
     services.layout_update(actor=manager_a, layout=layout, title=layout.title)
 
     assert AuditEvent.objects.count() == events
+
+
+def test_601a10_a_svg_may_reference_its_own_gradients(manager_a, holder_a):
+    svg = (
+        b'<svg xmlns="http://www.w3.org/2000/svg"><defs><linearGradient id="g"/></defs>'
+        b'<rect fill="url(#g)" width="4"/></svg>'
+    )
+
+    layout = make_layout(manager_a, holder_a, artwork=SimpleUploadedFile("g.svg", svg))
+
+    assert layout.artwork_content_type == "image/svg+xml"
