@@ -49,8 +49,12 @@ class ChainReport:
         return self.broken_sequence is None
 
 
-def verify(events: Iterable[AuditEvent]) -> ChainReport:
-    """Walk events in sequence order; report the first that breaks the chain."""
+def verify(events: Iterable[AuditEvent], head: tuple[int, str] | None = None) -> ChainReport:
+    """Walk events in sequence order; report the first that breaks the chain.
+
+    ``head`` is the recorded (sequence, hash) the walk must end on, so the deletion of
+    the newest events shows too.
+    """
     expected_prev = GENESIS_HASH
     expected_sequence = 1
     checked = 0
@@ -69,4 +73,25 @@ def verify(events: Iterable[AuditEvent]) -> ChainReport:
         checked += 1
         expected_prev = event.hash
         expected_sequence += 1
+    if head is not None and head != (expected_sequence - 1, expected_prev):
+        return ChainReport(
+            checked,
+            expected_sequence,
+            None,
+            f"the chain ends at event #{expected_sequence - 1} but its recorded head is "
+            f"#{head[0]}: the newest events are missing",
+        )
     return ChainReport(checked)
+
+
+def stored_head() -> tuple[int, str]:
+    from portal.audit.models import AuditHead
+
+    stored = AuditHead.objects.filter(pk=1).values_list("sequence", "hash").first()
+    return stored or (0, GENESIS_HASH)
+
+
+def verify_stored() -> ChainReport:
+    """The whole stored chain, walked from the first event to the recorded head."""
+    events = AuditEvent.objects.order_by("sequence").iterator(chunk_size=2000)
+    return verify(events, stored_head())

@@ -12,7 +12,7 @@ from django.db import models
 
 from portal.core.hashing import GENESIS_HASH
 
-__all__ = ["GENESIS_HASH", "AuditEvent"]
+__all__ = ["GENESIS_HASH", "AuditEvent", "AuditHead"]
 
 
 class AuditEvent(models.Model):
@@ -45,3 +45,17 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.sequence} {self.action} {self.object_type}:{self.object_id}"
+
+
+class AuditHead(models.Model):
+    """Where the chain ends: written with every event, so deleting the newest events shows.
+
+    ``verify_audit_chain`` prints it; an auditor who notes it down outside the system
+    holds an anchor no one with database rights can move.
+    """
+
+    sequence = models.PositiveBigIntegerField(default=0)
+    hash = models.CharField(max_length=64, default=GENESIS_HASH)
+
+    def __str__(self) -> str:
+        return f"audit head #{self.sequence}"

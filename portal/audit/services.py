@@ -8,7 +8,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from portal.audit.chain import event_digest
-from portal.audit.models import GENESIS_HASH, AuditEvent
+from portal.audit.models import GENESIS_HASH, AuditEvent, AuditHead
 from portal.core.request_context import current_request_id
 
 # Any constant will do; it only has to be the same for every writer of the chain.
@@ -58,4 +58,8 @@ def audit_record(
         "request_id": request_id if request_id is not None else current_request_id(),
         "prev_hash": prev_hash,
     }
-    return AuditEvent.objects.create(hash=event_digest(fields), **fields)
+    event = AuditEvent.objects.create(hash=event_digest(fields), **fields)
+    head = {"sequence": sequence, "hash": event.hash}
+    if not AuditHead.objects.filter(pk=1).update(**head):
+        AuditHead.objects.create(pk=1, **head)
+    return event

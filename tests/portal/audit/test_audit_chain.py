@@ -133,3 +133,11 @@ def test_811a7_verify_detects_a_rewritten_event_with_a_recomputed_hash():
 
 def test_refusal_text_cites_the_clause():
     assert "§ 811a.7" in REFUSAL
+
+
+def test_811a7_verify_command_notices_the_newest_events_deleted():
+    first, second, third = _three_events()
+    _tamper("DELETE FROM audit_auditevent WHERE sequence >= %s", [second.sequence])
+
+    with pytest.raises(CommandError, match=r"ends at event #1 but its recorded head is #3"):
+        call_command("verify_audit_chain")
