@@ -99,28 +99,78 @@ def _paytable(manager, holder, name, status, officer, odds=None):
     return paytable
 
 
-def _seed_holder(holder, manager, officer) -> None:
-    layout = _layout(manager, holder, "Main floor layout", "approved", officer)
-    paytable = _paytable(manager, holder, "Standard (§ 617b.8(f) minimum)", "approved", officer)
+def _listing(paytable, layout) -> services.GameListing:
+    return services.GameListing(
+        paytable=paytable,
+        layout=layout,
+        chip_unit=100,
+        min_wager=100,
+        max_wager=50_000,
+        max_round_stake=200_000,
+    )
+
+
+def _rules(manager, holder, title, status, officer, paytable, layout, expiry=SUNSET):
     rules = services.rules_submission_create(
         actor=manager,
         holder=holder,
-        title="Jinzi Roulette rules submission",
-        games=[
-            services.GameListing(
-                paytable=paytable,
-                layout=layout,
-                chip_unit=100,
-                min_wager=100,
-                max_wager=50_000,
-                max_round_stake=200_000,
-            )
-        ],
+        title=title,
+        games=[_listing(paytable, layout)],
         effective_date=EFFECTIVE,
-        expiry_date=SUNSET,
+        expiry_date=expiry,
     )
+    if status == "draft":
+        return rules
     rules = services.rules_submission_submit(actor=manager, submission=rules)
-    rules = services.rules_submission_approve(actor=officer, submission=rules)
+    if status == "approved":
+        return services.rules_submission_approve(actor=officer, submission=rules)
+    if status == "rejected":
+        return services.rules_submission_reject(
+            actor=officer, submission=rules, reason="Limits exceed the casino's bankroll policy"
+        )
+    if status == "changes_requested":
+        return services.rules_submission_request_changes(
+            actor=officer, submission=rules, reason="State the chip unit in dollars as well"
+        )
+    return rules
+
+
+def _more_statuses(holder, manager, officer, paytable, layout) -> None:
+    """Paytables and rules submissions in the statuses the layouts show."""
+    decided = _paytable(manager, holder, "Late-night table", "submitted", officer)
+    services.paytable_reject(actor=officer, paytable=decided, reason="Name the table")
+    asked = _paytable(manager, holder, "Weekend table", "submitted", officer)
+    services.paytable_request_changes(actor=officer, paytable=asked, reason="Raise split odds")
+    first = _paytable(manager, holder, "Split bonus", "approved", officer)
+    second = services.paytable_amend(actor=manager, paytable=first)
+    second = services.paytable_update(
+        actor=manager, paytable=second, odds=_minimum_odds(split="51/10")
+    )
+    services.paytable_approve(
+        actor=officer, paytable=services.paytable_submit(actor=manager, paytable=second)
+    )  # supersedes v1
+    gone = _paytable(manager, holder, "Holiday table", "approved", officer)
+    services.paytable_withdraw(actor=officer, paytable=gone, reason="Holiday over")
+
+    for status in ("draft", "submitted", "rejected", "changes_requested"):
+        title = f"Rules amendment proposal ({status.replace('_', ' ')})"
+        _rules(manager, holder, title, status, officer, paytable, layout)
+    old = _rules(manager, holder, "High-limit rules", "approved", officer, paytable, layout)
+    new = services.rules_submission_amend(actor=manager, submission=old)
+    new = services.rules_submission_submit(actor=manager, submission=new)
+    services.rules_submission_approve(actor=officer, submission=new)  # supersedes v1
+    pulled = _rules(manager, holder, "Tournament rules", "approved", officer, paytable, layout)
+    services.rules_submission_withdraw(actor=officer, submission=pulled, reason="Cancelled")
+    tomorrow = timezone.now().date() + datetime.timedelta(days=1)
+    _rules(manager, holder, "Summer rules", "approved", officer, paytable, layout, tomorrow)
+
+
+def _seed_holder(holder, manager, officer):
+    layout = _layout(manager, holder, "Main floor layout", "approved", officer)
+    paytable = _paytable(manager, holder, "Standard (§ 617b.8(f) minimum)", "approved", officer)
+    rules = _rules(
+        manager, holder, "Jinzi Roulette rules submission", "approved", officer, paytable, layout
+    )
     services.offering_create(
         actor=manager,
         holder=holder,
@@ -129,6 +179,7 @@ def _seed_holder(holder, manager, officer) -> None:
         layout=layout,
         paytable=paytable,
     )
+    return paytable, layout
 
 
 def _seed_statuses(holder, manager, officer) -> None:
@@ -208,8 +259,9 @@ def seed_demo() -> list[tuple[str, str, str]]:
                 holder=holders.get(licence),
             )
     first, second = holders.values()
-    _seed_holder(first, users["manager"], users["officer"])
+    paytable, layout = _seed_holder(first, users["manager"], users["officer"])
     _seed_holder(second, users["manager2"], users["officer2"])
+    _more_statuses(first, users["manager"], users["officer"], paytable, layout)
     _seed_statuses(first, users["manager"], users["officer"])
     wallet_top_up(player=users["player"], amount=DEMO_BALANCE)
     return credentials
