@@ -80,6 +80,7 @@ def test_player_places_a_straight_up_and_a_red_bet_spins_and_sees_the_stored_rou
     )
     assert highlighted == set(winning_spots(stored.outcome, jinzi.Wheel.standard()))
     assert page.inner_text("#balance") == dollars(stored.balance_after)
+    assert page.inner_text(".recent tbody tr:first-child td:first-child") == f"#{stored.pk}"
 
 
 def test_a_closed_table_shows_why_and_offers_no_betting(

@@ -171,6 +171,29 @@
     stakes.clear();
     history.length = 0;
     render();
+    remember(round, link);
+  }
+
+  // Put the round at the top of "Your last games" without reloading the page.
+  function remember(round, link) {
+    const body = document.querySelector(".recent table.rounds tbody");
+    if (!body) return;
+    body.querySelectorAll("tr.empty").forEach((empty) => empty.remove());
+    const row = body.insertRow(0);
+    const ended = round.ended_at.replace("T", " ").slice(0, 19);
+    const cells = [`#${round.id}`, ended, String(round.outcome), dollars(round.total_staked),
+      dollars(round.total_returned), dollars(round.balance_after)];
+    cells.forEach((text, index) => {
+      const cell = row.insertCell();
+      if (index === 0) {
+        const anchor = document.createElement("a");
+        anchor.href = link;
+        anchor.textContent = text;
+        cell.appendChild(anchor);
+      } else {
+        cell.textContent = text;
+      }
+    });
   }
 
   spinButton.addEventListener("click", spin);
