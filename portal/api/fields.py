@@ -24,7 +24,7 @@ from portal.compliance.models import OfferingStatus, RecordStatus
 
 MAX_ID = 2**63 - 1
 # jinzi reads odds written as text with at most nine digits; an integer gets the same bound.
-MAX_ODDS = 999_999_999
+MAX_ODDS = jinzi.paytable.MAX_ODDS - 1  # jinzi refuses anything from MAX_ODDS up
 
 
 class StrictInput(serializers.Serializer):

@@ -191,16 +191,8 @@ class RulesSubmission(VersionedRecord):
 
     def audit_extra(self) -> dict:
         """The listed games belong in the record's audit picture."""
-        fields = (
-            "game",
-            "paytable_id",
-            "layout_id",
-            "chip_unit",
-            "min_wager",
-            "max_wager",
-            "max_round_stake",
-        )
-        return {"games": list(ListedGame.objects.filter(submission=self).values(*fields))}
+        games = ListedGame.objects.filter(submission=self).values(*ListedGame.COPIED_FIELDS)
+        return {"games": list(games)}
 
 
 class ListedGame(models.Model):
@@ -214,6 +206,18 @@ class ListedGame(models.Model):
     min_wager = models.PositiveIntegerField(help_text="Per bet spot, minor units.")
     max_wager = models.PositiveIntegerField(help_text="Per bet spot, minor units.")
     max_round_stake = models.PositiveIntegerField(help_text="All spots of one round, minor units.")
+
+    # What a listing is, apart from the submission it belongs to (copied by amendments,
+    # recorded in the audit trail).
+    COPIED_FIELDS = (
+        "game",
+        "paytable_id",
+        "layout_id",
+        "chip_unit",
+        "min_wager",
+        "max_wager",
+        "max_round_stake",
+    )
 
     class Meta:
         constraints = [

@@ -173,15 +173,3 @@ def layout_withdraw(*, actor, layout: Layout, reason: str) -> Layout:
 
 def layout_amend(*, actor, layout: Layout) -> Layout:
     return workflow.amend(layout, actor=actor)
-
-
-__all__ = [
-    "layout_amend",
-    "layout_approve",
-    "layout_create",
-    "layout_reject",
-    "layout_request_changes",
-    "layout_submit",
-    "layout_update",
-    "layout_withdraw",
-]

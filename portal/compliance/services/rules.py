@@ -88,20 +88,26 @@ def _title(title: str) -> str:
     return clean_text("title", title, what="the rules submission a title", max_length=200)
 
 
-def _write_games(submission: RulesSubmission, games: list[GameListing]) -> None:
+def _store_games(submission: RulesSubmission, rows: list[dict]) -> None:
     ListedGame.objects.filter(submission=submission).delete()
-    ListedGame.objects.bulk_create(
-        ListedGame(
-            submission=submission,
-            game=listing.game,
-            paytable=listing.paytable,
-            layout=listing.layout,
-            chip_unit=listing.chip_unit,
-            min_wager=listing.min_wager,
-            max_wager=listing.max_wager,
-            max_round_stake=listing.max_round_stake,
-        )
-        for listing in games
+    ListedGame.objects.bulk_create(ListedGame(submission=submission, **row) for row in rows)
+
+
+def _write_games(submission: RulesSubmission, games: list[GameListing]) -> None:
+    _store_games(
+        submission,
+        [
+            {
+                "game": listing.game,
+                "paytable_id": listing.paytable.pk,
+                "layout_id": listing.layout.pk,
+                "chip_unit": listing.chip_unit,
+                "min_wager": listing.min_wager,
+                "max_wager": listing.max_wager,
+                "max_round_stake": listing.max_round_stake,
+            }
+            for listing in games
+        ],
     )
 
 
@@ -225,19 +231,7 @@ def rules_submission_withdraw(
 
 
 def _copy_games(old: RulesSubmission, new: RulesSubmission) -> None:
-    ListedGame.objects.bulk_create(
-        ListedGame(
-            submission=new,
-            game=listing.game,
-            paytable_id=listing.paytable_id,
-            layout_id=listing.layout_id,
-            chip_unit=listing.chip_unit,
-            min_wager=listing.min_wager,
-            max_wager=listing.max_wager,
-            max_round_stake=listing.max_round_stake,
-        )
-        for listing in old.games.all()
-    )
+    _store_games(new, list(old.games.values(*ListedGame.COPIED_FIELDS)))
 
 
 def rules_submission_amend(*, actor, submission: RulesSubmission) -> RulesSubmission:

@@ -1,41 +1,18 @@
 """Two officers deciding the same record at once: exactly one decision wins."""
 
 import datetime
-import threading
 
 import pytest
-from django.db import connection
 
 from portal.audit.chain import verify
 from portal.audit.models import AuditEvent
 from portal.compliance import services
 from portal.compliance.models import Layout, RecordStatus
 from portal.core.errors import Conflict
+from tests.portal.concurrency import run_together
 from tests.portal.factories import make_layout
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def _race(*decisions):
-    """Run each decision in its own thread (own connection), released together."""
-    barrier = threading.Barrier(len(decisions))
-    outcomes: list = [None] * len(decisions)
-
-    def run(index, decide):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[index] = decide()
-        except Exception as exc:  # the outcome under test
-            outcomes[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, d)) for i, d in enumerate(decisions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return outcomes
 
 
 def test_two_officers_deciding_one_layout_at_once_exactly_one_wins(
@@ -43,7 +20,7 @@ def test_two_officers_deciding_one_layout_at_once_exactly_one_wins(
 ):
     layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
 
-    outcomes = _race(
+    outcomes = run_together(
         lambda: services.layout_approve(
             actor=officer,
             layout=Layout.objects.get(pk=layout.pk),
@@ -73,7 +50,7 @@ def test_two_officers_deciding_one_layout_at_once_exactly_one_wins(
 
 
 def test_many_concurrent_audited_writes_keep_one_unbroken_chain(manager_a, holder_a):
-    outcomes = _race(
+    outcomes = run_together(
         *[
             (lambda n=n: make_layout(manager_a, holder_a, title=f"Layout {n}", artwork=None))
             for n in range(8)

@@ -1,38 +1,15 @@
 """Many simultaneous rounds on one wallet (PostgreSQL, one connection per thread)."""
 
-import threading
-
 import pytest
-from django.db import connection
 from django.db.models import Sum
 
 from portal.core.errors import ValidationFailed
 from portal.game.models import LedgerEntry, Round, Wallet
 from portal.game.services import round_play, wallet_top_up
+from tests.portal.concurrency import run_together
 from tests.portal.game.conftest import FixedBits
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def _concurrently(count, work):
-    barrier = threading.Barrier(count)
-    outcomes = [None] * count
-
-    def run(index):
-        try:
-            barrier.wait(timeout=10)
-            outcomes[index] = work(index)
-        except Exception as exc:  # the outcome under test
-            outcomes[index] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes
 
 
 def test_simultaneous_rounds_never_overdraw_and_the_balance_equals_the_ledger(
@@ -40,15 +17,17 @@ def test_simultaneous_rounds_never_overdraw_and_the_balance_equals_the_ledger(
 ):
     wallet_top_up(player=player, amount=1000)
 
-    outcomes = _concurrently(
-        10,
-        lambda index: round_play(
-            player=player,
-            offering_id=live_offering.pk,
-            wagers=[{"kind": "straight", "numbers": [5], "stake": 200}],
-            idempotency_key=f"concurrent-{index:03d}",
-            rng=FixedBits(7),  # 7 comes up: the straight on 5 loses everything
-        ),
+    outcomes = run_together(
+        *(
+            lambda index=index: round_play(
+                player=player,
+                offering_id=live_offering.pk,
+                wagers=[{"kind": "straight", "numbers": [5], "stake": 200}],
+                idempotency_key=f"concurrent-{index:03d}",
+                rng=FixedBits(7),  # 7 comes up: the straight on 5 loses everything
+            )
+            for index in range(10)
+        )
     )
 
     played = [o for o in outcomes if isinstance(o, tuple)]
@@ -62,15 +41,17 @@ def test_simultaneous_rounds_never_overdraw_and_the_balance_equals_the_ledger(
 
 
 def test_the_same_idempotency_key_sent_at_once_plays_one_round(funded_player, live_offering):
-    outcomes = _concurrently(
-        6,
-        lambda index: round_play(
-            player=funded_player,
-            offering_id=live_offering.pk,
-            wagers=[{"kind": "red", "stake": 200}],
-            idempotency_key="same-key-for-all",
-            rng=FixedBits(3),
-        ),
+    outcomes = run_together(
+        *(
+            lambda: round_play(
+                player=funded_player,
+                offering_id=live_offering.pk,
+                wagers=[{"kind": "red", "stake": 200}],
+                idempotency_key="same-key-for-all",
+                rng=FixedBits(3),
+            )
+            for _ in range(6)
+        )
     )
 
     assert all(isinstance(o, tuple) for o in outcomes), outcomes
