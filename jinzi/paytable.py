@@ -20,6 +20,7 @@ with a house edge of zero or less is legal too but is flagged by
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -149,6 +150,20 @@ class Paytable:
         return paytable
 
     @classmethod
+    def of(cls, data: Mapping[str, object]) -> Paytable:
+        """``from_dict``, sharing one instance per stored form (a paytable is immutable).
+
+        Every round reads its paytable; this parses each distinct table once. Only a
+        plain dict of string kinds to integers or strings is remembered; anything else
+        is read (and refused) by ``from_dict`` itself.
+        """
+        if type(data) is dict and all(
+            type(kind) is str and type(odds) in (int, str) for kind, odds in data.items()
+        ):
+            return _shared_paytable(tuple(sorted(data.items())))
+        return cls.from_dict(data)
+
+    @classmethod
     def minimum(cls) -> Paytable:
         """The § 617b.8(f) table itself."""
         return MINIMUM_PAYTABLE
@@ -178,3 +193,8 @@ class Paytable:
 
 
 MINIMUM_PAYTABLE = Paytable(MINIMUM_ODDS)
+
+
+@functools.lru_cache(maxsize=256)
+def _shared_paytable(items: tuple[tuple[str, object], ...]) -> Paytable:
+    return Paytable.from_dict(dict(items))

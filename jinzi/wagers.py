@@ -202,10 +202,32 @@ class Wager:
         return f"Wager({self.kind.value!r}, {self.numbers!r})"
 
     @classmethod
+    def of(cls, kind: object, numbers: object = ()) -> Wager:
+        """``Wager(kind, numbers)``, taken from the 52 legal spots when it is one of them.
+
+        A round reads up to 52 wagers; a legal one given as a string kind and whole
+        numbers (in any order) is found in a table instead of being checked again.
+        Anything else goes through the constructor, which refuses it with the same
+        message as ever.
+        """
+        if (
+            type(kind) is str
+            and type(numbers) in (list, tuple)
+            and all(type(n) is int for n in numbers)  # not bools, which equal 0 and 1
+        ):
+            found = _BY_KIND_AND_NUMBERS.get((kind, tuple(sorted(numbers))))
+            if found is not None:
+                return found
+        return cls(kind, numbers)  # type: ignore[arg-type]
+
+    @classmethod
     def parse(cls, text: str) -> Wager:
         """Read a spot id as ``Wager.spot`` writes it: ``"split:1-2"``, ``"red"``."""
         if not isinstance(text, str):
             raise InvalidWager(SPOT_UNREADABLE.format(text=describe_value(text)))
+        found = _BY_SPOT.get(text)
+        if found is not None:
+            return found
         kind_text, colon, numbers_text = text.partition(":")
         kind = parse_kind(kind_text)
         if not colon:
@@ -250,6 +272,10 @@ class Wager:
 
 
 LEGAL_WAGERS: tuple[Wager, ...] = tuple(Wager(kind, numbers) for kind, numbers in _SPOT_INDEX)
+_BY_KIND_AND_NUMBERS = MappingProxyType(
+    {(wager.kind.value, wager.numbers): wager for wager in LEGAL_WAGERS}
+)
+_BY_SPOT = MappingProxyType({wager.spot: wager for wager in LEGAL_WAGERS})
 
 
 def legal_wagers() -> tuple[Wager, ...]:

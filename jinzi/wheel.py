@@ -10,6 +10,7 @@ wheel can be checked against this with ``Wheel.from_segments``.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -116,6 +117,18 @@ class Wheel:
         object.__setattr__(self, "_colours", colours)
 
     @classmethod
+    def of(cls, order: object) -> Wheel:
+        """``Wheel(order)``, sharing one instance per order (a wheel is immutable).
+
+        Every round reads its layout's wheel; this checks each distinct order once.
+        Only a list or tuple of whole numbers is remembered; anything else is checked
+        (and refused) by the constructor itself.
+        """
+        if type(order) in (list, tuple) and all(type(n) is int for n in order):
+            return _shared_wheel(tuple(order))
+        return cls(order)  # type: ignore[arg-type]
+
+    @classmethod
     def standard(cls) -> Wheel:
         """The demo/default wheel of DOMAIN.md: red {1,3,5,8,10,12}."""
         return STANDARD_WHEEL
@@ -168,3 +181,8 @@ class Wheel:
 
 
 STANDARD_WHEEL = Wheel(STANDARD_ORDER)
+
+
+@functools.lru_cache(maxsize=256)
+def _shared_wheel(order: tuple[int, ...]) -> Wheel:
+    return Wheel(order)

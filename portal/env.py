@@ -85,13 +85,23 @@ def env_choice(
 
 
 def env_database(
-    name: str, sqlite_path: str, *, env: Mapping[str, str] | None = None
+    name: str,
+    sqlite_path: str,
+    *,
+    prepare_threshold: int = 0,
+    env: Mapping[str, str] | None = None,
 ) -> dict[str, object]:
     """PostgreSQL from ``DATABASE_URL`` when set, else the embedded SQLite file.
 
     SQLite runs in WAL mode with IMMEDIATE transactions so that a writer takes the
     lock when its transaction begins, not half-way through (no "database is locked"
     upgrade failures under concurrent requests).
+
+    On PostgreSQL, a ``prepare_threshold`` above 0 binds parameters on the server and
+    prepares a statement once it has run that many times on a connection, so the
+    server stops parsing and planning the same query on every request (0 turns both
+    off, as Django does by default, e.g. behind a pooler that cannot keep prepared
+    statements).
     """
     url = _raw(name, env)
     if not url:
@@ -117,5 +127,9 @@ def env_database(
         raise ImproperlyConfigured(
             f"{name} must be a postgres:// or postgresql:// URL (got engine "
             f"{config.get('ENGINE')!r}); leave it unset for the embedded SQLite database"
+        )
+    if prepare_threshold:
+        config.setdefault("OPTIONS", {}).update(
+            {"server_side_binding": True, "prepare_threshold": prepare_threshold}
         )
     return dict(config)

@@ -9,6 +9,7 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", include("portal.accounts.urls")),
     path("compliance/", include("portal.compliance.urls")),
     path("audit/", include("portal.audit.urls")),
     path("play/", include("portal.game.urls")),

@@ -2,8 +2,11 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
 
-from portal.accounts.models import CertificateHolder, Profile
+from portal.accounts.models import ApiToken, CertificateHolder, Profile
 from portal.accounts.services import holder_create, staff_picture, staff_user_changed
+from portal.accounts.tokens import api_token_revoke
+from portal.core.admin import LookOnlyAdmin
+from portal.core.errors import DomainError
 
 
 @admin.register(CertificateHolder)
@@ -48,3 +51,24 @@ class StaffUserAdmin(UserAdmin):
     def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)  # groups and profile
         staff_user_changed(actor=request.user, user=form.instance, before=request._jinzi_before)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(LookOnlyAdmin):
+    """Tokens are issued by their users; a superuser can see them all and revoke any."""
+
+    list_display = ("name", "user", "prefix", "created_at", "expires_at", "revoked_at")
+    list_filter = ("revoked_at",)
+    search_fields = ("name", "prefix", "user__username")
+    exclude = ("digest",)
+    actions = ["revoke"]
+
+    @admin.action(description="Revoke the selected tokens")
+    def revoke(self, request, queryset):
+        for token in queryset.filter(revoked_at=None):
+            try:
+                api_token_revoke(actor=request.user, token_id=token.pk)
+            except DomainError as error:
+                self.message_user(request, f"{token}: {error.message}", level="error")
+            else:
+                self.message_user(request, f"{token} is revoked.")

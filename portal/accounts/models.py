@@ -44,3 +44,37 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"profile of {self.user}"
+
+
+class ApiToken(models.Model):
+    """A bearer token for an API client (a casino's game client, a script).
+
+    Only the SHA-256 of the secret is stored: the secret is shown once, when issued,
+    and a copy of the database cannot be used to sign in. A token acts as its user,
+    with that user's roles, until it expires or is revoked.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100, help_text="What the token is for.")
+    prefix = models.CharField(max_length=16, help_text="The secret's first characters.")
+    digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the secret.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(expires_at__gt=models.F("created_at")),
+                name="api_token_expires_after_issue",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    def is_active(self, now) -> bool:
+        return self.revoked_at is None and now < self.expires_at

@@ -19,6 +19,13 @@ def roles_of(user) -> frozenset[Role]:
     return cached
 
 
+def remember(user, group_names, holder_id: int | None) -> None:
+    """Prime the cache from a load that already read the user's groups and holder."""
+    names = set(group_names)
+    setattr(user, _ROLES_ATTR, frozenset(role for role in Role if role.value in names))
+    setattr(user, _HOLDER_ATTR, holder_id)
+
+
 def has_role(user, role: Role) -> bool:
     return role in roles_of(user)
 

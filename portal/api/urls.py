@@ -15,6 +15,7 @@ from portal.api.layouts import LayoutViewSet
 from portal.api.offerings import OfferingViewSet
 from portal.api.paytables import PaytableViewSet
 from portal.api.rules import RulesSubmissionViewSet
+from portal.api.tokens import ApiTokenViewSet
 
 router = DefaultRouter()
 # No ".json" suffix routes: one URL per resource, and nothing for a suffix to break.
@@ -25,6 +26,7 @@ router.register("paytables", PaytableViewSet, basename="paytable")
 router.register("rules-submissions", RulesSubmissionViewSet, basename="rules-submission")
 router.register("offerings", OfferingViewSet, basename="offering")
 router.register("audit-events", AuditEventViewSet, basename="audit-event")
+router.register("tokens", ApiTokenViewSet, basename="api-token")
 
 signed_in = [IsAuthenticated]
 

@@ -151,7 +151,7 @@ class Layout(VersionedRecord):
         abstract = False
 
     def wheel(self) -> jinzi.Wheel:
-        return jinzi.Wheel(tuple(self.wheel_order))
+        return jinzi.Wheel.of(self.wheel_order)
 
 
 class Paytable(VersionedRecord):
@@ -172,7 +172,7 @@ class Paytable(VersionedRecord):
         abstract = False
 
     def to_domain(self) -> jinzi.Paytable:
-        return jinzi.Paytable.from_dict(self.odds)
+        return jinzi.Paytable.of(self.odds)
 
 
 class RulesSubmission(VersionedRecord):

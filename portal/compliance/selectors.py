@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import functools
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
@@ -15,6 +16,7 @@ from portal.compliance.models import (
     SUNSET,
     Game,
     Layout,
+    ListedGame,
     Offering,
     OfferingStatus,
     Paytable,
@@ -22,6 +24,7 @@ from portal.compliance.models import (
     RulesSubmission,
     VersionedRecord,
 )
+from portal.core.rawsql import RowReader
 
 RECORD_MODELS: tuple[type[VersionedRecord], ...] = (Layout, Paytable, RulesSubmission)
 
@@ -97,37 +100,63 @@ def offerings_with_parts() -> QuerySet[Offering]:
     ).prefetch_related("rules_submission__games")
 
 
-_PLAY_FIELDS = (
-    "holder_id",
-    "name",
-    "status",
-    "rules_submission__status",
-    "rules_submission__version",
-    "rules_submission__effective_date",
-    "rules_submission__expiry_date",
-    "layout__status",
-    "layout__version",
-    "layout__effective_date",
-    "layout__expiry_date",
-    "layout__wheel_order",
-    "paytable__status",
-    "paytable__version",
-    "paytable__effective_date",
-    "paytable__expiry_date",
-    "paytable__odds",
-)
+_RECORD_PLAY_FIELDS = ("id", "status", "version", "effective_date", "expiry_date")
 
 
-def offering_for_play(pk: int) -> Offering | None:
-    """One offering with just what ``offering_is_live`` and settlement read (the hot path)."""
-    return (
-        Offering.objects.select_related("rules_submission", "layout", "paytable")
-        .only(*_PLAY_FIELDS)
-        .prefetch_related("rules_submission__games")
-        .filter(pk=pk)
-        .order_by()
-        .first()
+@functools.cache
+def offering_play_join() -> tuple[tuple[RowReader, ...], str]:
+    """How a round reads its offering inside its own statement (``portal.game.store``).
+
+    Returns the readers of the columns to select and the LEFT JOINs that supply them:
+    the offering, its rules submission, layout and paytable, and the submission's
+    Jinzi Roulette listing: just what ``offering_is_live`` and settlement read. The
+    joins take two parameters, the offering's id and then the game.
+    """
+    readers = (
+        RowReader(
+            Offering,
+            ("id", "holder", "name", "status", "rules_submission", "layout", "paytable"),
+            "o",
+        ),
+        RowReader(RulesSubmission, _RECORD_PLAY_FIELDS, "rs"),
+        RowReader(Layout, (*_RECORD_PLAY_FIELDS, "wheel_order"), "l"),
+        RowReader(Paytable, (*_RECORD_PLAY_FIELDS, "odds"), "p"),
+        RowReader(ListedGame, (f.name for f in ListedGame._meta.concrete_fields), "g"),
     )
+    joins = (
+        f"LEFT JOIN {Offering._meta.db_table} o ON o.id = %s "
+        f"LEFT JOIN {RulesSubmission._meta.db_table} rs ON rs.id = o.rules_submission_id "
+        f"LEFT JOIN {Layout._meta.db_table} l ON l.id = o.layout_id "
+        f"LEFT JOIN {Paytable._meta.db_table} p ON p.id = o.paytable_id "
+        f"LEFT JOIN {ListedGame._meta.db_table} g "
+        "ON g.submission_id = rs.id AND g.game = %s"
+    )
+    return readers, joins
+
+
+def offering_play_params(pk: int) -> list:
+    return [pk, Game.JINZI_ROULETTE.value]
+
+
+def offering_from_play_row(values, connection) -> Offering | None:
+    """The offering read by ``offering_play_join``'s columns, wired together as
+    ``select_related`` and ``prefetch_related("rules_submission__games")`` leave it;
+    None when there is no such offering."""
+    readers, _ = offering_play_join()
+    parts = []
+    start = 0
+    for reader in readers:
+        chunk = values[start : start + len(reader)]
+        start += len(reader)
+        parts.append(reader.read(chunk, connection) if chunk[0] is not None else None)
+    offering, rules, layout, paytable, listing = parts
+    if offering is None:
+        return None
+    for name, part in (("rules_submission", rules), ("layout", layout), ("paytable", paytable)):
+        Offering._meta.get_field(name).set_cached_value(offering, part)
+    # A listing is unique per (submission, game): the join yields at most one.
+    rules._prefetched_objects_cache = {"games": [listing] if listing is not None else []}
+    return offering
 
 
 def records_for(user, model: type[VersionedRecord]) -> QuerySet:

@@ -69,8 +69,9 @@ class LedgerEntry(models.Model):
 class Round(models.Model):
     """One game: what § 810a.11 asks a game record to keep (DOMAIN.md §2)."""
 
+    # No index of its own: both unique constraints below start with the player.
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rounds"
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="rounds", db_index=False
     )
     offering = models.ForeignKey(Offering, on_delete=models.PROTECT, related_name="rounds")
     rules_submission = models.ForeignKey(
@@ -102,7 +103,6 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["-pk"]
-        indexes = [models.Index(fields=["player", "-sequence"])]
         constraints = [
             models.UniqueConstraint(
                 fields=["player", "idempotency_key"], name="round_once_per_key"
@@ -126,7 +126,8 @@ class Round(models.Model):
 
 
 class Bet(models.Model):
-    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets")
+    # No index of its own: the unique constraints below start with the round.
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="bets", db_index=False)
     position = models.PositiveSmallIntegerField()
     kind = models.CharField(max_length=16)
     numbers = models.JSONField()

@@ -121,7 +121,7 @@ def winning_spots(outcome: int, wheel: jinzi.Wheel) -> tuple[str, ...]:
 
 def round_data(round_obj: Round) -> dict:
     """A settled round as the API and the game page show it (§ 810a.11 game recall)."""
-    wheel = jinzi.Wheel(tuple(round_obj.wheel_order))
+    wheel = jinzi.Wheel.of(round_obj.wheel_order)
     return {
         "id": round_obj.pk,
         "offering": round_obj.offering_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -12,13 +13,15 @@ from django.utils import timezone
 import jinzi
 from portal.accounts.policy import Action, require
 from portal.compliance.models import Game
-from portal.compliance.selectors import offering_for_play, offering_is_live
+from portal.compliance.selectors import offering_is_live
 from portal.core.errors import Conflict, NotFound, ValidationFailed
 from portal.game import messages as msg
+from portal.game import store
 from portal.game.chain import round_digest
 from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, Wallet
 from portal.game.wagers import check_limits, parse_wagers
 
+_BET_ATTNAMES = ("id", "round_id", *store.BET_COLUMNS)
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 MAX_TOP_UP = 100_000  # $1,000 of demo credit at a time
 MAX_DEMO_BALANCE = 10_000_000  # $100,000
@@ -58,21 +61,14 @@ def _fingerprint(offering_id, placed) -> str:
     return hashlib.sha256(json.dumps(body).encode()).hexdigest()
 
 
-def _locked_wallet(player) -> Wallet:
-    """The player's wallet row, locked until the transaction ends (created on first use)."""
-    wallet = Wallet.objects.select_for_update().filter(player=player).first()
-    if wallet is None:
-        wallet_for(player)
-        wallet = Wallet.objects.select_for_update().get(player=player)
-    return wallet
-
-
 def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tuple[Round, bool]:
     """Stake, draw and settle one round in one transaction.
 
     Returns (round, replayed): a retried request with the same idempotency key and
     wagers gets the round it already played, never a second one. Every refusal
-    happens before any money moves.
+    happens before any money moves. Two statements do the work (``portal.game.store``):
+    one read under the wallet's row lock, which serialises this player's rounds (no
+    overdraft, one chain), and one write.
     """
     require(player, Action.PLAY)
     if not isinstance(idempotency_key, str) or not _KEY.match(idempotency_key):
@@ -81,25 +77,43 @@ def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tup
         raise ValidationFailed.on("offering", "offering is the id of a table (a whole number)")
     placed = parse_wagers(wagers)
     fingerprint = _fingerprint(offering_id, placed)
-    with transaction.atomic():
-        # The wallet row lock serialises this player's rounds: no overdraft, one chain.
-        wallet = _locked_wallet(player)
-        previous = (
-            Round.objects.filter(player=player, idempotency_key=idempotency_key)
-            .values_list("pk", "request_fingerprint")
-            .first()
-        )
-        if previous is not None:
-            if previous[1] != fingerprint:
-                raise Conflict(msg.KEY_REUSED.format(key=idempotency_key))
-            return Round.objects.select_related("player").get(pk=previous[0]), True
-        return _settle(
-            player, wallet, offering_id, placed, idempotency_key, fingerprint, rng
-        ), False
+    connection = store.connection_for_rounds()
+    read = functools.partial(
+        store.read_for_round,
+        connection,
+        player_id=player.pk,
+        idempotency_key=idempotency_key,
+        offering_id=offering_id,
+    )
+    with transaction.atomic(using=connection.alias):
+        inputs = read()
+        if inputs is None:  # the player's first round: create the wallet, then lock it
+            wallet_for(player)
+            inputs = read()
+        if inputs.previous is None:
+            played = _settle(
+                connection, player, inputs, offering_id, placed, idempotency_key, fingerprint, rng
+            )
+            if played is not None:
+                return played, False
+            # The same key was played and committed while this request waited for the lock.
+            previous = (
+                Round.objects.filter(player=player, idempotency_key=idempotency_key)
+                .values_list("pk", "request_fingerprint")
+                .get()
+            )
+        else:
+            previous = inputs.previous
+        previous_id, previous_fingerprint = previous
+        if previous_fingerprint != fingerprint:
+            raise Conflict(msg.KEY_REUSED.format(key=idempotency_key))
+        return Round.objects.select_related("player").get(pk=previous_id), True
 
 
-def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, rng) -> Round:
-    offering = offering_for_play(offering_id)
+def _settle(
+    connection, player, inputs, offering_id, placed, idempotency_key, fingerprint, rng
+) -> Round | None:
+    wallet, offering = inputs.wallet, inputs.offering
     if offering is None:
         raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
     started_at = timezone.now()
@@ -124,6 +138,7 @@ def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, r
         draw.outcome, [p.wager.spot_index for p in placed], [p.stake for p in placed]
     )
     total_returned = sum(returns)
+    ended_at = timezone.now()
     fields = {
         "player_id": player.pk,
         "offering_id": offering.pk,
@@ -139,7 +154,7 @@ def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, r
         "software_version": jinzi.__version__,
         "idempotency_key": idempotency_key,
         "started_at": started_at,
-        "ended_at": timezone.now(),
+        "ended_at": ended_at,
         "rng_raw": draw.raw,
         "rng_method": draw.method,
         "outcome": draw.outcome,
@@ -161,35 +176,45 @@ def _settle(player, wallet, offering_id, placed, idempotency_key, fingerprint, r
         }
         for position, (p, returned) in enumerate(zip(placed, returns, strict=True))
     ]
-    round_obj = Round.objects.create(
-        request_fingerprint=fingerprint, hash=round_digest(fields, bets), **fields
-    )
-    round_obj.player = player
-    stored_bets = Bet.objects.bulk_create([Bet(round=round_obj, **bet) for bet in bets])
-    # The caller shows the round with its bets: hand them over, no second read.
-    round_obj._prefetched_objects_cache = {"bets": stored_bets}
+    round_obj = Round(request_fingerprint=fingerprint, hash=round_digest(fields, bets), **fields)
     entries = [
-        LedgerEntry(
-            wallet=wallet,
-            kind=LedgerKind.STAKE,
-            amount=-total,
-            balance_after=wallet.balance - total,
-            round=round_obj,
-        )
+        {"kind": LedgerKind.STAKE, "amount": -total, "balance_after": wallet.balance - total}
     ]
     if total_returned:
         entries.append(
-            LedgerEntry(
-                wallet=wallet,
-                kind=LedgerKind.RETURN,
-                amount=total_returned,
-                balance_after=round_obj.balance_after,
-                round=round_obj,
-            )
+            {
+                "kind": LedgerKind.RETURN,
+                "amount": total_returned,
+                "balance_after": round_obj.balance_after,
+            }
         )
-    LedgerEntry.objects.bulk_create(entries)
     wallet.balance = round_obj.balance_after
     wallet.rounds_played = round_obj.sequence
     wallet.chain_head = round_obj.hash
-    wallet.save(update_fields=["balance", "rounds_played", "chain_head", "updated_at"])
+    wallet.updated_at = ended_at
+    written = store.write_round(
+        connection,
+        round_values={name: getattr(round_obj, name) for name in store.ROUND_COLUMNS},
+        bets=bets,
+        entries=entries,
+        wallet=wallet,
+    )
+    if written is None:
+        return None
+    round_obj.pk, bet_ids = written
+    round_obj._state.adding = False
+    round_obj._state.db = connection.alias
+    round_obj.player = player
+    # The caller shows the round with its bets: hand them over, no second read.
+    stored_bets = [
+        Bet.from_db(
+            connection.alias,
+            _BET_ATTNAMES,
+            (bet_id, round_obj.pk, *(bet[name] for name in store.BET_COLUMNS)),
+        )
+        for bet_id, bet in zip(bet_ids, bets, strict=True)
+    ]
+    for bet in stored_bets:
+        Bet.round.field.set_cached_value(bet, round_obj)
+    round_obj._prefetched_objects_cache = {"bets": stored_bets}
     return round_obj

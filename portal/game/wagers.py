@@ -34,7 +34,7 @@ def _one(index: int, raw) -> PlacedWager:
     if isinstance(numbers, list):
         numbers = tuple(numbers)
     try:
-        wager = jinzi.Wager(raw.get("kind"), numbers)
+        wager = jinzi.Wager.of(raw.get("kind"), numbers)
         jinzi.check_stake(stake)
     except jinzi.JinziError as exc:
         raise ValidationFailed.on(field, str(exc)) from None

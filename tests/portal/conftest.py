@@ -7,6 +7,7 @@ import pytest
 from portal.accounts.models import Role
 from portal.accounts.services import holder_create
 from portal.compliance import services
+from portal.game.services import wallet_top_up
 from tests.portal.factories import (
     PASSWORD,
     approved_layout,
@@ -61,6 +62,12 @@ def superuser(db):
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.create_superuser("root", "root@example.com", PASSWORD)
+
+
+@pytest.fixture
+def funded_player(player):
+    wallet_top_up(player=player, amount=100_000)
+    return player
 
 
 @pytest.fixture

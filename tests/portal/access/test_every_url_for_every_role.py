@@ -16,6 +16,8 @@ from tests.portal.access.world import ROLES, build_world, concrete_path, routes
 
 # Which world object fills a route's <pk>, by route-name prefix (first match wins).
 OBJECT_FOR = (
+    ("accounts:api-token", "token"),
+    ("api-token", "token"),
     ("compliance:layout-edit", "draft_layout"),
     ("compliance:paytable-edit", "draft_paytable"),
     ("compliance:rules-edit", "draft_rules"),
@@ -41,6 +43,10 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "login": ("200 200 200 200 200 200 200", "200 200 200 200 200 200 200"),
     "logout": ("405 405 405 405 405 405 405", "302 302 302 302 302 302 302"),
     # Portal pages: sign-in redirect (302), wrong role 403, another holder's record 404.
+    # The API tokens page: one's own; the world's token is manager_a's (the superuser
+    # finds it already revoked by manager_a, who came first).
+    "accounts:api-tokens": ("302 200 200 200 200 200 200", "302 400 400 400 400 400 400"),
+    "accounts:api-token-revoke": ("302 405 405 405 405 405 405", "302 404 404 302 404 404 409"),
     "compliance:dashboard": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "compliance:layout-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "compliance:layout-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
@@ -84,6 +90,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "offering-list": ("403 200 200 200 200 200 200", "403 403 403 400 400 403 400"),
     "offering-detail": ("403 200 200 200 404 200 200", "403 405 405 405 405 405 405"),
     "offering-retire": ("403 405 405 405 405 405 405", "403 403 403 400 404 403 400"),
+    "api-token-list": ("403 200 200 200 200 200 200", "403 400 400 400 400 400 400"),
+    "api-token-detail": ("403 404 404 200 404 404 404", "403 405 405 405 405 405 405"),
     "audit-event-list": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),

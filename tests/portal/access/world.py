@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from portal.accounts.models import Role
+from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance import services
 from portal.game.services import round_play, wallet_top_up
@@ -82,6 +83,7 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         "round": round_obj,
         "holder": holder_a,
         "event": AuditEvent.objects.order_by("sequence").first(),
+        "token": api_token_issue(user=manager_a, name="World token")[0],
         "draft_layout": make_layout(manager_a, holder_a, title="Draft layout"),
         "draft_paytable": make_paytable(manager_a, holder_a, name="Draft paytable"),
         "draft_rules": make_rules(manager_a, holder_a, paytable, layout, title="Draft rules"),

@@ -10,6 +10,7 @@ from drf_spectacular.validation import validate_schema
 pytestmark = pytest.mark.django_db
 
 RESOURCES = ["holders", "layouts", "paytables", "rules-submissions", "offerings", "audit-events"]
+ROOT_RESOURCES = [*RESOURCES, "tokens"]
 ACTIONS = ["submit", "approve", "reject", "request-changes", "withdraw", "amend"]
 
 
@@ -32,6 +33,9 @@ def test_the_openapi_schema_describes_every_route(api_as, officer):
     assert "get" in paths["/api/audit-events/verify/"]
     assert "put" not in paths["/api/paytables/{id}/"]
     assert "delete" not in paths["/api/paytables/{id}/"]
+    assert {"get", "post"} <= set(paths["/api/tokens/"])
+    assert "delete" in paths["/api/tokens/{id}/"]
+    assert "bearerToken" in schema["components"]["securitySchemes"]
 
 
 def test_action_bodies_are_documented():
@@ -95,4 +99,4 @@ def test_the_api_root_lists_the_resources(api_as, officer):
     response = api_as(officer).get("/api/", HTTP_ACCEPT="application/json")
 
     assert response.status_code == 200
-    assert set(response.json()) == set(RESOURCES)
+    assert set(response.json()) == set(ROOT_RESOURCES)

@@ -55,6 +55,18 @@ def test_env_database_reads_a_postgres_url():
     assert (config["HOST"], config["PORT"], config["NAME"]) == ("h", 5433, "db")
 
 
+def test_env_database_prepares_statements_on_postgres_when_asked():
+    url = {"DATABASE_URL": "postgresql://u:p@h:5433/db"}
+
+    prepared = env_database("DATABASE_URL", "x", prepare_threshold=2, env=url)
+    plain = env_database("DATABASE_URL", "x", prepare_threshold=0, env=url)
+    sqlite = env_database("DATABASE_URL", "/tmp/x.sqlite3", prepare_threshold=2, env={})
+
+    assert prepared["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 2}
+    assert "server_side_binding" not in plain.get("OPTIONS", {})
+    assert "server_side_binding" not in sqlite["OPTIONS"]
+
+
 @pytest.mark.parametrize("url", ["mysql://u@h/db", "nonsense://x", "sqlite:///tmp/x.db"])
 def test_env_database_refuses_other_engines(url):
     with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):

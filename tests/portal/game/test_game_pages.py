@@ -38,11 +38,11 @@ def test_history_shows_the_last_games_with_a_constant_number_of_queries(
 ):
     client.force_login(funded_player)
     _play(funded_player, live_offering, 0)
-    with django_assert_num_queries(6) as one:
+    with django_assert_num_queries(5) as one:
         client.get("/play/history/")
     for n in range(1, 12):
         _play(funded_player, live_offering, n)
-    with django_assert_num_queries(6) as many:
+    with django_assert_num_queries(5) as many:
         page = client.get("/play/history/").content.decode()
 
     assert len(one.captured_queries) == len(many.captured_queries)

@@ -61,11 +61,13 @@ def _fill_dashboard(manager, officer, holder, rows):
 @pytest.mark.parametrize(
     ("url", "fill", "officer_queries", "manager_queries"),
     [
-        ("/compliance/layouts/", _fill_layouts, 5, 6),
-        ("/compliance/paytables/", _fill_paytables, 5, 6),
-        ("/compliance/rules/", _fill_rules, 5, 6),
-        ("/compliance/offerings/", _fill_offerings, 6, 7),
-        ("/compliance/", _fill_dashboard, 9, 10),
+        # The user comes with their roles and holder in one query: a manager's holder
+        # costs nothing more.
+        ("/compliance/layouts/", _fill_layouts, 4, 4),
+        ("/compliance/paytables/", _fill_paytables, 4, 4),
+        ("/compliance/rules/", _fill_rules, 4, 4),
+        ("/compliance/offerings/", _fill_offerings, 5, 5),
+        ("/compliance/", _fill_dashboard, 8, 8),
     ],
 )
 def test_list_pages_run_a_constant_number_of_queries(
@@ -97,7 +99,7 @@ def test_the_audit_trail_runs_a_constant_number_of_queries(
         holder_create(actor=None, name=f"Holder {number}", licence_number=f"L-{number}")
     client = login(auditor)
 
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):
         response = client.get("/audit/?action=holder.")
 
     assert response.status_code == 200

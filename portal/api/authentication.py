@@ -1,0 +1,66 @@
+"""API clients sign in with a bearer token: ``Authorization: Bearer jzt_…``.
+
+One query finds the token by the SHA-256 of the secret, with its user, roles and
+holder (``principals.by_token_digest``). A revoked or expired token, or one whose user
+is inactive, is refused with 401 and a reason; nothing about other tokens is revealed.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import authentication, exceptions
+
+from portal.accounts import principals
+from portal.accounts.tokens import PREFIX, digest_of
+
+MALFORMED = "the Authorization header must be 'Bearer <token>' with one jzt_ token"
+UNKNOWN = "this API token is not valid"
+EXPIRED = "this API token expired at {at}; issue a new one"
+REVOKED = "this API token was revoked"
+INACTIVE = "the account of this API token is disabled"
+_MAX_LENGTH = 100
+
+
+class BearerTokenAuthentication(authentication.BaseAuthentication):
+    keyword = b"bearer"
+
+    def authenticate(self, request):
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].lower() != self.keyword:
+            return None  # not ours: session or basic sign-in may apply
+        if len(parts) != 2 or len(parts[1]) > _MAX_LENGTH:
+            raise exceptions.AuthenticationFailed(MALFORMED)
+        try:
+            secret = parts[1].decode("ascii")
+        except UnicodeDecodeError:
+            raise exceptions.AuthenticationFailed(MALFORMED) from None
+        if not secret.startswith(PREFIX):
+            raise exceptions.AuthenticationFailed(MALFORMED)
+        user, token = principals.by_token_digest(digest_of(secret))
+        if token is None:
+            raise exceptions.AuthenticationFailed(UNKNOWN)
+        if token.revoked_at is not None:
+            raise exceptions.AuthenticationFailed(REVOKED)
+        if timezone.now() >= token.expires_at:
+            raise exceptions.AuthenticationFailed(EXPIRED.format(at=token.expires_at.isoformat()))
+        if not user.is_active:
+            raise exceptions.AuthenticationFailed(INACTIVE)
+        return user, token
+
+    def authenticate_header(self, request) -> str:
+        return 'Bearer realm="api"'
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):
+    """How the OpenAPI schema names this sign-in (drf-spectacular finds it by subclassing)."""
+
+    target_class = BearerTokenAuthentication
+    name = "bearerToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "An API token from /api/tokens/ or the API tokens page (jzt_…).",
+        }

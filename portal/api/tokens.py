@@ -1,0 +1,81 @@
+"""``/api/tokens/``: a user's own API tokens. List them, issue one (the secret is in that
+answer only), revoke one with DELETE. Issuing needs a password sign-in (the browser's
+session or HTTP basic): a token cannot mint further tokens."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from portal.accounts.models import ApiToken
+from portal.accounts.policy import Action
+from portal.accounts.tokens import DEFAULT_DAYS, MAX_DAYS, api_token_issue, api_token_revoke
+from portal.api.base import ApiViewSet
+from portal.api.fields import StrictInput, WholeNumberField
+from portal.core.errors import NotFound, NotPermitted
+
+TOKEN_CANNOT_ISSUE = (
+    "an API token cannot issue tokens; sign in with your password (the portal, or HTTP basic)"
+)
+
+
+class ApiTokenSerializer(serializers.ModelSerializer):
+    active = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ApiToken
+        fields = ("id", "name", "prefix", "created_at", "expires_at", "revoked_at", "active")
+        read_only_fields = fields
+
+    def get_active(self, token: ApiToken) -> bool:
+        return token.is_active(timezone.now())
+
+
+class TokenIssueInput(StrictInput):
+    read_only_from = ApiTokenSerializer
+
+    name = serializers.CharField(max_length=100, help_text="What the token is for.")
+    days = WholeNumberField(
+        min_value=1, max_value=MAX_DAYS, required=False, help_text="Lifetime, 90 by default."
+    )
+
+
+class IssuedTokenSerializer(ApiTokenSerializer):
+    token = serializers.CharField(help_text="The secret: shown in this answer only.")
+
+    class Meta(ApiTokenSerializer.Meta):
+        fields = ("token", *ApiTokenSerializer.Meta.fields)
+
+
+@extend_schema_view(
+    create=extend_schema(request=TokenIssueInput, responses={201: IssuedTokenSerializer}),
+    destroy=extend_schema(responses={204: None}),
+)
+class ApiTokenViewSet(ApiViewSet):
+    serializer_class = ApiTokenSerializer
+    http_method_names = ["get", "post", "delete", "head", "options"]
+    read_action = Action.OWN_API_TOKENS
+    write_actions = {"create": Action.OWN_API_TOKENS, "destroy": Action.OWN_API_TOKENS}
+    filterset_class = None
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):  # schema generation
+            return ApiToken.objects.none()
+        return ApiToken.objects.filter(user=self.request.user)
+
+    def create(self, request):
+        if isinstance(request.auth, ApiToken):
+            raise NotPermitted(TOKEN_CANNOT_ISSUE)
+        data = self.parse(TokenIssueInput)
+        token, secret = api_token_issue(
+            user=request.user, name=data["name"], days=data.get("days", DEFAULT_DAYS)
+        )
+        return Response({"token": secret, **self.get_serializer(token).data}, status=201)
+
+    def destroy(self, request, pk=None):
+        if not (pk.isascii() and pk.isdigit() and len(pk) <= 18):
+            raise NotFound(f"you have no API token {pk}")
+        api_token_revoke(actor=request.user, token_id=int(pk))
+        return Response(status=204)
