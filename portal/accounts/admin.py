@@ -60,8 +60,14 @@ class ApiTokenAdmin(LookOnlyAdmin):
     list_display = ("name", "user", "prefix", "created_at", "expires_at", "revoked_at")
     list_filter = ("revoked_at",)
     search_fields = ("name", "prefix", "user__username")
-    exclude = ("digest",)
+    exclude = ("digest", "auth_hash")
     actions = ["revoke"]
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        return request.user.is_superuser
+
+    def has_module_permission(self, request) -> bool:
+        return request.user.is_superuser
 
     @admin.action(description="Revoke the selected tokens")
     def revoke(self, request, queryset):

@@ -60,6 +60,9 @@ class ApiToken(models.Model):
     name = models.CharField(max_length=100, help_text="What the token is for.")
     prefix = models.CharField(max_length=16, help_text="The secret's first characters.")
     digest = models.CharField(max_length=64, unique=True, help_text="SHA-256 of the secret.")
+    # The user's session hash (an HMAC of their password hash) when the token was issued:
+    # a password change ends the user's tokens as it ends their sessions.
+    auth_hash = models.CharField(max_length=128, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     revoked_at = models.DateTimeField(null=True, blank=True)

@@ -74,7 +74,9 @@ def by_id(user_id):
 
 @cache
 def _token_reader() -> RowReader:
-    return RowReader(ApiToken, ("id", "user", "name", "prefix", "expires_at", "revoked_at"), "t")
+    return RowReader(
+        ApiToken, ("id", "user", "name", "prefix", "auth_hash", "expires_at", "revoked_at"), "t"
+    )
 
 
 def by_token_digest(digest: str):

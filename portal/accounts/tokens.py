@@ -11,6 +11,7 @@ import datetime
 import hashlib
 import secrets
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -53,6 +54,8 @@ def api_token_issue(*, user, name: str, days: int = DEFAULT_DAYS) -> tuple[ApiTo
     name = clean_text("name", name, what="the token's name", max_length=100)
     if type(days) is not int or not 1 <= days <= MAX_DAYS:
         raise ValidationFailed.on("days", DAYS_RANGE)
+    # The user's row lock makes the count and the insert one step: no 21st token by a race.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     now = timezone.now()
     active = ApiToken.objects.filter(user=user, revoked_at=None, expires_at__gt=now).count()
     if active >= MAX_ACTIVE:
@@ -63,6 +66,7 @@ def api_token_issue(*, user, name: str, days: int = DEFAULT_DAYS) -> tuple[ApiTo
         name=name,
         prefix=secret[:SHOWN_PREFIX],
         digest=digest_of(secret),
+        auth_hash=user.get_session_auth_hash(),
         expires_at=now + datetime.timedelta(days=days),
     )
     audit_record(

@@ -33,7 +33,7 @@ class TokenForm(forms.Form):
 def api_tokens(request: HttpRequest) -> HttpResponse:
     issued = None
     status = 200
-    form = TokenForm(request.POST or None)
+    form = TokenForm(request.POST if request.method == "POST" else None)
     if request.method == "POST":
         if form.is_valid():
             try:

@@ -1,13 +1,15 @@
 """API clients sign in with a bearer token: ``Authorization: Bearer jzt_…``.
 
 One query finds the token by the SHA-256 of the secret, with its user, roles and
-holder (``principals.by_token_digest``). A revoked or expired token, or one whose user
-is inactive, is refused with 401 and a reason; nothing about other tokens is revealed.
+holder (``principals.by_token_digest``). A revoked or expired token, one whose user is
+inactive, or one issued before the user's password last changed (as Django ends their
+sessions) is refused with 401 and a reason; nothing about other tokens is revealed.
 """
 
 from __future__ import annotations
 
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
@@ -19,6 +21,7 @@ UNKNOWN = "this API token is not valid"
 EXPIRED = "this API token expired at {at}; issue a new one"
 REVOKED = "this API token was revoked"
 INACTIVE = "the account of this API token is disabled"
+PASSWORD_CHANGED = "the account's password changed after this API token was issued"
 _MAX_LENGTH = 100
 
 
@@ -46,6 +49,8 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(EXPIRED.format(at=token.expires_at.isoformat()))
         if not user.is_active:
             raise exceptions.AuthenticationFailed(INACTIVE)
+        if not constant_time_compare(token.auth_hash, user.get_session_auth_hash()):
+            raise exceptions.AuthenticationFailed(PASSWORD_CHANGED)
         return user, token
 
     def authenticate_header(self, request) -> str:

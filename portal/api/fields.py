@@ -21,8 +21,8 @@ from jinzi.wheel import WHEEL_NOT_SEQUENCE
 from portal.accounts import policy
 from portal.api import errors as msg
 from portal.compliance.models import OfferingStatus, RecordStatus
+from portal.core.validation import MAX_ID
 
-MAX_ID = 2**63 - 1
 # jinzi reads odds written as text with at most nine digits; an integer gets the same bound.
 MAX_ODDS = jinzi.paytable.MAX_ODDS - 1  # jinzi refuses anything from MAX_ODDS up
 

@@ -16,6 +16,7 @@ from portal.compliance.models import (
     RecordStatus,
     RulesSubmission,
 )
+from portal.core.validation import MAX_ID
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -26,7 +27,7 @@ class IdFilter(django_filters.NumberFilter):
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("min_value", 1)
-        kwargs.setdefault("max_value", 2**63 - 1)
+        kwargs.setdefault("max_value", MAX_ID)
         super().__init__(*args, **kwargs)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from portal.core.errors import ValidationFailed
 
+MAX_ID = 2**63 - 1  # the largest id a database column holds (a signed 64-bit integer)
 MISSING = "give {what}"
 TOO_LONG = "{what} is longer than {limit} characters"
 NOT_TEXT = "{what} must be text"

@@ -15,6 +15,7 @@ from portal.accounts.policy import Action, require
 from portal.compliance.models import Game
 from portal.compliance.selectors import offering_is_live
 from portal.core.errors import Conflict, NotFound, ValidationFailed
+from portal.core.validation import MAX_ID
 from portal.game import messages as msg
 from portal.game import store
 from portal.game.chain import round_digest
@@ -75,6 +76,8 @@ def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tup
         raise ValidationFailed.on("idempotency_key", msg.KEY_INVALID)
     if type(offering_id) is not int:
         raise ValidationFailed.on("offering", "offering is the id of a table (a whole number)")
+    if not 0 < offering_id <= MAX_ID:
+        raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
     placed = parse_wagers(wagers)
     fingerprint = _fingerprint(offering_id, placed)
     connection = store.connection_for_rounds()
@@ -90,24 +93,31 @@ def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tup
         if inputs is None:  # the player's first round: create the wallet, then lock it
             wallet_for(player)
             inputs = read()
-        if inputs.previous is None:
+        previous = inputs.previous
+        if previous is None and inputs.moved_while_waiting:
+            # Another round of this player was committed while this request waited for the
+            # lock: it may be this very request, sent twice. Look again before any check
+            # or draw, so a retry is answered with its round, never with an error.
+            previous = _played_under(player, idempotency_key)
+        if previous is None:
             played = _settle(
                 connection, player, inputs, offering_id, placed, idempotency_key, fingerprint, rng
             )
             if played is not None:
                 return played, False
-            # The same key was played and committed while this request waited for the lock.
-            previous = (
-                Round.objects.filter(player=player, idempotency_key=idempotency_key)
-                .values_list("pk", "request_fingerprint")
-                .get()
-            )
-        else:
-            previous = inputs.previous
+            previous = _played_under(player, idempotency_key)  # the write's last guard
         previous_id, previous_fingerprint = previous
         if previous_fingerprint != fingerprint:
             raise Conflict(msg.KEY_REUSED.format(key=idempotency_key))
         return Round.objects.select_related("player").get(pk=previous_id), True
+
+
+def _played_under(player, idempotency_key) -> tuple[int, str] | None:
+    return (
+        Round.objects.filter(player=player, idempotency_key=idempotency_key)
+        .values_list("pk", "request_fingerprint")
+        .first()
+    )
 
 
 def _settle(

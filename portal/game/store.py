@@ -13,10 +13,13 @@ A round is the hottest path in the portal, so its statements are fixed SQL
    its text never changes and the server keeps it prepared); on SQLite, which has no
    round trips to save, four plain statements.
 
-The read sees the database as it was when the statement began, so a round committed
-under the same key while this one waited for the lock is not in it; the write's
-``ON CONFLICT DO NOTHING`` on (player, idempotency key) catches that case and writes
-nothing at all, and the service answers with the round that won.
+On PostgreSQL the read sees the database as it was when the statement began, except for
+the locked wallet row, which is its newest version: a round committed by another request
+of the player while this one waited for the lock is not in the join. The read therefore
+also returns the wallet as its snapshot saw it; if the two differ, the service looks the
+key up again before anything else (``moved_while_waiting``). The write's
+``ON CONFLICT DO NOTHING`` on (player, idempotency key) stays as the last guard: it
+writes nothing at all, and the service answers with the round that won.
 
 Only ``portal.game.services`` calls this, inside its transaction; values are prepared
 by the model fields, so what lands in the tables is what the ORM would have written.
@@ -54,6 +57,9 @@ class RoundInputs:
     # (id, request fingerprint) of the round already played under this key, if any
     previous: tuple[int, str] | None
     offering: Offering | None
+    # The wallet moved between the statement's snapshot and the lock (another request of
+    # this player committed meanwhile): ``previous`` may miss a round that request played.
+    moved_while_waiting: bool = False
 
 
 def connection_for_rounds():
@@ -82,6 +88,8 @@ def read_for_round(
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {wallet_reader.columns}, r.id, r.request_fingerprint, "
+            # The wallet as the snapshot saw it; the locked row above is the newest one.
+            f"(SELECT s.rounds_played FROM {Wallet._meta.db_table} s WHERE s.id = w.id), "
             f"{', '.join(reader.columns for reader in offering_readers)} "
             f"FROM {Wallet._meta.db_table} w "
             f"LEFT JOIN {Round._meta.db_table} r "
@@ -94,10 +102,12 @@ def read_for_round(
     if row is None:
         return None
     width = len(wallet_reader)
+    wallet = wallet_reader.read(row[:width], connection)
     return RoundInputs(
-        wallet=wallet_reader.read(row[:width], connection),
+        wallet=wallet,
         previous=(row[width], row[width + 1]) if row[width] is not None else None,
-        offering=offering_from_play_row(row[width + 2 :], connection),
+        offering=offering_from_play_row(row[width + 3 :], connection),
+        moved_while_waiting=row[width + 2] != wallet.rounds_played,
     )
 
 
@@ -135,14 +145,19 @@ def _postgresql_sql(alias: str) -> str:
         "), new_bets AS ("
         f"INSERT INTO {Bet._meta.db_table} (round_id, {bet_columns}) "
         f"SELECT new_round.id, {bet_columns} FROM new_round, "
-        f"jsonb_to_recordset(%s::jsonb) AS b({_record_columns(Bet, BET_COLUMNS, connection)}) "
-        "RETURNING id, position"
+        "ROWS FROM (jsonb_to_recordset(%s::jsonb) "
+        f"AS ({_record_columns(Bet, BET_COLUMNS, connection)})) "
+        f"WITH ORDINALITY AS b({bet_columns}, ordinality) "
+        "ORDER BY ordinality RETURNING id, position"
         "), new_entries AS ("
         f"INSERT INTO {LedgerEntry._meta.db_table} "
         f"(wallet_id, round_id, created_at, {entry_columns}) "
         f"SELECT %s, new_round.id, %s, {entry_columns} FROM new_round, "
-        "jsonb_to_recordset(%s::jsonb) "
-        f"AS e({_record_columns(LedgerEntry, ENTRY_COLUMNS, connection)})"
+        "ROWS FROM (jsonb_to_recordset(%s::jsonb) "
+        f"AS ({_record_columns(LedgerEntry, ENTRY_COLUMNS, connection)})) "
+        f"WITH ORDINALITY AS e({entry_columns}, ordinality) "
+        # Ids follow the list: the stake's entry, then the return's.
+        "ORDER BY ordinality"
         "), moved_wallet AS ("
         f"UPDATE {Wallet._meta.db_table} "
         "SET balance = %s, rounds_played = %s, chain_head = %s, updated_at = %s "
@@ -199,25 +214,37 @@ def _values_rows(count: int, width: int) -> str:
 
 
 def _write_round_plain(connection, round_values, bets, entries, wallet):
+    # RETURNING needs SQLite 3.35; older versions (Django supports 3.31) use lastrowid
+    # and read the bets' ids back.
+    returning = connection.features.can_return_columns_from_insert
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {Round._meta.db_table} ({columns_of(Round, ROUND_COLUMNS)}) "
-            f"VALUES {_values_rows(1, len(ROUND_COLUMNS))} {_ON_KEY_CONFLICT} RETURNING id",
+            f"VALUES {_values_rows(1, len(ROUND_COLUMNS))} {_ON_KEY_CONFLICT}"
+            + (" RETURNING id" if returning else ""),
             prepared(Round, round_values, connection),
         )
-        row = cursor.fetchone()
-        if row is None:
+        if returning:
+            row = cursor.fetchone()
+            round_id = row[0] if row is not None else None
+        else:
+            round_id = cursor.lastrowid if cursor.rowcount == 1 else None
+        if round_id is None:
             return None
-        round_id = row[0]
         bet_params = []
         for bet in bets:
             bet_params += [round_id, *prepared(Bet, {n: bet[n] for n in BET_COLUMNS}, connection)]
         cursor.execute(
             f"INSERT INTO {Bet._meta.db_table} (round_id, {columns_of(Bet, BET_COLUMNS)}) "
-            f"VALUES {_values_rows(len(bets), len(BET_COLUMNS) + 1)} RETURNING id, position",
+            f"VALUES {_values_rows(len(bets), len(BET_COLUMNS) + 1)}"
+            + (" RETURNING id, position" if returning else ""),
             bet_params,
         )
-        bet_ids = [bet_id for bet_id, _ in sorted(cursor.fetchall(), key=lambda r: r[1])]
+        if not returning:
+            cursor.execute(
+                f"SELECT id, position FROM {Bet._meta.db_table} WHERE round_id = %s", [round_id]
+            )
+        bet_ids = [bet_id for bet_id, _ in sorted(cursor.fetchall(), key=lambda row: row[1])]
         created_at = prepared(LedgerEntry, {"created_at": wallet.updated_at}, connection)[0]
         entry_params = []
         for entry in entries:

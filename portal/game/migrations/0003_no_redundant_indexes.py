@@ -23,6 +23,8 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # Undone last when migrating backwards, after the rebuilds that undo the changes.
+        migrations.RunPython(migrations.RunPython.noop, reinstall),
         migrations.RemoveIndex(model_name="round", name="game_round_player__cd64e2_idx"),
         migrations.AlterField(
             model_name="bet",

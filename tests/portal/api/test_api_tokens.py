@@ -193,3 +193,14 @@ def test_a_token_request_costs_one_query_for_its_user(
     # The token with its user, roles and holder; then the wallet and its entries.
     with django_assert_num_queries(3):
         assert client.get("/api/wallet/").status_code == 200
+
+
+def test_a_password_change_ends_the_users_tokens(player):
+    _, secret = api_token_issue(user=player, name="Game client")
+    player.set_password("a-new-passphrase-2026")
+    player.save()
+
+    refused = bearer(secret).get("/api/wallet/")
+
+    assert refused.status_code == 401
+    assert refused.json()["detail"] == auth.PASSWORD_CHANGED

@@ -1,9 +1,11 @@
 """Many simultaneous rounds on one wallet (PostgreSQL, one connection per thread)."""
 
+import threading
+
 import pytest
 from django.db.models import Sum
 
-from portal.core.errors import ValidationFailed
+from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import LedgerEntry, Round, Wallet
 from portal.game.services import round_play, wallet_top_up
 from tests.portal.concurrency import run_together
@@ -57,4 +59,67 @@ def test_the_same_idempotency_key_sent_at_once_plays_one_round(funded_player, li
     assert all(isinstance(o, tuple) for o in outcomes), outcomes
     assert len({round_obj.pk for round_obj, _ in outcomes}) == 1
     assert sorted(replayed for _, replayed in outcomes) == [False] + [True] * 5
+    assert Round.objects.count() == 1
+
+
+class CountingBits:
+    """A random source shared by threads that counts the draws made from it."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+        self.calls = 0
+        self.lock = threading.Lock()
+
+    def getrandbits(self, k: int) -> int:
+        with self.lock:
+            self.calls += 1
+        return self.value
+
+
+def test_a_retry_sent_while_its_round_is_being_played_gets_that_round(funded_player, live_offering):
+    # 90,000 of the 100,000 balance: a second round could not be afforded, so a retry
+    # checked against the new balance would be refused instead of answered.
+    wagers = [{"kind": "red", "stake": 50_000}, {"kind": "black", "stake": 40_000}]
+    rng = CountingBits(3)
+
+    outcomes = run_together(
+        *(
+            lambda: round_play(
+                player=funded_player,
+                offering_id=live_offering.pk,
+                wagers=wagers,
+                idempotency_key="retried-while-playing",
+                rng=rng,
+            )
+            for _ in range(6)
+        )
+    )
+
+    assert all(isinstance(o, tuple) for o in outcomes), outcomes
+    assert sorted(replayed for _, replayed in outcomes) == [False] + [True] * 5
+    assert Round.objects.count() == 1
+    assert rng.calls == 1  # one draw, for the one round: none drawn and thrown away
+
+
+def test_a_key_reused_with_other_wagers_while_playing_is_a_conflict(funded_player, live_offering):
+    first = [{"kind": "red", "stake": 50_000}, {"kind": "small", "stake": 40_000}]
+    other = [{"kind": "black", "stake": 50_000}, {"kind": "big", "stake": 40_000}]
+
+    outcomes = run_together(
+        *(
+            lambda wagers=wagers: round_play(
+                player=funded_player,
+                offering_id=live_offering.pk,
+                wagers=wagers,
+                idempotency_key="reused-while-playing",
+                rng=FixedBits(3),
+            )
+            for wagers in (first, other, first, other)
+        )
+    )
+
+    played = [o for o in outcomes if isinstance(o, tuple)]
+    conflicts = [o for o in outcomes if isinstance(o, Conflict)]
+    assert len(played) + len(conflicts) == 4, outcomes
+    assert len(conflicts) == 2
     assert Round.objects.count() == 1

@@ -151,3 +151,22 @@ def test_the_chain_verifies_after_rounds_written_this_way(funded_player, live_of
     call_command("verify_round_chain")
 
     assert "3 rounds" in capsys.readouterr().out
+
+
+def test_on_a_sqlite_without_returning_the_ids_are_read_back(
+    funded_player, live_offering, monkeypatch
+):
+    connection = store.connection_for_rounds()
+    if connection.vendor != "sqlite":
+        pytest.skip("only the SQLite path writes in several statements")
+    monkeypatch.setattr(connection.features, "can_return_columns_from_insert", False)
+
+    played, _ = play(funded_player, live_offering, "store-old-sqlite-1")
+    again, replayed = play(funded_player, live_offering, "store-old-sqlite-1")
+
+    stored_bets = list(Bet.objects.filter(round_id=played.pk).order_by("position"))
+    assert [bet.pk for bet in played.bets.all()] == [bet.pk for bet in stored_bets]
+    assert (again.pk, replayed) == (played.pk, True)
+    _forgetting_the_key(monkeypatch)  # the conflict is seen through the row count
+    assert play(funded_player, live_offering, "store-old-sqlite-1")[1] is True
+    assert Round.objects.count() == 1

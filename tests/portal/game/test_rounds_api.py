@@ -1,6 +1,7 @@
 import pytest
 from rest_framework.test import APIClient
 
+from portal.game import messages as msg
 from portal.game.models import LedgerEntry, Round, Wallet
 
 pytestmark = pytest.mark.django_db
@@ -104,6 +105,21 @@ def test_malformed_or_forged_bodies_are_refused(api, funded_player, live_offerin
 
     assert response.status_code == 400
     assert response.json()["detail"]
+    _nothing_moved(funded_player)
+
+
+@pytest.mark.parametrize("offering", [0, -1, 999_999, 2**63 - 1, 2**63, 10**30])
+def test_an_offering_id_that_is_no_table_is_a_404(api, funded_player, offering):
+    payload = {
+        "offering": offering,
+        "wagers": [{"kind": "red", "stake": 200}],
+        "idempotency_key": "no-such-table-1",
+    }
+
+    response = api.post("/api/rounds/", payload, format="json")
+
+    assert response.status_code == 404
+    assert response.json()["detail"] == msg.NO_SUCH_OFFERING.format(id=offering)
     _nothing_moved(funded_player)
 
 
