@@ -18,7 +18,7 @@ from django.utils import timezone
 from portal.accounts.models import ApiToken
 from portal.accounts.policy import Action, require
 from portal.audit.services import audit_record
-from portal.core.errors import Conflict, NotFound, ValidationFailed
+from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
 from portal.core.validation import clean_text
 
 PREFIX = "jzt_"
@@ -31,6 +31,9 @@ DAYS_RANGE = f"a token lives from 1 to {MAX_DAYS} days"
 TOO_MANY = f"you already have {MAX_ACTIVE} active tokens; revoke one first"
 NO_SUCH_TOKEN = "you have no API token {id}"
 ALREADY_REVOKED = "this token was already revoked at {at}"
+TOKEN_CANNOT_ISSUE = (
+    "an API token cannot issue tokens; sign in with your password (the portal, or HTTP basic)"
+)
 
 
 def digest_of(secret: str) -> str:
@@ -48,9 +51,17 @@ def _picture(token: ApiToken) -> dict:
 
 
 @transaction.atomic
-def api_token_issue(*, user, name: str, days: int = DEFAULT_DAYS) -> tuple[ApiToken, str]:
-    """A new token acting as ``user``; returns it and its secret (shown this once)."""
+def api_token_issue(
+    *, user, name: str, days: int = DEFAULT_DAYS, signed_in_with_token: bool = False
+) -> tuple[ApiToken, str]:
+    """A new token acting as ``user``; returns it and its secret (shown this once).
+
+    Only a password sign-in issues tokens: a leaked token must not be able to outlive
+    its own expiry or revocation by minting others.
+    """
     require(user, Action.OWN_API_TOKENS)
+    if signed_in_with_token:
+        raise NotPermitted(TOKEN_CANNOT_ISSUE)
     name = clean_text("name", name, what="the token's name", max_length=100)
     if type(days) is not int or not 1 <= days <= MAX_DAYS:
         raise ValidationFailed.on("days", DAYS_RANGE)

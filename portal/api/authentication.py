@@ -25,13 +25,20 @@ PASSWORD_CHANGED = "the account's password changed after this API token was issu
 _MAX_LENGTH = 100
 
 
-class BearerTokenAuthentication(authentication.BaseAuthentication):
-    keyword = b"bearer"
+_KEYWORD = b"bearer"
 
+
+def sends_bearer(request) -> bool:
+    """Whether the request's Authorization header is a bearer token's (valid or not)."""
+    parts = authentication.get_authorization_header(request).split()
+    return bool(parts) and parts[0].lower() == _KEYWORD
+
+
+class BearerTokenAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request):
-        parts = authentication.get_authorization_header(request).split()
-        if not parts or parts[0].lower() != self.keyword:
+        if not sends_bearer(request):
             return None  # not ours: session or basic sign-in may apply
+        parts = authentication.get_authorization_header(request).split()
         if len(parts) != 2 or len(parts[1]) > _MAX_LENGTH:
             raise exceptions.AuthenticationFailed(MALFORMED)
         try:

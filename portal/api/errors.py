@@ -18,6 +18,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from portal.api.authentication import sends_bearer
 from portal.core.errors import DomainError
 
 UNKNOWN_FIELD = "unknown field {field}; this request takes {allowed}"
@@ -97,15 +98,10 @@ def api_exception_handler(exc, context):
     else:
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
         response.data = {"detail": str(detail), "errors": {}}
-    if isinstance(exc, exceptions.AuthenticationFailed) and _sent_bearer(context):
+    request = context.get("request")
+    if isinstance(exc, exceptions.AuthenticationFailed) and request and sends_bearer(request):
         # DRF answers 403 when the first sign-in method (the session) has no challenge;
         # a refused bearer token is a 401 with its challenge (RFC 6750).
         response.status_code = 401
         response["WWW-Authenticate"] = 'Bearer realm="api", error="invalid_token"'
     return response
-
-
-def _sent_bearer(context) -> bool:
-    request = context.get("request")
-    header = request.META.get("HTTP_AUTHORIZATION", "") if request is not None else ""
-    return header.split(" ", 1)[0].lower() == "bearer"

@@ -14,11 +14,7 @@ from portal.accounts.policy import Action
 from portal.accounts.tokens import DEFAULT_DAYS, MAX_DAYS, api_token_issue, api_token_revoke
 from portal.api.base import ApiViewSet
 from portal.api.fields import StrictInput, WholeNumberField
-from portal.core.errors import NotFound, NotPermitted
-
-TOKEN_CANNOT_ISSUE = (
-    "an API token cannot issue tokens; sign in with your password (the portal, or HTTP basic)"
-)
+from portal.core.errors import NotFound
 
 
 class ApiTokenSerializer(serializers.ModelSerializer):
@@ -66,11 +62,12 @@ class ApiTokenViewSet(ApiViewSet):
         return ApiToken.objects.filter(user=self.request.user)
 
     def create(self, request):
-        if isinstance(request.auth, ApiToken):
-            raise NotPermitted(TOKEN_CANNOT_ISSUE)
         data = self.parse(TokenIssueInput)
         token, secret = api_token_issue(
-            user=request.user, name=data["name"], days=data.get("days", DEFAULT_DAYS)
+            user=request.user,
+            name=data["name"],
+            days=data.get("days", DEFAULT_DAYS),
+            signed_in_with_token=isinstance(request.auth, ApiToken),
         )
         return Response({"token": secret, **self.get_serializer(token).data}, status=201)
 

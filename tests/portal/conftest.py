@@ -6,15 +6,8 @@ import pytest
 
 from portal.accounts.models import Role
 from portal.accounts.services import holder_create
-from portal.compliance import services
 from portal.game.services import wallet_top_up
-from tests.portal.factories import (
-    PASSWORD,
-    approved_layout,
-    approved_paytable,
-    approved_rules,
-    make_user,
-)
+from tests.portal.factories import PASSWORD, approved_offering, make_user
 
 
 @pytest.fixture
@@ -72,14 +65,4 @@ def funded_player(player):
 
 @pytest.fixture
 def live_offering(manager_a, officer, holder_a):
-    layout = approved_layout(manager_a, officer, holder_a)
-    paytable = approved_paytable(manager_a, officer, holder_a)
-    rules = approved_rules(manager_a, officer, holder_a, paytable, layout)
-    return services.offering_create(
-        actor=manager_a,
-        holder=holder_a,
-        name="Table 1",
-        rules_submission=rules,
-        layout=layout,
-        paytable=paytable,
-    )
+    return approved_offering(manager_a, officer, holder_a)

@@ -7,7 +7,7 @@ import datetime
 from portal.accounts.models import Role
 from portal.accounts.services import staff_user_create
 from portal.compliance import services
-from portal.compliance.models import Layout, Paytable, RulesSubmission
+from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
 
 PASSWORD = "correct-horse-battery-staple"
 PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 64
@@ -96,3 +96,22 @@ def approved_rules(manager, officer, holder, paytable, layout) -> RulesSubmissio
     rules = make_rules(manager, holder, paytable, layout)
     rules = services.rules_submission_submit(actor=manager, submission=rules)
     return services.rules_submission_approve(actor=officer, submission=rules)
+
+
+def make_offering(manager, holder, rules, layout, paytable, name="Table 1") -> Offering:
+    return services.offering_create(
+        actor=manager,
+        holder=holder,
+        name=name,
+        rules_submission=rules,
+        layout=layout,
+        paytable=paytable,
+    )
+
+
+def approved_offering(manager, officer, holder, name="Table 1") -> Offering:
+    """A live table: approved layout, paytable and rules submission listing them."""
+    layout = approved_layout(manager, officer, holder)
+    paytable = approved_paytable(manager, officer, holder)
+    rules = approved_rules(manager, officer, holder, paytable, layout)
+    return make_offering(manager, holder, rules, layout, paytable, name=name)

@@ -10,9 +10,14 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from portal.accounts.models import Role
 from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
-from portal.compliance import services
 from portal.game.services import round_play, wallet_top_up
-from tests.portal.factories import make_layout, make_paytable, make_rules, make_user
+from tests.portal.factories import (
+    approved_offering,
+    make_layout,
+    make_paytable,
+    make_rules,
+    make_user,
+)
 
 ROLES = ("anonymous", "player", "auditor", "manager_a", "manager_b", "officer", "superuser")
 
@@ -45,19 +50,8 @@ def routes() -> list[Route]:
 
 def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser) -> dict:
     """holder_a's live table with a round played on it, and a draft of each record."""
-    from tests.portal.factories import approved_layout, approved_paytable, approved_rules
-
-    layout = approved_layout(manager_a, officer, holder_a)
-    paytable = approved_paytable(manager_a, officer, holder_a)
-    rules = approved_rules(manager_a, officer, holder_a, paytable, layout)
-    offering = services.offering_create(
-        actor=manager_a,
-        holder=holder_a,
-        name="Table 1",
-        rules_submission=rules,
-        layout=layout,
-        paytable=paytable,
-    )
+    offering = approved_offering(manager_a, officer, holder_a)
+    layout, paytable, rules = offering.layout, offering.paytable, offering.rules_submission
     player = make_user("player", Role.PLAYER)
     wallet_top_up(player=player, amount=10_000)
     round_obj, _ = round_play(

@@ -68,3 +68,13 @@ def test_someone_elses_token_cannot_be_revoked_from_the_page(client, player, aud
 
 def test_the_page_needs_a_signed_in_user(client):
     assert client.get("/accounts/tokens/").status_code == 302
+
+
+@pytest.mark.parametrize("pk", ["99999999999999999999999", "9223372036854775808"])
+def test_a_token_id_beyond_any_row_is_not_found(client, player, pk):
+    token, _ = api_token_issue(user=player, name="Game client")
+    client.force_login(player)
+
+    assert client.post(f"/accounts/tokens/{pk}/revoke/").status_code == 404
+    token.refresh_from_db()
+    assert token.revoked_at is None

@@ -14,12 +14,13 @@ from portal.accounts.tokens import (
     DAYS_RANGE,
     MAX_ACTIVE,
     NO_SUCH_TOKEN,
+    TOKEN_CANNOT_ISSUE,
     TOO_MANY,
     api_token_issue,
     api_token_revoke,
 )
 from portal.audit.models import AuditEvent
-from portal.core.errors import Conflict, NotFound, ValidationFailed
+from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +132,11 @@ def test_is_active_until_expiry_or_revocation(player):
     assert not token.is_active(now + datetime.timedelta(days=2))
     token.revoked_at = now
     assert not token.is_active(now)
+
+
+def test_a_token_sign_in_cannot_issue_tokens(player):
+    with pytest.raises(NotPermitted) as refused:
+        api_token_issue(user=player, name="minted", signed_in_with_token=True)
+
+    assert refused.value.message == TOKEN_CANNOT_ISSUE
+    assert not ApiToken.objects.exists()

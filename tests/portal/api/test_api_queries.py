@@ -12,12 +12,12 @@ import itertools
 import pytest
 
 from portal.accounts.services import holder_create
-from portal.compliance import services
 from tests.portal.factories import (
     approved_layout,
     approved_paytable,
     approved_rules,
     make_layout,
+    make_offering,
     make_paytable,
     make_rules,
 )
@@ -58,13 +58,8 @@ class World:
     def offerings(self, n: int) -> None:
         rules, layout, paytable = self.approved()
         for _ in range(n):
-            services.offering_create(
-                actor=self.manager,
-                holder=self.holder,
-                name=f"Table {next(_names)}",
-                rules_submission=rules,
-                layout=layout,
-                paytable=paytable,
+            make_offering(
+                self.manager, self.holder, rules, layout, paytable, name=f"Table {next(_names)}"
             )
 
     def holders(self, n: int) -> None:

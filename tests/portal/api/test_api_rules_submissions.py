@@ -41,17 +41,7 @@ def test_it_creates_a_submission_listing_its_games(api_as, manager_a, holder_a, 
 
     assert response.status_code == 201, response.json()
     body = response.json()
-    assert body["games"] == [
-        {
-            "game": "jinzi_roulette",
-            "paytable": paytable.pk,
-            "layout": layout.pk,
-            "chip_unit": 100,
-            "min_wager": 100,
-            "max_wager": 50_000,
-            "max_round_stake": 200_000,
-        }
-    ]
+    assert body["games"] == [game_body(paytable, layout)]  # the listing, as it was sent
     assert (body["effective_date"], body["expiry_date"]) == ("2026-01-01", "2028-01-01")
     assert (body["holder"], body["status"]) == (holder_a.pk, "draft")
     event = last_event("rules_submission.create")

@@ -9,9 +9,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from portal.accounts.models import ApiToken
-from portal.accounts.tokens import api_token_issue
+from portal.accounts.tokens import TOKEN_CANNOT_ISSUE, api_token_issue
 from portal.api import authentication as auth
-from portal.api.tokens import TOKEN_CANNOT_ISSUE
 from portal.game.models import Round
 
 pytestmark = pytest.mark.django_db
@@ -116,9 +115,16 @@ def test_someone_elses_token_is_not_found(api_as, player, auditor):
     assert token.revoked_at is None
 
 
-@pytest.mark.parametrize("pk", ["99999999999999999999999", "abc", "-1", "١٢"])
+@pytest.mark.parametrize(
+    "pk", ["99999999999999999999999", "9223372036854775808", "abc", "-1", "١٢"]
+)
 def test_an_unreadable_token_id_is_not_found(api_as, player, pk):
+    token, _ = api_token_issue(user=player, name="Game client")
+
     assert api_as(player).delete(f"/api/tokens/{pk}/").status_code == 404
+    assert api_as(player).get(f"/api/tokens/{pk}/").status_code == 404
+    token.refresh_from_db()
+    assert token.revoked_at is None
 
 
 def test_an_expired_token_is_refused_with_the_time_it_expired(player):

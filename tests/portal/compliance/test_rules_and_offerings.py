@@ -13,6 +13,7 @@ from tests.portal.factories import (
     approved_paytable,
     listing,
     make_layout,
+    make_offering,
     make_paytable,
     make_rules,
 )
@@ -155,16 +156,21 @@ def test_617b8_a_offering_must_use_the_layout_and_paytable_its_rules_list(
         services.offering_update(actor=manager_a, offering=live_offering, paytable=other_paytable)
 
 
+def _same_table(offering, manager, name):
+    """Another offering of ``offering``'s holder on the same records."""
+    return make_offering(
+        manager,
+        offering.holder,
+        offering.rules_submission,
+        offering.layout,
+        offering.paytable,
+        name=name,
+    )
+
+
 def test_offering_names_are_unique_per_holder(live_offering, manager_a, holder_a):
     with pytest.raises(ValidationFailed, match="already has an offering"):
-        services.offering_create(
-            actor=manager_a,
-            holder=holder_a,
-            name="Table 1",
-            rules_submission=live_offering.rules_submission,
-            layout=live_offering.layout,
-            paytable=live_offering.paytable,
-        )
+        _same_table(live_offering, manager_a, "Table 1")
 
 
 def test_offering_of_another_holder_cannot_be_changed(live_offering, manager_b):
@@ -183,14 +189,7 @@ def test_liveness_of_many_offerings_takes_a_constant_number_of_queries(
     live_offering, manager_a, django_assert_num_queries
 ):
     for number in range(2, 6):
-        services.offering_create(
-            actor=manager_a,
-            holder=live_offering.holder,
-            name=f"Table {number}",
-            rules_submission=live_offering.rules_submission,
-            layout=live_offering.layout,
-            paytable=live_offering.paytable,
-        )
+        _same_table(live_offering, manager_a, f"Table {number}")
 
     with django_assert_num_queries(2):
         results = [offering_is_live(o, at=NOW).live for o in offerings_with_parts()]

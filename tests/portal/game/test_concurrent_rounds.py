@@ -76,7 +76,9 @@ class CountingBits:
         return self.value
 
 
-def test_a_retry_sent_while_its_round_is_being_played_gets_that_round(funded_player, live_offering):
+def test_617b8_e_a_retry_sent_while_its_round_is_being_played_gets_that_round(
+    funded_player, live_offering
+):
     # 90,000 of the 100,000 balance: a second round could not be afforded, so a retry
     # checked against the new balance would be refused instead of answered.
     wagers = [{"kind": "red", "stake": 50_000}, {"kind": "black", "stake": 40_000}]

@@ -29,7 +29,7 @@ def play(player, offering, key, wagers=TEN, outcome=3):
     )
 
 
-def test_the_round_handed_back_is_the_round_stored(funded_player, live_offering):
+def test_810a11_the_round_handed_back_is_the_round_stored(funded_player, live_offering):
     played, replayed = play(funded_player, live_offering, "store-round-0001")
 
     stored = Round.objects.get()
@@ -44,7 +44,7 @@ def test_the_round_handed_back_is_the_round_stored(funded_player, live_offering)
     assert digest_of(stored, stored_bets) == stored.hash
 
 
-def test_the_ledger_and_the_wallet_move_together(funded_player, live_offering):
+def test_617b8_f_the_ledger_and_the_wallet_move_together(funded_player, live_offering):
     played, _ = play(funded_player, live_offering, "store-round-0002", outcome=3)
 
     wallet = Wallet.objects.get(player=funded_player)
@@ -144,7 +144,9 @@ def test_a_key_committed_with_other_wagers_while_waiting_is_a_conflict(
     assert Round.objects.count() == 1
 
 
-def test_the_chain_verifies_after_rounds_written_this_way(funded_player, live_offering, capsys):
+def test_810a11_the_chain_verifies_after_rounds_written_this_way(
+    funded_player, live_offering, capsys
+):
     for number in range(3):
         play(funded_player, live_offering, f"store-chain-{number:04d}", outcome=number)
 

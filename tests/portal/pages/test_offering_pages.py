@@ -3,7 +3,7 @@ import pytest
 from portal.audit.models import AuditEvent
 from portal.compliance import services
 from portal.compliance.models import Offering, OfferingStatus
-from tests.portal.factories import make_layout, make_paytable, make_rules
+from tests.portal.factories import make_layout, make_offering, make_paytable, make_rules
 from tests.portal.pages.helpers import field_errors, text
 
 pytestmark = pytest.mark.django_db
@@ -14,14 +14,7 @@ def draft_offering(manager_a, holder_a):
     """An offering whose rules, layout and paytable are all still drafts: not live."""
     paytable, layout = make_paytable(manager_a, holder_a), make_layout(manager_a, holder_a)
     rules = make_rules(manager_a, holder_a, paytable, layout)
-    return services.offering_create(
-        actor=manager_a,
-        holder=holder_a,
-        name="Table 2",
-        rules_submission=rules,
-        layout=layout,
-        paytable=paytable,
-    )
+    return make_offering(manager_a, holder_a, rules, layout, paytable, name="Table 2")
 
 
 def _form(offering, **overrides):

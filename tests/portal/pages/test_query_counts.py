@@ -10,8 +10,7 @@ import pytest
 from django.utils import timezone
 
 from portal.accounts.services import holder_create
-from portal.compliance import services
-from tests.portal.factories import make_layout, make_paytable, make_rules
+from tests.portal.factories import make_layout, make_offering, make_paytable, make_rules
 from tests.portal.pages.helpers import approve_layout, submitted_layout
 
 pytestmark = pytest.mark.django_db
@@ -39,14 +38,7 @@ def _fill_offerings(manager, officer, holder, rows):
     paytable, layout = make_paytable(manager, holder), make_layout(manager, holder)
     rules = make_rules(manager, holder, paytable, layout)
     for number in range(rows):
-        services.offering_create(
-            actor=manager,
-            holder=holder,
-            name=f"Table {number}",
-            rules_submission=rules,
-            layout=layout,
-            paytable=paytable,
-        )
+        make_offering(manager, holder, rules, layout, paytable, name=f"Table {number}")
 
 
 def _fill_dashboard(manager, officer, holder, rows):
