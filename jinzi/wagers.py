@@ -180,6 +180,10 @@ class Wager:
     kind: WagerKind
     numbers: tuple[int, ...] = ()
     spot_index: int = field(init=False, repr=False, compare=False)
+    # The stable id ("split:1-2", "red") that ``Wager.parse`` reads back, and the human
+    # name ("Split 1-2", "Red"). Worked out once: a round names each wager several times.
+    spot: str = field(init=False, repr=False, compare=False)
+    label: str = field(init=False, repr=False, compare=False)
     _fixed_cover: frozenset[int] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -196,6 +200,11 @@ class Wager:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "numbers", numbers)
         object.__setattr__(self, "spot_index", _SPOT_INDEX[kind, numbers])
+        shown = f"{kind.value}:{spot_text(numbers)}" if numbers else kind.value
+        object.__setattr__(self, "spot", shown)
+        object.__setattr__(
+            self, "label", f"{kind.label} {spot_text(numbers)}" if numbers else kind.label
+        )
         object.__setattr__(self, "_fixed_cover", fixed)
 
     def __repr__(self) -> str:
@@ -243,20 +252,6 @@ class Wager:
         if type(spot_index) is not int or not 0 <= spot_index < SPOT_COUNT:
             raise InvalidWager(SPOT_INDEX_OUT_OF_RANGE.format(got=describe_value(spot_index)))
         return LEGAL_WAGERS[spot_index]
-
-    @property
-    def spot(self) -> str:
-        """Stable id such as ``"split:1-2"`` or ``"red"``; ``Wager.parse`` reads it back."""
-        if not self.numbers:
-            return self.kind.value
-        return f"{self.kind.value}:{spot_text(self.numbers)}"
-
-    @property
-    def label(self) -> str:
-        """Human name such as ``"Split 1-2"`` or ``"Red"``."""
-        if not self.numbers:
-            return self.kind.label
-        return f"{self.kind.label} {spot_text(self.numbers)}"
 
     @property
     def covers_zero(self) -> bool:

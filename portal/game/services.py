@@ -80,48 +80,55 @@ def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tup
         raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
     placed = parse_wagers(wagers)
     fingerprint = _fingerprint(offering_id, placed)
-    connection = store.connection_for_rounds()
-    read = functools.partial(
-        store.read_for_round,
-        connection,
-        player_id=player.pk,
-        idempotency_key=idempotency_key,
-        offering_id=offering_id,
+    play = functools.partial(
+        _play_locked,
+        store.connection_for_rounds(),
+        player,
+        offering_id,
+        placed,
+        idempotency_key,
+        fingerprint,
+        rng,
     )
-    with transaction.atomic(using=connection.alias):
-        inputs = read()
-        if inputs is None:  # the player's first round: create the wallet, then lock it
-            wallet_for(player)
-            inputs = read()
+    played = play()
+    if played is None:  # the player's first round: create the wallet, then play
+        wallet_for(player)
+        played = play()
+    if isinstance(played, Round):
+        return played, False
+    previous_id, previous_fingerprint = played
+    if previous_fingerprint != fingerprint:
+        raise Conflict(msg.KEY_REUSED.format(key=idempotency_key))
+    return Round.objects.select_related("player").get(pk=previous_id), True
+
+
+def _play_locked(
+    connection, player, offering_id, placed, idempotency_key, fingerprint, rng
+) -> Round | tuple[int, str] | None:
+    """Under the wallet's lock: the round played now, or (id, fingerprint) of the round
+    already played under ``idempotency_key``; None if the player has no wallet yet."""
+    key = {"player_id": player.pk, "idempotency_key": idempotency_key}
+    with store.round_transaction(connection) as tx:
+        inputs = store.read_for_round(connection, offering_id=offering_id, **key)
+        if inputs is None:
+            return None
         previous = inputs.previous
         if previous is None and inputs.moved_while_waiting:
             # Another round of this player was committed while this request waited for the
             # lock: it may be this very request, sent twice. Look again before any check
             # or draw, so a retry is answered with its round, never with an error.
-            previous = _played_under(player, idempotency_key)
-        if previous is None:
-            played = _settle(
-                connection, player, inputs, offering_id, placed, idempotency_key, fingerprint, rng
-            )
-            if played is not None:
-                return played, False
-            previous = _played_under(player, idempotency_key)  # the write's last guard
-        previous_id, previous_fingerprint = previous
-        if previous_fingerprint != fingerprint:
-            raise Conflict(msg.KEY_REUSED.format(key=idempotency_key))
-        return Round.objects.select_related("player").get(pk=previous_id), True
-
-
-def _played_under(player, idempotency_key) -> tuple[int, str] | None:
-    return (
-        Round.objects.filter(player=player, idempotency_key=idempotency_key)
-        .values_list("pk", "request_fingerprint")
-        .first()
-    )
+            previous = store.played_under(connection, **key)
+        if previous is not None:
+            return previous
+        played = _settle(
+            connection, tx, player, inputs, offering_id, placed, idempotency_key, fingerprint, rng
+        )
+        # None: the write's last guard found the key taken, and wrote nothing.
+        return played if played is not None else store.played_under(connection, **key)
 
 
 def _settle(
-    connection, player, inputs, offering_id, placed, idempotency_key, fingerprint, rng
+    connection, tx, player, inputs, offering_id, placed, idempotency_key, fingerprint, rng
 ) -> Round | None:
     wallet, offering = inputs.wallet, inputs.offering
     if offering is None:
@@ -204,6 +211,7 @@ def _settle(
     wallet.updated_at = ended_at
     written = store.write_round(
         connection,
+        tx,
         round_values={name: getattr(round_obj, name) for name in store.ROUND_COLUMNS},
         bets=bets,
         entries=entries,

@@ -2,6 +2,10 @@ import random
 
 import pytest
 
+from portal.game.services import round_play
+
+TEN_STRAIGHTS = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
+
 
 class FixedBits:
     """An injected random source that yields the given raw values, in order."""
@@ -16,3 +20,14 @@ class FixedBits:
 @pytest.fixture
 def seeded_rng():
     return random.Random(617)
+
+
+def play_round(player, offering, key, wagers=TEN_STRAIGHTS, outcome=3):
+    """``round_play`` with the wheel fixed on ``outcome``."""
+    return round_play(
+        player=player,
+        offering_id=offering.pk,
+        wagers=wagers,
+        idempotency_key=key,
+        rng=FixedBits(outcome),
+    )

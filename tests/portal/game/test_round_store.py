@@ -11,22 +11,9 @@ from portal.core.errors import Conflict
 from portal.game import store
 from portal.game.chain import digest_of
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
-from portal.game.services import round_play
-from tests.portal.game.conftest import FixedBits
+from tests.portal.game.conftest import play_round as play
 
 pytestmark = pytest.mark.django_db
-
-TEN = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
-
-
-def play(player, offering, key, wagers=TEN, outcome=3):
-    return round_play(
-        player=player,
-        offering_id=offering.pk,
-        wagers=wagers,
-        idempotency_key=key,
-        rng=FixedBits(outcome),
-    )
 
 
 def test_810a11_the_round_handed_back_is_the_round_stored(funded_player, live_offering):
@@ -85,6 +72,7 @@ def test_a_key_already_used_writes_nothing(funded_player, live_offering):
         values.update(sequence=2, prev_hash=first.hash, hash="f" * 64)  # the key stays taken
         written = store.write_round(
             connection,
+            store.RoundTransaction(),
             round_values=values,
             bets=[
                 {
