@@ -20,6 +20,7 @@ from portal.game import messages as msg
 from portal.game import store
 from portal.game.chain import round_digest
 from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, Wallet
+from portal.game.transactions import round_transaction
 from portal.game.wagers import check_limits, parse_wagers
 
 _BET_ATTNAMES = ("id", "round_id", *store.BET_COLUMNS)
@@ -108,7 +109,7 @@ def _play_locked(
     """Under the wallet's lock: the round played now, or (id, fingerprint) of the round
     already played under ``idempotency_key``; None if the player has no wallet yet."""
     key = {"player_id": player.pk, "idempotency_key": idempotency_key}
-    with store.round_transaction(connection) as tx:
+    with round_transaction(connection) as tx:
         inputs = store.read_for_round(connection, offering_id=offering_id, **key)
         if inputs is None:
             return None

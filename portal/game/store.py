@@ -21,17 +21,8 @@ key up again before anything else (``moved_while_waiting``). The write's
 ``ON CONFLICT DO NOTHING`` on (player, idempotency key) stays as the last guard: it
 writes nothing at all, and the service answers with the round that won.
 
-Both statements share one transaction (``round_transaction``). On PostgreSQL, outside
-any transaction (a web request, a task), that is an *implicit* transaction of the
-extended query protocol, in psycopg's pipeline mode: the read is answered on a Flush,
-which keeps the block open with the wallet locked, and the write goes out with the Sync
-that commits the block. A round so needs no BEGIN and no COMMIT: two round trips to the
-server instead of four, and the wallet is locked for one round trip less. Nothing can
-commit half a round: the write is the block's last statement and is sent with its Sync;
-an error before it leaves only reads behind, and the server rolls the block back on any
-error in it or if the connection drops before the Sync. Inside a caller's transaction
-(tests, an outer ``atomic``), with an isolation level set in the database options, on
-SQLite, or with a libpq too old to pipeline, it is an ordinary ``atomic`` block.
+Both statements share one transaction (``portal.game.transactions``): on PostgreSQL, as a
+request plays a round, an implicit one with no BEGIN and no COMMIT.
 
 Only ``portal.game.services`` calls this; values are prepared by the model fields, so
 what lands in the tables is what the ORM would have written.
@@ -39,14 +30,11 @@ what lands in the tables is what the ORM would have written.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
-from django.db import connections, router, transaction
+from django.db import connections, router
 
 from portal.compliance.models import Offering
 from portal.compliance.selectors import (
@@ -57,6 +45,7 @@ from portal.compliance.selectors import (
 from portal.core.rawsql import RowReader, columns_of, prepared
 from portal.game.chain import BET_FIELDS, ROUND_FIELDS
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.transactions import RoundTransaction
 
 # Every field the chain hashes (by attname), then the two it does not.
 ROUND_COLUMNS = (*ROUND_FIELDS, "request_fingerprint", "hash")
@@ -79,54 +68,6 @@ class RoundInputs:
 
 def connection_for_rounds():
     return connections[router.db_for_write(Round)]
-
-
-@dataclass(frozen=True)
-class RoundTransaction:
-    """The transaction a round's statements share; see ``round_transaction``."""
-
-    pipeline: Any = None  # psycopg's Pipeline when the transaction is implicit
-
-    @property
-    def implicit(self) -> bool:
-        return self.pipeline is not None
-
-    def commit_with_write(self) -> None:
-        """Called right after the write is sent. Implicit: send the Sync that commits the
-        block and wait for it. Atomic: nothing; the block commits as it closes."""
-        if self.pipeline is not None:
-            self.pipeline.sync()
-
-
-@functools.cache
-def _libpq_pipelines() -> bool:
-    import psycopg
-
-    return psycopg.Pipeline.is_supported()
-
-
-def _implicit_transactions(connection) -> bool:
-    return (
-        connection.vendor == "postgresql"
-        and connection.get_autocommit()
-        and not connection.in_atomic_block
-        # An implicit transaction runs at the server's default isolation level.
-        and connection.settings_dict["OPTIONS"].get("isolation_level") is None
-        and _libpq_pipelines()
-    )
-
-
-@contextlib.contextmanager
-def round_transaction(connection) -> Iterator[RoundTransaction]:
-    """One transaction for a round's read and write (the module's docstring says which)."""
-    with connection.cursor():  # connect, health check included, as any query would
-        pass
-    if not _implicit_transactions(connection):
-        with transaction.atomic(using=connection.alias):
-            yield RoundTransaction()
-        return
-    with connection.wrap_database_errors, connection.connection.pipeline() as pipeline:
-        yield RoundTransaction(pipeline)
 
 
 def played_under(connection, *, player_id: int, idempotency_key: str) -> tuple[int, str] | None:
@@ -197,9 +138,9 @@ def write_round(
 ) -> tuple[int, list[int]] | None:
     """Insert the round, its bets and ledger entries, and move the wallet to ``wallet``'s
     balance, round count and chain head: the last statement of ``tx``, which an implicit
-    transaction commits before this returns. Returns the round's id and its bets' ids in
-    position order, or None, having written nothing, if the player already has a round
-    under this idempotency key."""
+    transaction commits (or rolls back) before this returns. Returns the round's id and
+    its bets' ids in position order, or None, having written nothing, if the player
+    already has a round under this idempotency key."""
     assert tuple(round_values) == ROUND_COLUMNS, "round values in ROUND_COLUMNS order"
     if connection.vendor == "postgresql":
         return _write_round_postgresql(connection, tx, round_values, bets, entries, wallet)
@@ -283,8 +224,8 @@ def _write_round_postgresql(connection, tx, round_values, bets, entries, wallet)
         *_wallet_params(wallet, connection),
     ]
     with connection.cursor() as cursor:
-        cursor.execute(_postgresql_sql(connection.alias), params)
-        tx.commit_with_write()
+        with tx.committing_write():
+            cursor.execute(_postgresql_sql(connection.alias), params)
         row = cursor.fetchone()
     if row is None:
         return None

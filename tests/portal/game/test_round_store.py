@@ -11,6 +11,7 @@ from portal.core.errors import Conflict
 from portal.game import store
 from portal.game.chain import digest_of
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.transactions import RoundTransaction
 from tests.portal.game.conftest import play_round as play
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +73,7 @@ def test_a_key_already_used_writes_nothing(funded_player, live_offering):
         values.update(sequence=2, prev_hash=first.hash, hash="f" * 64)  # the key stays taken
         written = store.write_round(
             connection,
-            store.RoundTransaction(),
+            RoundTransaction(),
             round_values=values,
             bets=[
                 {

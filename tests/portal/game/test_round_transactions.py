@@ -5,11 +5,18 @@ and nothing left behind by a refusal or a failed write."""
 from __future__ import annotations
 
 import pytest
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import (
+    DatabaseError,
+    IntegrityError,
+    OperationalError,
+    connection,
+    transaction,
+)
+from django.db.transaction import TransactionManagementError
 
 import jinzi
 from portal.core.errors import Conflict, ValidationFailed
-from portal.game import store
+from portal.game import store, transactions
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
 from tests.portal.concurrency import run_together
 from tests.portal.game.conftest import play_round as play
@@ -43,7 +50,7 @@ def test_a_round_runs_in_an_implicit_transaction_of_two_statements(
     funded_player, live_offering, django_assert_num_queries
 ):
     play(funded_player, live_offering, "implicit-warm-up")  # first use creates caches
-    with store.round_transaction(connection) as tx:
+    with transactions.round_transaction(connection) as tx:
         assert tx.implicit
 
     # The read and the write; no BEGIN and no COMMIT are sent, for one wager or ten.
@@ -57,7 +64,7 @@ def test_a_round_runs_in_an_implicit_transaction_of_two_statements(
 
 
 def test_inside_a_transaction_a_round_is_an_ordinary_atomic_block(funded_player):
-    with transaction.atomic(), store.round_transaction(connection) as tx:
+    with transaction.atomic(), transactions.round_transaction(connection) as tx:
         assert not tx.implicit
 
 
@@ -134,3 +141,122 @@ def test_a_first_round_creates_the_wallet_then_checks_the_balance(player, live_o
         play(player, live_offering, "implicit-no-wallet")
 
     assert money(player) == (0, 0, 0)
+
+
+def protocol_messages(work) -> list[str]:
+    """The messages this connection sends the server while ``work`` runs (libpq's trace)."""
+    import tempfile
+
+    from psycopg import pq
+
+    connection.ensure_connection()
+    pgconn = connection.connection.pgconn
+    with tempfile.TemporaryFile("w+") as trace:
+        pgconn.trace(trace.fileno())
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            work()
+        finally:
+            pgconn.untrace()
+        trace.seek(0)
+        return [line.split()[2] for line in trace if line.split()[0] == "F"]
+
+
+def test_a_round_sends_no_begin_or_commit_and_waits_on_the_server_twice(
+    funded_player, live_offering
+):
+    play(funded_player, live_offering, "implicit-trace-warm")  # prepares the statements
+
+    sent = protocol_messages(lambda: play(funded_player, live_offering, "implicit-trace-0001"))
+
+    # A Flush answers the read and keeps the block open; the one Sync commits the write
+    # (the Flush after it asks for that answer, in the same wait).
+    steps = [message for message in sent if message in ("Query", "Execute", "Flush", "Sync")]
+    # No Query: neither BEGIN nor COMMIT.
+    assert steps == ["Execute", "Flush", "Execute", "Sync", "Flush"], sent
+
+
+def test_a_write_refused_at_commit_leaves_nothing_and_the_next_round_plays(
+    funded_player, live_offering, monkeypatch
+):
+    before = money(funded_player)
+    prepared = store.prepared
+
+    def with_a_missing_layout(model, values, connection):
+        if "layout_id" in values:
+            values = {**values, "layout_id": 999_999_999}
+        return prepared(model, values, connection)
+
+    monkeypatch.setattr(store, "prepared", with_a_missing_layout)
+
+    # Django's foreign keys are checked at commit: the server refuses the Sync.
+    with pytest.raises(IntegrityError, match="foreign key"):
+        play(funded_player, live_offering, "implicit-missing-layout")
+
+    assert money(funded_player) == before
+    assert not Round.objects.exists()
+    monkeypatch.undo()
+    played, _ = play(funded_player, live_offering, "implicit-after-missing-layout")
+    assert played.sequence == 1
+
+
+def test_an_error_once_the_write_is_sent_commits_nothing(funded_player, live_offering):
+    before = money(funded_player)
+
+    def fail_after_the_write(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if sql.startswith("WITH new_round"):
+            raise RuntimeError("the worker is stopped after sending the write")
+        return result
+
+    with pytest.raises(RuntimeError), connection.execute_wrapper(fail_after_the_write):
+        play(funded_player, live_offering, "implicit-stopped-0001")
+
+    assert money(funded_player) == before
+    assert not Round.objects.exists() and not Bet.objects.exists()
+    played, _ = play(funded_player, live_offering, "implicit-stopped-0002")
+    assert played.sequence == 1
+
+
+def test_an_atomic_block_inside_the_round_fails_instead_of_committing_it_early(
+    funded_player, live_offering
+):
+    before = money(funded_player)
+
+    with pytest.raises(DatabaseError), transactions.round_transaction(connection):
+        store.read_for_round(
+            connection,
+            player_id=funded_player.pk,
+            idempotency_key="implicit-nested-0001",
+            offering_id=live_offering.pk,
+        )
+        with transaction.atomic():
+            Wallet.objects.filter(player=funded_player).update(balance=0)
+
+    assert money(funded_player) == before
+    assert wallet_lock_is_free(funded_player)
+
+
+def test_on_commit_is_refused_inside_the_round(funded_player):
+    with (
+        pytest.raises(TransactionManagementError),
+        transactions.round_transaction(connection),
+    ):
+        transaction.on_commit(lambda: None)
+
+    assert connection.get_autocommit()  # Django's view is restored
+
+
+@pytest.mark.parametrize("why", ["isolation level set", "libpq too old"])
+def test_without_what_an_implicit_transaction_needs_a_round_is_atomic(
+    funded_player, live_offering, monkeypatch, why
+):
+    if why == "isolation level set":
+        monkeypatch.setitem(connection.settings_dict["OPTIONS"], "isolation_level", 1)
+    else:
+        monkeypatch.setattr(transactions, "_libpq_pipelines", lambda: False)
+
+    with transactions.round_transaction(connection) as tx:
+        assert not tx.implicit
+    played, _ = play(funded_player, live_offering, "atomic-fallback-0001")
+    assert Round.objects.get().pk == played.pk
