@@ -16,11 +16,11 @@ and the wallet stays locked one round trip less. What can go wrong, and what hap
   Sync, such as a deferred foreign-key check, or an exception in between) closes the
   connection instead, so no Sync is sent and the server rolls the whole block back; the
   connection is also no longer trusted after an error in pipeline mode;
-- while the block is open, Django is told the connection is in a transaction it does not
-  manage (its autocommit flag is off; psycopg's stays on). So ``transaction.atomic`` in
-  there needs a savepoint, which the server refuses in an implicit block: the block
-  fails and nothing of it commits, instead of being committed early by a BEGIN; and
-  ``transaction.on_commit`` is refused.
+- while the block is open, the connection refuses Django's transaction control (``atomic``,
+  ``commit``, ``rollback``, ``set_autocommit``, ``on_commit``) with
+  ``TransactionManagementError``, before psycopg is touched: each of them would first send
+  a Sync, ending the block early, committing its reads and freeing the wallet while the
+  round goes on.
 
 Inside a caller's transaction (tests, an outer ``atomic``), with an isolation level set in
 the database options (an implicit block runs at the server's default), on SQLite, or with
@@ -31,10 +31,19 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 from collections.abc import Iterator
 from typing import Any
 
 from django.db import transaction
+from django.db.transaction import TransactionManagementError
+
+IN_PROGRESS = (
+    "a round's implicit transaction is in progress on this connection: it cannot begin, "
+    "commit or roll back another transaction, nor run anything on commit"
+)
+# Django's transaction control: each would send a Sync and end the block early.
+_TRANSACTION_CONTROL = ("commit", "rollback", "set_autocommit", "on_commit")
 
 
 class RoundTransaction:
@@ -61,7 +70,11 @@ class RoundTransaction:
             pipeline.__exit__(None, None, None)  # the Sync that commits
         except BaseException as error:
             self._connection.close()  # no Sync: the server rolls the block back
-            raise _refusal(error) from None
+            _let_go(pipeline, error)
+            refusal = _refusal(error)
+            if refusal is error:
+                raise
+            raise refusal from None
 
     def _close_reads(self, error: BaseException | None) -> None:
         """End a block that sent no write: its Sync ends a transaction of reads."""
@@ -76,6 +89,24 @@ class RoundTransaction:
         except BaseException:
             self._connection.close()
             raise
+
+
+class _Quiet(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return False
+
+
+def _let_go(pipeline, error: BaseException) -> None:
+    """Let psycopg's pipeline context of a closed connection end: its exit can only fail
+    there, and would log that it did."""
+    psycopg_log = logging.getLogger("psycopg")
+    quiet = _Quiet()
+    psycopg_log.addFilter(quiet)
+    try:
+        with contextlib.suppress(Exception):
+            pipeline.__exit__(type(error), error, error.__traceback__)
+    finally:
+        psycopg_log.removeFilter(quiet)
 
 
 def _refusal(error: BaseException) -> BaseException:
@@ -116,17 +147,27 @@ def round_transaction(connection) -> Iterator[RoundTransaction]:
         with transaction.atomic(using=connection.alias):
             yield RoundTransaction()
         return
-    with connection.wrap_database_errors:
+    with connection.wrap_database_errors, _refusing_transaction_control(connection):
         pipeline = connection.connection.pipeline()
         pipeline.__enter__()
         tx = RoundTransaction(connection, pipeline)
-        connection.autocommit = False  # Django's view: in a transaction it does not manage
         try:
             yield tx
         except BaseException as error:
             tx._close_reads(error)
             raise
-        else:
-            tx._close_reads(None)
-        finally:
-            connection.autocommit = True
+        tx._close_reads(None)
+
+
+@contextlib.contextmanager
+def _refusing_transaction_control(connection) -> Iterator[None]:
+    def refuse(*args, **kwargs):
+        raise TransactionManagementError(IN_PROGRESS)
+
+    for name in _TRANSACTION_CONTROL:
+        setattr(connection, name, refuse)  # shadows the method on this connection only
+    try:
+        yield
+    finally:
+        for name in _TRANSACTION_CONTROL:
+            delattr(connection, name)

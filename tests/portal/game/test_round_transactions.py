@@ -4,9 +4,11 @@ and nothing left behind by a refusal or a failed write."""
 
 from __future__ import annotations
 
+import gc
+
 import pytest
+from django.contrib.auth.models import Group
 from django.db import (
-    DatabaseError,
     IntegrityError,
     OperationalError,
     connection,
@@ -200,7 +202,7 @@ def test_a_write_refused_at_commit_leaves_nothing_and_the_next_round_plays(
     assert played.sequence == 1
 
 
-def test_an_error_once_the_write_is_sent_commits_nothing(funded_player, live_offering):
+def test_an_error_once_the_write_is_sent_commits_nothing(funded_player, live_offering, caplog):
     before = money(funded_player)
 
     def fail_after_the_write(execute, sql, params, many, context):
@@ -216,35 +218,64 @@ def test_an_error_once_the_write_is_sent_commits_nothing(funded_player, live_off
     assert not Round.objects.exists() and not Bet.objects.exists()
     played, _ = play(funded_player, live_offering, "implicit-stopped-0002")
     assert played.sequence == 1
+    gc.collect()  # psycopg's pipeline of the closed connection was ended, not left to warn
+    assert not [r for r in caplog.records if r.name.startswith("psycopg")]
 
 
-def test_an_atomic_block_inside_the_round_fails_instead_of_committing_it_early(
-    funded_player, live_offering
-):
-    before = money(funded_player)
-
-    with pytest.raises(DatabaseError), transactions.round_transaction(connection):
+def _inside_a_round(player, offering, work):
+    with transactions.round_transaction(connection):
         store.read_for_round(
             connection,
-            player_id=funded_player.pk,
+            player_id=player.pk,
             idempotency_key="implicit-nested-0001",
-            offering_id=live_offering.pk,
+            offering_id=offering.pk,
         )
-        with transaction.atomic():
-            Wallet.objects.filter(player=funded_player).update(balance=0)
+        work()
 
+
+def _nested_atomic_write(player):
+    with transaction.atomic():
+        Wallet.objects.filter(player=player).update(balance=0)
+
+
+def _queryset_delete():  # the ORM's own atomic(savepoint=False) inside
+    Group.objects.filter(name="no such group").delete()
+
+
+@pytest.mark.parametrize(
+    "work",
+    [
+        pytest.param(lambda player: _nested_atomic_write(player), id="atomic"),
+        pytest.param(lambda player: _queryset_delete(), id="queryset delete"),
+        pytest.param(lambda player: transaction.on_commit(lambda: None), id="on_commit"),
+        pytest.param(lambda player: transaction.commit(), id="commit"),
+        pytest.param(lambda player: transaction.rollback(), id="rollback"),
+        pytest.param(lambda player: transaction.set_autocommit(False), id="set_autocommit"),
+    ],
+)
+def test_transaction_control_inside_the_round_is_refused_before_it_ends_the_round(
+    funded_player, live_offering, work
+):
+    before = money(funded_player)
+    looked = []
+
+    def attempt():
+        with pytest.raises(TransactionManagementError, match="implicit transaction"):
+            work(funded_player)
+        looked.append(wallet_lock_is_free(funded_player))  # the block is still open
+
+    _inside_a_round(funded_player, live_offering, attempt)
+
+    assert looked == [False]
     assert money(funded_player) == before
     assert wallet_lock_is_free(funded_player)
-
-
-def test_on_commit_is_refused_inside_the_round(funded_player):
-    with (
-        pytest.raises(TransactionManagementError),
-        transactions.round_transaction(connection),
-    ):
-        transaction.on_commit(lambda: None)
-
-    assert connection.get_autocommit()  # Django's view is restored
+    # The connection is as Django left it: autocommit, no transaction, its own methods.
+    assert connection.get_autocommit() and not connection.in_atomic_block
+    assert "commit" not in vars(connection) and not connection.run_on_commit
+    with transaction.atomic():
+        Wallet.objects.filter(player=funded_player).update(balance=0)
+        transaction.set_rollback(True)
+    assert money(funded_player) == before
 
 
 @pytest.mark.parametrize("why", ["isolation level set", "libpq too old"])
