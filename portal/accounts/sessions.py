@@ -11,7 +11,7 @@ from django.contrib.sessions.backends import db
 from django.db import connections, router
 from django.utils import timezone
 
-from portal.core.rawsql import RowReader
+from portal.core.rawsql import RowReader, fetch_one
 
 _reader: RowReader | None = None
 
@@ -27,13 +27,12 @@ class SessionStore(db.SessionStore):
             _reader = RowReader(model, ("session_key", "session_data", "expire_date"), "s")
         connection = connections[router.db_for_read(model)]
         now = connection.ops.adapt_datetimefield_value(timezone.now())
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT {_reader.columns} FROM {model._meta.db_table} s "
-                "WHERE s.session_key = %s AND s.expire_date > %s",
-                [key, now],
-            )
-            row = cursor.fetchone()
+        row = fetch_one(
+            connection,
+            f"SELECT {_reader.columns} FROM {model._meta.db_table} s "
+            "WHERE s.session_key = %s AND s.expire_date > %s",
+            [key, now],
+        )
         if row is None:
             self._session_key = None
             return None

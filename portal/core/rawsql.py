@@ -59,6 +59,13 @@ class RowReader:
         return self.model.from_db(connection.alias, self.attnames, values)
 
 
+def fetch_one(connection, sql: str, params: Sequence[Any]) -> tuple | None:
+    """The first row ``sql`` returns on ``connection``, or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
 def prepared(model: type[models.Model], values: dict[str, Any], connection) -> list[Any]:
     """``values`` (by field name) as ``model``'s fields would write them to ``connection``."""
     meta = model._meta

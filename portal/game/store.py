@@ -42,7 +42,7 @@ from portal.compliance.selectors import (
     offering_play_join,
     offering_play_params,
 )
-from portal.core.rawsql import RowReader, columns_of, prepared
+from portal.core.rawsql import RowReader, columns_of, fetch_one, prepared
 from portal.game.chain import BET_FIELDS, ROUND_FIELDS
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
 from portal.game.transactions import RoundTransaction
@@ -72,13 +72,12 @@ def connection_for_rounds():
 
 def played_under(connection, *, player_id: int, idempotency_key: str) -> tuple[int, str] | None:
     """(id, request fingerprint) of the player's round under ``idempotency_key``, if any."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT id, request_fingerprint FROM {Round._meta.db_table} "
-            "WHERE player_id = %s AND idempotency_key = %s",
-            [player_id, idempotency_key],
-        )
-        row = cursor.fetchone()
+    row = fetch_one(
+        connection,
+        f"SELECT id, request_fingerprint FROM {Round._meta.db_table} "
+        "WHERE player_id = %s AND idempotency_key = %s",
+        [player_id, idempotency_key],
+    )
     return (row[0], row[1]) if row is not None else None
 
 
@@ -101,20 +100,19 @@ def read_for_round(
         lock = " " + connection.ops.for_update_sql(
             of=("w",) if connection.features.has_select_for_update_of else ()
         )
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {wallet_reader.columns}, r.id, r.request_fingerprint, "
-            # The wallet as the snapshot saw it; the locked row above is the newest one.
-            f"(SELECT s.rounds_played FROM {Wallet._meta.db_table} s WHERE s.id = w.id), "
-            f"{', '.join(reader.columns for reader in offering_readers)} "
-            f"FROM {Wallet._meta.db_table} w "
-            f"LEFT JOIN {Round._meta.db_table} r "
-            "ON r.player_id = w.player_id AND r.idempotency_key = %s "
-            f"{offering_joins} "
-            f"WHERE w.player_id = %s{lock}",
-            [idempotency_key, *offering_play_params(offering_id), player_id],
-        )
-        row = cursor.fetchone()
+    row = fetch_one(
+        connection,
+        f"SELECT {wallet_reader.columns}, r.id, r.request_fingerprint, "
+        # The wallet as the snapshot saw it; the locked row above is the newest one.
+        f"(SELECT s.rounds_played FROM {Wallet._meta.db_table} s WHERE s.id = w.id), "
+        f"{', '.join(reader.columns for reader in offering_readers)} "
+        f"FROM {Wallet._meta.db_table} w "
+        f"LEFT JOIN {Round._meta.db_table} r "
+        "ON r.player_id = w.player_id AND r.idempotency_key = %s "
+        f"{offering_joins} "
+        f"WHERE w.player_id = %s{lock}",
+        [idempotency_key, *offering_play_params(offering_id), player_id],
+    )
     if row is None:
         return None
     width = len(wallet_reader)
