@@ -8,6 +8,11 @@ many short cycles, so drift in the machine's speed touches every figure alike; t
 of the per-cycle ratios is printed too. The target (≥ 30 %) is checked on the API-token
 figure over the whole run; both are printed.
 
+Where the time goes is printed as CPU time per request (Linux, from /proc): the server's
+worker, the database server (every local ``postgres`` process; not shown for a remote one)
+and this client. Requests are answered one at a time, so their sum is close to the wall
+time of a request, and it shows which side a change moved.
+
 Uses DATABASE_URL when set (it must point at a scratch PostgreSQL database: the bench
 migrates it and loads the demo data); otherwise a throwaway SQLite file.
 """
@@ -99,11 +104,76 @@ class Client:
             raise SystemExit(f"login failed with {status}")
 
 
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command name, or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()
+    except OSError:
+        return None
+
+
+def _cpu_seconds(fields: list[str]) -> float:
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _processes() -> dict[int, tuple[str, list[str]]]:
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (fields := _stat(int(entry))) is not None:
+            try:
+                with open(f"/proc/{entry}/comm") as comm:
+                    found[int(entry)] = (comm.read().strip(), fields)
+            except OSError:
+                continue
+    return found
+
+
+class CpuMeter:
+    """CPU seconds used by the server's worker, the local database server and this client."""
+
+    SIDES = ("server", "database", "client")
+
+    def __init__(self, server_pid: int, database_is_local: bool) -> None:
+        self.available = os.path.isdir("/proc")
+        self.server_pid = server_pid
+        self.database_is_local = database_is_local
+
+    def sample(self) -> dict[str, dict[int, float]]:
+        taken: dict[str, dict[int, float]] = {side: {} for side in self.SIDES}
+        taken["client"][0] = time.process_time()
+        if not self.available:
+            return taken
+        for pid, (name, fields) in _processes().items():
+            if fields[1] == str(self.server_pid):  # the worker, a child of gunicorn's arbiter
+                taken["server"][pid] = _cpu_seconds(fields)
+            elif self.database_is_local and name == "postgres":
+                taken["database"][pid] = _cpu_seconds(fields)
+        return taken
+
+    @staticmethod
+    def used(before, after) -> dict[str, float]:
+        # A process that started meanwhile counts from zero; one that ended is lost.
+        return {
+            side: sum(value - before[side].get(pid, 0.0) for pid, value in after[side].items())
+            for side in after
+        }
+
+
 def rate(count: int, work) -> float:
     start = time.perf_counter()
     for number in range(count):
         work(number)
     return count / (time.perf_counter() - start)
+
+
+def database_is_local(env: dict) -> bool:
+    """Whether DATABASE_URL names a PostgreSQL server on this machine."""
+    url = env.get("DATABASE_URL")
+    if not url:
+        return False
+    host = urllib.parse.urlsplit(url).hostname
+    return host in (None, "", "localhost", "127.0.0.1", "::1") or host.startswith("/")
 
 
 def main() -> int:
@@ -179,10 +249,16 @@ def main() -> int:
             "session": (ROUNDS, player(browser, csrf)),
         }
         seconds = dict.fromkeys(phases, 0.0)
+        cpu = {name: dict.fromkeys(CpuMeter.SIDES, 0.0) for name in phases}
+        meter = CpuMeter(server.pid, database_is_local(env))
         cycle_ratios = []
         for _ in range(CYCLES):
-            rates = {name: rate(count, work) for name, (count, work) in phases.items()}
-            for name, (count, _) in phases.items():
+            rates = {}
+            for name, (count, work) in phases.items():
+                before = meter.sample()
+                rates[name] = rate(count, work)
+                for side, used in meter.used(before, meter.sample()).items():
+                    cpu[name][side] += used
                 seconds[name] += count / rates[name]
             cycle_ratios.append(rates["token"] / rates["health"])
     finally:
@@ -201,6 +277,18 @@ def main() -> int:
         count = phases[name][0] * CYCLES
         share = per_second[name] / health_rate
         print(f"{label:<48}{count:>10,}{per_second[name]:>12,.0f}{share:>12.0%}")
+    if meter.available:
+        print("CPU time per request, in ms: worker, database server, client, their sum; wall")
+        for label, name in rows:
+            count = phases[name][0] * CYCLES
+            spent = {side: cpu[name][side] / count * 1000 for side in CpuMeter.SIDES}
+            database = f"{spent['database']:.3f}" if meter.database_is_local else "-"
+            print(
+                f"  {label:<46}{spent['server']:>9.3f}{database:>9}{spent['client']:>9.3f}"
+                f"{sum(spent.values()):>9.3f}{seconds[name] / count * 1000:>9.3f}"
+            )
+        if not meter.database_is_local:
+            print("  (database: inside the worker on SQLite; not measured on a remote server)")
     ratio = per_second["token"] / health_rate
     cycle_ratios.sort()
     print(
