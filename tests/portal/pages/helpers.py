@@ -15,6 +15,17 @@ def text(response) -> str:
     return response.content.decode()
 
 
+# An absolute or protocol-relative address naming a host: https://cdn.example/…, //unpkg.com/…
+_HOSTED = re.compile(r"(?:https?:)?//[a-z0-9-]+(?:\.[a-z0-9-]+)+", re.IGNORECASE)
+
+
+def addresses_off_site(page: str) -> list[str]:
+    """Every address in ``page`` that names a host (a CDN's, say): a page served wholly
+    from this site has none. Looks for addresses, not for words such as "cdn", which the
+    page's random CSRF token may spell."""
+    return _HOSTED.findall(page)
+
+
 def field_errors(response, field_id: str) -> str:
     """The inline error list Django renders under the field with HTML id ``field_id``."""
     match = re.search(rf'<ul class="errorlist" id="{field_id}_error">(.*?)</ul>', text(response))
