@@ -19,3 +19,8 @@ class AuditEventFilter(django_filters.FilterSet):
     class Meta:
         model = AuditEvent
         fields = ["since", "until", "actor", "action", "object_type", "object_id", "request_id"]
+
+
+def filters_given(query) -> dict[str, str]:
+    """The trail's filters as the request gave them (for the record of an export)."""
+    return {name: query.get(name, "") for name in AuditEventFilter.base_filters}

@@ -63,3 +63,30 @@ def audit_record(
     if not AuditHead.objects.filter(pk=1).update(**head):
         AuditHead.objects.create(pk=1, **head)
     return event
+
+
+EXPORTED = "audit_trail.export"
+
+
+def audit_trail_exported(*, actor, filters: dict[str, str], via: str) -> AuditEvent:
+    """Record that ``actor`` took a copy of the trail: which part (the filters as given,
+    blank ones left out), by which door (``"page"`` or ``"api"``), and the trail's last event
+    at that moment (as the object id).
+
+    Its own transaction, before the export streams, so the copy includes this event when
+    the filters match it, and no copy leaves without a trace.
+    """
+    with transaction.atomic():
+        _lock_chain()
+        head = AuditEvent.objects.order_by("-sequence").values_list("sequence", flat=True).first()
+        return audit_record(
+            actor=actor,
+            action=EXPORTED,
+            object_type="audit_trail",
+            object_id=head or 0,
+            after={
+                "filters": {name: value for name, value in filters.items() if value},
+                "via": via,
+                "format": "csv",
+            },
+        )

@@ -12,8 +12,9 @@ from portal.accounts import policy
 from portal.accounts.policy import Action
 from portal.audit import chain
 from portal.audit.export import csv_rows
-from portal.audit.filters import AuditEventFilter
+from portal.audit.filters import AuditEventFilter, filters_given
 from portal.audit.models import AuditEvent
+from portal.audit.services import audit_trail_exported
 from portal.compliance.views.common import detail_url, domain_errors, paginate
 
 _FILTER_LABELS = {
@@ -57,6 +58,8 @@ def event_export(request: HttpRequest) -> HttpResponse:
     if not events.is_valid():
         context = {"filter": events, "page": None, "rows": []}
         return render(request, "audit/event_list.html", context, status=400)
+    if request.method == "GET":  # a HEAD takes no copy
+        audit_trail_exported(actor=request.user, filters=filters_given(request.GET), via="page")
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
     response = StreamingHttpResponse(csv_rows(events.qs), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="audit-trail-{stamp}.csv"'

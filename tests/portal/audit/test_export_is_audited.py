@@ -1,0 +1,96 @@
+"""Taking a copy of the audit trail (§ 811a.7) leaves a record in the trail itself."""
+
+import csv
+import io
+
+import pytest
+from django.test import Client
+from rest_framework.test import APIClient
+
+from portal.audit.chain import verify_stored
+from portal.audit.export import COLUMNS
+from portal.audit.models import AuditEvent
+from portal.audit.services import EXPORTED
+from tests.portal.factories import make_paytable
+
+pytestmark = pytest.mark.django_db
+
+DOORS = {"page": "/audit/export.csv", "api": "/api/audit-events/export/"}
+
+
+@pytest.fixture
+def signed_in():
+    """``signed_in(door, user)``: a browser for the page, an API client for the API."""
+
+    def client(door, user):
+        signed = Client() if door == "page" else APIClient()
+        signed.force_login(user)
+        return signed
+
+    return client
+
+
+def _csv(response) -> list[dict[str, str]]:
+    body = b"".join(response.streaming_content).decode("utf-8")
+    return list(csv.DictReader(io.StringIO(body)))
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_811a7_an_export_records_who_took_which_part_of_the_trail(
+    signed_in, door, auditor, manager_a, holder_a
+):
+    make_paytable(manager_a, holder_a)
+    head = AuditEvent.objects.order_by("-sequence").first()
+
+    response = signed_in(door, auditor).get(
+        DOORS[door], {"action": "paytable.", "actor": "manager_a", "object_id": ""}
+    )
+
+    assert response.status_code == 200
+    record = AuditEvent.objects.order_by("-sequence").first()
+    assert (record.action, record.actor_username, record.object_type) == (
+        EXPORTED,
+        "auditor",
+        "audit_trail",
+    )
+    assert record.object_id == str(head.sequence)  # the trail as it stood
+    assert record.after == {
+        "filters": {"action": "paytable.", "actor": "manager_a"},  # blank ones left out
+        "via": door,
+        "format": "csv",
+    }
+    assert record.request_id == response["X-Request-ID"]
+    # The copy holds what was asked for; the record of it is not a paytable event.
+    assert [row["action"] for row in _csv(response)] == ["paytable.create"]
+    assert verify_stored().ok
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_811a7_an_unfiltered_copy_includes_the_record_of_itself(signed_in, door, auditor):
+    rows = _csv(signed_in(door, auditor).get(DOORS[door]))
+
+    assert tuple(rows[0]) == COLUMNS
+    assert rows[-1]["action"] == EXPORTED
+    assert int(rows[-1]["sequence"]) == AuditEvent.objects.count()
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_811a7_a_refused_export_records_nothing(signed_in, door, auditor, manager_a, player):
+    events = AuditEvent.objects.count()
+
+    bad_filter = signed_in(door, auditor).get(DOORS[door], {"since": "soon"})
+    wrong_roles = [signed_in(door, user).get(DOORS[door]) for user in (manager_a, player)]
+
+    assert bad_filter.status_code == 400
+    assert [r.status_code for r in wrong_roles] == [403, 403]
+    assert AuditEvent.objects.count() == events
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_811a7_a_head_request_takes_no_copy_and_records_nothing(signed_in, door, auditor):
+    events = AuditEvent.objects.count()
+
+    response = signed_in(door, auditor).head(DOORS[door])
+
+    assert response.status_code == 200
+    assert AuditEvent.objects.count() == events
