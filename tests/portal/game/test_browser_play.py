@@ -52,14 +52,19 @@ def page(monkeypatch):
         connections.close_all()
 
 
+def _sign_in_and_open(page, live_server, player, offering):
+    """Sign in as ``player`` through the login form, then open ``offering``'s table."""
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=username]", player.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.goto(f"{live_server.url}/play/{offering.pk}/")
+
+
 def test_player_places_a_straight_up_and_a_red_bet_spins_and_sees_the_stored_round(
     page, live_server, funded_player, live_offering
 ):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", funded_player.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.goto(f"{live_server.url}/play/{live_offering.pk}/")
+    _sign_in_and_open(page, live_server, funded_player, live_offering)
 
     page.check("input[name=chip][value='500']", force=True)  # the $5.00 chip
     page.click("[data-spot='straight:7']")
@@ -89,11 +94,7 @@ def test_a_closed_table_shows_why_and_offers_no_betting(
     from portal.compliance import services
 
     services.offering_retire(actor=live_offering.created_by, offering=live_offering, reason="Shut")
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", funded_player.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.goto(f"{live_server.url}/play/{live_offering.pk}/")
+    _sign_in_and_open(page, live_server, funded_player, live_offering)
 
     assert "This table is closed" in page.inner_text(".closed-table")
     assert "the offering is retired" in page.inner_text(".closed-table")
@@ -103,11 +104,7 @@ def test_a_closed_table_shows_why_and_offers_no_betting(
 def test_a_spin_whose_answer_is_lost_is_retried_with_the_same_key_never_played_twice(
     page, live_server, funded_player, live_offering
 ):
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", funded_player.username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.goto(f"{live_server.url}/play/{live_offering.pk}/")
+    _sign_in_and_open(page, live_server, funded_player, live_offering)
     lost = []
 
     def lose_the_first_answer(route):
