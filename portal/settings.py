@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "portal.audit",
     "portal.compliance",
     "portal.game",
+    "portal.demo",
 ]
 
 MIDDLEWARE = [
@@ -83,7 +84,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "portal.core.context_processors.portal",
+                "portal.accounts.context_processors.portal",
             ],
         },
     },
@@ -104,10 +105,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Django's model backend, loading the user with their roles in one query.
-AUTHENTICATION_BACKENDS = ["portal.accounts.backends.PortalBackend"]
-# Django's database sessions; the per-request lookup is one fixed query.
-SESSION_ENGINE = "portal.accounts.sessions"
+# Sign-in is Django's own: its model backend and its database sessions, unchanged.
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -2,10 +2,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from portal.accounts import views as accounts_views
 from portal.core import views as core_views
 
 urlpatterns = [
-    path("", core_views.home, name="home"),
+    path("", accounts_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -13,7 +14,6 @@ urlpatterns = [
     path("compliance/", include("portal.compliance.urls")),
     path("audit/", include("portal.audit.urls")),
     path("play/", include("portal.game.urls")),
-    path("api/", include("portal.game.api_urls")),
     path("api/", include("portal.api.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,29 +1,38 @@
-"""Which roles a user holds and which holder they act for, cached on the user object."""
+"""Which roles a user holds and which holder they act for, read once per request.
+
+Sign-in is Django's own (its database sessions and ``ModelBackend``). The policy then
+needs the user's groups and profile: one ORM query reads both, the first time either is
+asked for, and keeps them on the user object, which lives as long as its request.
+"""
 
 from __future__ import annotations
 
-from portal.accounts.models import Profile, Role
+from django.contrib.auth import get_user_model
+
+from portal.accounts.models import Role
 
 _ROLES_ATTR = "_jinzi_roles"
 _HOLDER_ATTR = "_jinzi_holder_id"
 
 
+def _load(user) -> None:
+    # One row per group (one row with no group for a user in none), each with the holder.
+    rows = list(
+        get_user_model()
+        .objects.filter(pk=user.pk)
+        .values_list("groups__name", "profile__holder_id")
+    )
+    names = {name for name, _ in rows if name is not None}
+    setattr(user, _ROLES_ATTR, frozenset(role for role in Role if role.value in names))
+    setattr(user, _HOLDER_ATTR, rows[0][1] if rows else None)
+
+
 def roles_of(user) -> frozenset[Role]:
     if user is None or not user.is_authenticated or not user.is_active:
         return frozenset()
-    cached = getattr(user, _ROLES_ATTR, None)
-    if cached is None:
-        names = set(user.groups.values_list("name", flat=True))
-        cached = frozenset(role for role in Role if role.value in names)
-        setattr(user, _ROLES_ATTR, cached)
-    return cached
-
-
-def remember(user, group_names, holder_id: int | None) -> None:
-    """Prime the cache from a load that already read the user's groups and holder."""
-    names = set(group_names)
-    setattr(user, _ROLES_ATTR, frozenset(role for role in Role if role.value in names))
-    setattr(user, _HOLDER_ATTR, holder_id)
+    if not hasattr(user, _ROLES_ATTR):
+        _load(user)
+    return getattr(user, _ROLES_ATTR)
 
 
 def has_role(user, role: Role) -> bool:
@@ -35,13 +44,12 @@ def holder_id_of(user) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     if not hasattr(user, _HOLDER_ATTR):
-        holder_id = Profile.objects.filter(user=user).values_list("holder_id", flat=True).first()
-        setattr(user, _HOLDER_ATTR, holder_id)
+        _load(user)
     return getattr(user, _HOLDER_ATTR)
 
 
 def forget(user) -> None:
-    """Drop the cache (after a role or holder change)."""
+    """Drop what was read (after a role or holder change)."""
     for attr in (_ROLES_ATTR, _HOLDER_ATTR):
         if hasattr(user, attr):
             delattr(user, attr)

@@ -1,4 +1,4 @@
-"""The account pages: a user's own API tokens."""
+"""The account pages: the start page (by who you are) and a user's own API tokens."""
 
 from __future__ import annotations
 
@@ -9,14 +9,28 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+import jinzi
+from portal.accounts import policy
 from portal.accounts.models import ApiToken
+from portal.accounts.policy import Action
 from portal.accounts.tokens import DEFAULT_DAYS, MAX_DAYS, api_token_issue, api_token_revoke
-from portal.compliance.views.common import domain_errors
 from portal.core.errors import ValidationFailed
+from portal.core.pages import domain_errors
 
 SHOWN_TOKENS = 100
+
+
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """The intro for visitors; staff go straight to their dashboard, players to the tables."""
+    user = request.user
+    if policy.may(user, Action.VIEW) or policy.may(user, Action.VIEW_AUDIT):
+        return redirect("compliance:dashboard")
+    if policy.may(user, Action.PLAY):
+        return redirect("game:tables")
+    return render(request, "core/home.html", {"game_version": jinzi.__version__})
 
 
 class TokenForm(forms.Form):

@@ -1,9 +1,9 @@
 """API clients sign in with a bearer token: ``Authorization: Bearer jzt_…``.
 
-One query finds the token by the SHA-256 of the secret, with its user, roles and
-holder (``principals.by_token_digest``). A revoked or expired token, one whose user is
-inactive, or one issued before the user's password last changed (as Django ends their
-sessions) is refused with 401 and a reason; nothing about other tokens is revealed.
+One query finds the token by the SHA-256 of the secret, with its user (``select_related``);
+roles and holder are read as for any signed-in user. A revoked or expired token, one whose
+user is inactive, or one issued before the user's password last changed (as Django ends
+their sessions) is refused with 401 and a reason; nothing about other tokens is revealed.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.utils.crypto import constant_time_compare
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from portal.accounts import principals
+from portal.accounts.models import ApiToken
 from portal.accounts.tokens import PREFIX, digest_of
 
 MALFORMED = "the Authorization header must be 'Bearer <token>' with one jzt_ token"
@@ -47,9 +47,10 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise exceptions.AuthenticationFailed(MALFORMED) from None
         if not secret.startswith(PREFIX):
             raise exceptions.AuthenticationFailed(MALFORMED)
-        user, token = principals.by_token_digest(digest_of(secret))
+        token = ApiToken.objects.select_related("user").filter(digest=digest_of(secret)).first()
         if token is None:
             raise exceptions.AuthenticationFailed(UNKNOWN)
+        user = token.user
         if token.revoked_at is not None:
             raise exceptions.AuthenticationFailed(REVOKED)
         if timezone.now() >= token.expires_at:

@@ -1,4 +1,4 @@
-"""What every API view shares: the error mapping, the policy gate, the scoped queryset."""
+"""What every app's API views share: the error mapping, the policy gate, the scoped queryset."""
 
 from __future__ import annotations
 
@@ -10,14 +10,10 @@ from rest_framework import mixins, viewsets
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 
-from portal.accounts.models import CertificateHolder, Role
-from portal.accounts.policy import Action, visible
-from portal.accounts.roles import has_role, holder_id_of
-from portal.api import errors as msg
+from portal.accounts.policy import Action
 from portal.api.errors import api_exception_handler
 from portal.api.parsers import JSONParser
 from portal.api.permissions import PolicyPermission
-from portal.core.errors import NotPermitted, ValidationFailed
 
 
 class ApiViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -62,17 +58,3 @@ class ApiViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
         """The record as this user's list would show it (same query, same shape)."""
         fresh = self.get_queryset().get(pk=record.pk)
         return Response(self.get_serializer(fresh).data, status=status)
-
-
-def holder_for_create(user, given: int | None) -> CertificateHolder:
-    """The holder a new record is for: a manager's own, implicitly; anyone else names it."""
-    if has_role(user, Role.MANAGER) and (own := holder_id_of(user)) is not None:
-        if given is not None and given != own:
-            raise NotPermitted(msg.HOLDER_NOT_YOURS.format(own=own, given=given))
-        given = own
-    if given is None:
-        raise ValidationFailed.on("holder", msg.HOLDER_REQUIRED)
-    holder = visible(user, CertificateHolder.objects.all()).filter(pk=given).first()
-    if holder is None:
-        raise ValidationFailed.on("holder", msg.HOLDER_UNKNOWN.format(id=given))
-    return holder

@@ -7,7 +7,8 @@
 - every other DRF or Django HTTP error (401/403, 404, 405, 415, …) → its own status,
   with an empty ``errors``.
 
-The messages the API itself raises are below; tests import them.
+The messages the shared API parts raise are below (an app's own are in its ``api``);
+tests import them.
 """
 
 from __future__ import annotations
@@ -34,21 +35,7 @@ NOT_WHOLE = (
 )
 TOO_SMALL = "{field} must be at least {minimum}; got {got}"
 TOO_BIG = "{field} must be at most {maximum}; got {got}"
-ODDS_NOT_OBJECT = (
-    'odds must be an object giving each wager kind its odds, e.g. {{"straight": 11, '
-    '"split": "11/2"}}; got {got}'
-)
-ODDS_VALUE = (
-    'odds for {kind} must be a JSON integer from 0 to {maximum} or a string like "23/2" '
-    "(meaning 23 to 2); got {got}"
-)
-WHEEL_UNREADABLE_JSON = "wheel_order is not a readable JSON list: {text!r}"
 RECORD_NOT_VISIBLE = "no {kind} with id {id} among the records you can see"
-HOLDER_REQUIRED = "say which certificate holder this record is for: holder (its id)"
-HOLDER_UNKNOWN = "no certificate holder with id {id}"
-HOLDER_NOT_YOURS = (
-    "you act for certificate holder {own}; you cannot create records for holder {given}"
-)
 INVALID_INPUT = "the request is invalid: {summary}"
 
 

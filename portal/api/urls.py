@@ -1,7 +1,9 @@
-"""The REST API under /api/: the compliance records, the audit trail, the schema and its docs.
+"""The REST API under /api/: one router for every app's viewsets, the schema and its docs.
 
-The docs page (Swagger UI) loads its assets from drf-spectacular-sidecar's static files, so it
-works offline; both it and the schema need a signed-in user.
+Each app keeps its viewsets in its own ``api`` module; they are registered here, once, so
+the API root lists them all and the schema is generated from a single set of routes.
+The docs page (Swagger UI) loads its assets from drf-spectacular-sidecar's static files, so
+it works offline; both it and the schema need a signed-in user.
 """
 
 from django.urls import path
@@ -9,13 +11,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.routers import DefaultRouter
 
-from portal.api.audit import AuditEventViewSet
-from portal.api.holders import HolderViewSet
-from portal.api.layouts import LayoutViewSet
-from portal.api.offerings import OfferingViewSet
-from portal.api.paytables import PaytableViewSet
-from portal.api.rules import RulesSubmissionViewSet
-from portal.api.tokens import ApiTokenViewSet
+from portal.accounts.api import ApiTokenViewSet, HolderViewSet
+from portal.audit.api import AuditEventViewSet
+from portal.compliance.api.layouts import LayoutViewSet
+from portal.compliance.api.offerings import OfferingViewSet
+from portal.compliance.api.paytables import PaytableViewSet
+from portal.compliance.api.rules import RulesSubmissionViewSet
+from portal.game.api import RoundViewSet, WalletViewSet
 
 router = DefaultRouter()
 # No ".json" suffix routes: one URL per resource, and nothing for a suffix to break.
@@ -27,6 +29,8 @@ router.register("rules-submissions", RulesSubmissionViewSet, basename="rules-sub
 router.register("offerings", OfferingViewSet, basename="offering")
 router.register("audit-events", AuditEventViewSet, basename="audit-event")
 router.register("tokens", ApiTokenViewSet, basename="api-token")
+router.register("rounds", RoundViewSet, basename="round")
+router.register("wallet", WalletViewSet, basename="wallet")
 
 signed_in = [IsAuthenticated]
 

@@ -15,7 +15,7 @@ from portal.audit.export import csv_rows
 from portal.audit.filters import AuditEventFilter, filters_given
 from portal.audit.models import AuditEvent
 from portal.audit.services import audit_trail_exported
-from portal.compliance.views.common import detail_url, domain_errors, paginate
+from portal.core.pages import detail_url, domain_errors, paginate
 
 _FILTER_LABELS = {
     "since": ("From (UTC)", "datetime-local"),

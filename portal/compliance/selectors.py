@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import functools
 from dataclasses import dataclass
 
 from django.db.models import QuerySet
@@ -24,7 +23,6 @@ from portal.compliance.models import (
     RulesSubmission,
     VersionedRecord,
 )
-from portal.core.rawsql import RowReader
 
 RECORD_MODELS: tuple[type[VersionedRecord], ...] = (Layout, Paytable, RulesSubmission)
 
@@ -54,8 +52,21 @@ def _record_reasons(record: VersionedRecord, what: str, today: datetime.date) ->
     return reasons
 
 
-def offering_is_live(offering: Offering, *, at: datetime.datetime | None = None) -> Liveness:
+def jinzi_listing(rules: RulesSubmission) -> ListedGame | None:
+    """The rules submission's listing of Jinzi Roulette (§ 617b.8(a)), if it has one."""
+    return next((g for g in rules.games.all() if g.game == Game.JINZI_ROULETTE), None)
+
+
+_UNREAD = object()
+
+
+def offering_is_live(
+    offering: Offering, *, at: datetime.datetime | None = None, listing=_UNREAD
+) -> Liveness:
     """Whether players may bet on ``offering`` at ``at`` (UTC), and if not, every reason why.
+
+    ``listing``: the rules submission's Jinzi Roulette listing (or None), when the caller
+    has read it already; otherwise it is read here.
 
     Live needs (DOMAIN.md §3): an approved rules submission listing Jinzi Roulette with
     this layout and paytable, an approved layout, an approved paytable meeting
@@ -75,12 +86,11 @@ def offering_is_live(offering: Offering, *, at: datetime.datetime | None = None)
     reasons += _record_reasons(rules, "rules submission", today)
     reasons += _record_reasons(offering.layout, "layout", today)
     reasons += _record_reasons(offering.paytable, "paytable", today)
-    listings = [g for g in rules.games.all() if g.game == Game.JINZI_ROULETTE]
-    if not listings:
+    if listing is _UNREAD:
+        listing = jinzi_listing(rules)
+    if listing is None:
         reasons.append("the rules submission does not list Jinzi Roulette (§ 617b.8(a))")
-    elif listings[0].layout_id != offering.layout_id or listings[0].paytable_id != (
-        offering.paytable_id
-    ):
+    elif listing.layout_id != offering.layout_id or listing.paytable_id != offering.paytable_id:
         reasons.append("the rules submission lists another layout or paytable for Jinzi Roulette")
     try:
         offering.paytable.to_domain()
@@ -98,65 +108,6 @@ def offerings_with_parts() -> QuerySet[Offering]:
     return Offering.objects.select_related(
         "holder", "rules_submission", "layout", "paytable"
     ).prefetch_related("rules_submission__games")
-
-
-_RECORD_PLAY_FIELDS = ("id", "status", "version", "effective_date", "expiry_date")
-
-
-@functools.cache
-def offering_play_join() -> tuple[tuple[RowReader, ...], str]:
-    """How a round reads its offering inside its own statement (``portal.game.store``).
-
-    Returns the readers of the columns to select and the LEFT JOINs that supply them:
-    the offering, its rules submission, layout and paytable, and the submission's
-    Jinzi Roulette listing: just what ``offering_is_live`` and settlement read. The
-    joins take two parameters, the offering's id and then the game.
-    """
-    readers = (
-        RowReader(
-            Offering,
-            ("id", "holder", "name", "status", "rules_submission", "layout", "paytable"),
-            "o",
-        ),
-        RowReader(RulesSubmission, _RECORD_PLAY_FIELDS, "rs"),
-        RowReader(Layout, (*_RECORD_PLAY_FIELDS, "wheel_order"), "l"),
-        RowReader(Paytable, (*_RECORD_PLAY_FIELDS, "odds"), "p"),
-        RowReader(ListedGame, (f.name for f in ListedGame._meta.concrete_fields), "g"),
-    )
-    joins = (
-        f"LEFT JOIN {Offering._meta.db_table} o ON o.id = %s "
-        f"LEFT JOIN {RulesSubmission._meta.db_table} rs ON rs.id = o.rules_submission_id "
-        f"LEFT JOIN {Layout._meta.db_table} l ON l.id = o.layout_id "
-        f"LEFT JOIN {Paytable._meta.db_table} p ON p.id = o.paytable_id "
-        f"LEFT JOIN {ListedGame._meta.db_table} g "
-        "ON g.submission_id = rs.id AND g.game = %s"
-    )
-    return readers, joins
-
-
-def offering_play_params(pk: int) -> list:
-    return [pk, Game.JINZI_ROULETTE.value]
-
-
-def offering_from_play_row(values, connection) -> Offering | None:
-    """The offering read by ``offering_play_join``'s columns, wired together as
-    ``select_related`` and ``prefetch_related("rules_submission__games")`` leave it;
-    None when there is no such offering."""
-    readers, _ = offering_play_join()
-    parts = []
-    start = 0
-    for reader in readers:
-        chunk = values[start : start + len(reader)]
-        start += len(reader)
-        parts.append(reader.read(chunk, connection) if chunk[0] is not None else None)
-    offering, rules, layout, paytable, listing = parts
-    if offering is None:
-        return None
-    for name, part in (("rules_submission", rules), ("layout", layout), ("paytable", paytable)):
-        Offering._meta.get_field(name).set_cached_value(offering, part)
-    # A listing is unique per (submission, game): the join yields at most one.
-    rules._prefetched_objects_cache = {"games": [listing] if listing is not None else []}
-    return offering
 
 
 def records_for(user, model: type[VersionedRecord]) -> QuerySet:

@@ -117,14 +117,14 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
     def create(self, request):
         require(request.user, Action.PLAY)  # the role first, then the body
         data = _body(request, ROUND_FIELDS)
-        round_obj, replayed = round_play(
+        played = round_play(
             player=request.user,
             offering_id=data["offering"],
             wagers=data["wagers"],
             idempotency_key=data["idempotency_key"],
         )
-        code = status.HTTP_200_OK if replayed else status.HTTP_201_CREATED
-        return Response(presenters.round_data(round_obj), status=code)
+        code = status.HTTP_200_OK if played.replayed else status.HTTP_201_CREATED
+        return Response(presenters.round_data(played.round, played.bets), status=code)
 
 
 WalletOut = inline_serializer(

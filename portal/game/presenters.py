@@ -119,8 +119,11 @@ def winning_spots(outcome: int, wheel: jinzi.Wheel) -> tuple[str, ...]:
     return tuple(w.spot for w in jinzi.legal_wagers() if outcome in w.covers(wheel))
 
 
-def round_data(round_obj: Round) -> dict:
-    """A settled round as the API and the game page show it (§ 810a.11 game recall)."""
+def round_data(round_obj: Round, bets=None) -> dict:
+    """A settled round as the API and the game page show it (§ 810a.11 game recall).
+
+    ``bets`` in position order, when the caller holds them; otherwise the round's own
+    (prefetched by ``selectors.rounds_with_detail``)."""
     wheel = jinzi.Wheel.of(round_obj.wheel_order)
     return {
         "id": round_obj.pk,
@@ -153,7 +156,7 @@ def round_data(round_obj: Round) -> dict:
                 "stake": bet.stake,
                 "returned": bet.returned,
             }
-            for bet in round_obj.bets.all()
+            for bet in (round_obj.bets.all() if bets is None else bets)
         ],
         "total_staked": round_obj.total_staked,
         "total_returned": round_obj.total_returned,

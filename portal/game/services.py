@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import jinzi
 from portal.accounts.policy import Action, require
-from portal.compliance.models import Game
 from portal.compliance.selectors import offering_is_live
 from portal.core.errors import Conflict, NotFound, ValidationFailed
 from portal.core.validation import MAX_ID
@@ -20,10 +19,8 @@ from portal.game import messages as msg
 from portal.game import store
 from portal.game.chain import round_digest
 from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, Wallet
-from portal.game.transactions import round_transaction
-from portal.game.wagers import check_limits, parse_wagers
+from portal.game.wagers import PlacedWager, check_limits, parse_wagers
 
-_BET_ATTNAMES = ("id", "round_id", *store.BET_COLUMNS)
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 MAX_TOP_UP = 100_000  # $1,000 of demo credit at a time
 MAX_DEMO_BALANCE = 10_000_000  # $100,000
@@ -63,14 +60,34 @@ def _fingerprint(offering_id, placed) -> str:
     return hashlib.sha256(json.dumps(body).encode()).hexdigest()
 
 
-def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tuple[Round, bool]:
+@dataclass(frozen=True)
+class PlayedRound:
+    round: Round
+    bets: list[Bet]  # in position order
+    replayed: bool  # a retry answered with the round its key already played
+
+
+@dataclass(frozen=True)
+class _Request:
+    player: object
+    offering_id: int
+    placed: list[PlacedWager]
+    idempotency_key: str
+    fingerprint: str
+    rng: object
+
+    @property
+    def key(self) -> dict:
+        return {"player_id": self.player.pk, "idempotency_key": self.idempotency_key}
+
+
+def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> PlayedRound:
     """Stake, draw and settle one round in one transaction.
 
-    Returns (round, replayed): a retried request with the same idempotency key and
-    wagers gets the round it already played, never a second one. Every refusal
-    happens before any money moves. Two statements do the work (``portal.game.store``):
-    one read under the wallet's row lock, which serialises this player's rounds (no
-    overdraft, one chain), and one write.
+    A retried request with the same idempotency key and wagers gets the round it already
+    played, never a second one. Every refusal happens before any money moves. The
+    wallet's row lock, taken by the first read, serialises this player's rounds (no
+    overdraft, one chain); ``portal.game.store`` reads and writes.
     """
     require(player, Action.PLAY)
     if not isinstance(idempotency_key, str) or not _KEY.match(idempotency_key):
@@ -80,37 +97,32 @@ def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> tup
     if not 0 < offering_id <= MAX_ID:
         raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
     placed = parse_wagers(wagers)
-    fingerprint = _fingerprint(offering_id, placed)
-    play = functools.partial(
-        _play_locked,
-        store.connection_for_rounds(),
-        player,
-        offering_id,
-        placed,
-        idempotency_key,
-        fingerprint,
-        rng,
+    request = _Request(
+        player, offering_id, placed, idempotency_key, _fingerprint(offering_id, placed), rng
     )
-    played = play()
+    connection = store.connection_for_rounds()
+    played = _play_locked(connection, request)
     if played is None:  # the player's first round: create the wallet, then play
         wallet_for(player)
-        played = play()
-    if isinstance(played, Round):
-        return played, False
+        played = _play_locked(connection, request)
+    if isinstance(played, PlayedRound):
+        return played
     previous_id, previous_fingerprint = played
-    if previous_fingerprint != fingerprint:
+    if previous_fingerprint != request.fingerprint:
         raise Conflict(msg.KEY_REUSED.format(key=idempotency_key))
-    return Round.objects.select_related("player").get(pk=previous_id), True
+    return PlayedRound(
+        Round.objects.select_related("player").get(pk=previous_id),
+        list(Bet.objects.filter(round_id=previous_id).order_by("position")),
+        replayed=True,
+    )
 
 
-def _play_locked(
-    connection, player, offering_id, placed, idempotency_key, fingerprint, rng
-) -> Round | tuple[int, str] | None:
+def _play_locked(connection, request: _Request) -> PlayedRound | tuple[int, str] | None:
     """Under the wallet's lock: the round played now, or (id, fingerprint) of the round
-    already played under ``idempotency_key``; None if the player has no wallet yet."""
-    key = {"player_id": player.pk, "idempotency_key": idempotency_key}
-    with round_transaction(connection) as tx:
-        inputs = store.read_for_round(connection, offering_id=offering_id, **key)
+    already played under the request's key; None if the player has no wallet yet."""
+    rounds = store.rounds_for(connection)
+    with transaction.atomic(using=connection.alias):
+        inputs = rounds.read(offering_id=request.offering_id, **request.key)
         if inputs is None:
             return None
         previous = inputs.previous
@@ -118,37 +130,30 @@ def _play_locked(
             # Another round of this player was committed while this request waited for the
             # lock: it may be this very request, sent twice. Look again before any check
             # or draw, so a retry is answered with its round, never with an error.
-            previous = store.played_under(connection, **key)
+            previous = rounds.played_under(**request.key)
         if previous is not None:
             return previous
-        played = _settle(
-            connection, tx, player, inputs, offering_id, placed, idempotency_key, fingerprint, rng
-        )
+        played = _settle(rounds, request, inputs)
         # None: the write's last guard found the key taken, and wrote nothing.
-        return played if played is not None else store.played_under(connection, **key)
+        return played if played is not None else rounds.played_under(**request.key)
 
 
-def _settle(
-    connection, tx, player, inputs, offering_id, placed, idempotency_key, fingerprint, rng
-) -> Round | None:
-    wallet, offering = inputs.wallet, inputs.offering
+def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
+    wallet, offering, placed = inputs.wallet, inputs.offering, request.placed
     if offering is None:
-        raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
+        raise NotFound(msg.NO_SUCH_OFFERING.format(id=request.offering_id))
     started_at = timezone.now()
-    liveness = offering_is_live(offering, at=started_at)
+    liveness = offering_is_live(offering, at=started_at, listing=inputs.listing)
     if not liveness.live:
         raise Conflict(msg.CLOSED.format(reasons="; ".join(liveness.reasons)))
-    listing = next(
-        g for g in offering.rules_submission.games.all() if g.game == Game.JINZI_ROULETTE
-    )
-    total = check_limits(placed, listing)
+    total = check_limits(placed, inputs.listing)
     if total > wallet.balance:
         raise ValidationFailed.on(
             "wagers", msg.INSUFFICIENT.format(total=total, balance=wallet.balance)
         )
 
     # "No more bets" (§ 617b.8(e)): the wagers are fixed; now the RNG draws.
-    draw = jinzi.draw(rng)
+    draw = jinzi.draw(request.rng)
     paytable = offering.paytable.to_domain()
     wheel = offering.layout.wheel()
     table = jinzi.SettlementTable.for_(paytable, wheel)
@@ -158,7 +163,7 @@ def _settle(
     total_returned = sum(returns)
     ended_at = timezone.now()
     fields = {
-        "player_id": player.pk,
+        "player_id": request.player.pk,
         "offering_id": offering.pk,
         "rules_submission_id": offering.rules_submission_id,
         "rules_version": offering.rules_submission.version,
@@ -170,7 +175,7 @@ def _settle(
         "wheel_order": list(wheel.order),
         "game_name": jinzi.GAME_NAME,
         "software_version": jinzi.__version__,
-        "idempotency_key": idempotency_key,
+        "idempotency_key": request.idempotency_key,
         "started_at": started_at,
         "ended_at": ended_at,
         "rng_raw": draw.raw,
@@ -194,46 +199,27 @@ def _settle(
         }
         for position, (p, returned) in enumerate(zip(placed, returns, strict=True))
     ]
-    round_obj = Round(request_fingerprint=fingerprint, hash=round_digest(fields, bets), **fields)
+    round_obj = Round(
+        request_fingerprint=request.fingerprint, hash=round_digest(fields, bets), **fields
+    )
     entries = [
-        {"kind": LedgerKind.STAKE, "amount": -total, "balance_after": wallet.balance - total}
+        LedgerEntry(kind=LedgerKind.STAKE, amount=-total, balance_after=wallet.balance - total)
     ]
     if total_returned:
         entries.append(
-            {
-                "kind": LedgerKind.RETURN,
-                "amount": total_returned,
-                "balance_after": round_obj.balance_after,
-            }
+            LedgerEntry(
+                kind=LedgerKind.RETURN, amount=total_returned, balance_after=round_obj.balance_after
+            )
         )
     wallet.balance = round_obj.balance_after
     wallet.rounds_played = round_obj.sequence
     wallet.chain_head = round_obj.hash
     wallet.updated_at = ended_at
-    written = store.write_round(
-        connection,
-        tx,
-        round_values={name: getattr(round_obj, name) for name in store.ROUND_COLUMNS},
-        bets=bets,
-        entries=entries,
-        wallet=wallet,
+    written = rounds.write(
+        round_obj=round_obj, bets=[Bet(**bet) for bet in bets], entries=entries, wallet=wallet
     )
     if written is None:
         return None
-    round_obj.pk, bet_ids = written
-    round_obj._state.adding = False
-    round_obj._state.db = connection.alias
-    round_obj.player = player
-    # The caller shows the round with its bets: hand them over, no second read.
-    stored_bets = [
-        Bet.from_db(
-            connection.alias,
-            _BET_ATTNAMES,
-            (bet_id, round_obj.pk, *(bet[name] for name in store.BET_COLUMNS)),
-        )
-        for bet_id, bet in zip(bet_ids, bets, strict=True)
-    ]
-    for bet in stored_bets:
-        Bet.round.field.set_cached_value(bet, round_obj)
-    round_obj._prefetched_objects_cache = {"bets": stored_bets}
-    return round_obj
+    stored, stored_bets = written
+    stored.player = request.player
+    return PlayedRound(stored, stored_bets, replayed=False)

@@ -9,8 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from portal.accounts.policy import Action, denial, may
-from portal.compliance.models import Game
-from portal.compliance.selectors import offering_is_live, offerings_with_parts
+from portal.compliance.selectors import jinzi_listing, offering_is_live, offerings_with_parts
 from portal.game import presenters, selectors
 from portal.game.services import wallet_for
 
@@ -36,10 +35,8 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     offering = offerings_with_parts().filter(pk=pk).first()
     if offering is None:
         raise Http404("no such table")
-    liveness = offering_is_live(offering)
-    listing = next(
-        (g for g in offering.rules_submission.games.all() if g.game == Game.JINZI_ROULETTE), None
-    )
+    listing = jinzi_listing(offering.rules_submission)
+    liveness = offering_is_live(offering, listing=listing)
     wheel = offering.layout.wheel()
     context = {
         "offering": offering,

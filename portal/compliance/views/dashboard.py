@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 from portal.accounts import policy
 from portal.accounts.policy import Action
 from portal.compliance import selectors
-from portal.compliance.views.common import detail_url, domain_errors
+from portal.core.pages import detail_url, domain_errors
 
 
 def _rows(records) -> list[tuple]:

@@ -16,14 +16,9 @@ from portal.compliance.forms import LayoutApproveForm, LayoutForm
 from portal.compliance.models import Layout, RecordStatus
 from portal.compliance.services import workflow
 from portal.compliance.views import records
-from portal.compliance.views.common import (
-    acting_holder,
-    domain_errors,
-    form_page,
-    holder_choices,
-    visible_or_404,
-)
+from portal.compliance.views.common import acting_holder, form_page, holder_choices, visible_or_404
 from portal.core.errors import ValidationFailed
+from portal.core.pages import domain_errors
 
 _EXTENSIONS = {"application/pdf": "pdf", "image/png": "png", "image/svg+xml": "svg"}
 

@@ -18,14 +18,13 @@ from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable,
 from portal.compliance.views.common import (
     acting_holder,
     choosable,
-    domain_errors,
     form_page,
     holder_choices,
-    paginate,
     visible_or_404,
 )
 from portal.compliance.views.records import history_rows
 from portal.core.errors import Conflict, ValidationFailed
+from portal.core.pages import domain_errors, paginate
 
 
 def _form(request: HttpRequest, **kwargs) -> OfferingForm:

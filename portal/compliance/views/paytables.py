@@ -17,14 +17,9 @@ from portal.compliance.models import Paytable, RecordStatus
 from portal.compliance.presenters import edge_report
 from portal.compliance.services import workflow
 from portal.compliance.views import records
-from portal.compliance.views.common import (
-    acting_holder,
-    domain_errors,
-    form_page,
-    holder_choices,
-    visible_or_404,
-)
+from portal.compliance.views.common import acting_holder, form_page, holder_choices, visible_or_404
 from portal.core.errors import ValidationFailed
+from portal.core.pages import domain_errors
 
 
 def edge_context(odds) -> dict:

@@ -19,8 +19,9 @@ from portal.compliance import selectors
 from portal.compliance.forms import EmptyForm, ReasonForm, ServiceForm
 from portal.compliance.models import RecordStatus, VersionedRecord
 from portal.compliance.services import workflow
-from portal.compliance.views.common import paginate, visible_or_404
+from portal.compliance.views.common import visible_or_404
 from portal.core.errors import ValidationFailed
+from portal.core.pages import paginate
 
 S = RecordStatus
 

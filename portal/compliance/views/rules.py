@@ -19,12 +19,12 @@ from portal.compliance.views.common import (
     acting_holder,
     choosable,
     dollars,
-    domain_errors,
     form_page,
     holder_choices,
     visible_or_404,
 )
 from portal.core.errors import ValidationFailed
+from portal.core.pages import domain_errors
 
 AMOUNTS = (
     ("chip_unit", "Chip unit"),

@@ -54,12 +54,12 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
     layout, paytable, rules = offering.layout, offering.paytable, offering.rules_submission
     player = make_user("player", Role.PLAYER)
     wallet_top_up(player=player, amount=10_000)
-    round_obj, _ = round_play(
+    round_obj = round_play(
         player=player,
         offering_id=offering.pk,
         wagers=[{"kind": "red", "stake": 200}],
         idempotency_key="world-round-1",
-    )
+    ).round
     return {
         "users": {
             "anonymous": None,

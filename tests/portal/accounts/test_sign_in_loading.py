@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from portal.accounts.backends import PortalBackend
 from portal.accounts.models import Role
 from portal.accounts.roles import has_role, holder_id_of, roles_of
 from tests.portal.factories import PASSWORD
@@ -17,25 +17,35 @@ from tests.portal.factories import PASSWORD
 pytestmark = pytest.mark.django_db
 
 
-def test_it_loads_the_user_with_roles_and_holder_in_one_query(
+def test_sign_in_is_djangos_own_session_engine_and_backend(settings):
+    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
+    assert settings.AUTHENTICATION_BACKENDS == ["django.contrib.auth.backends.ModelBackend"]
+
+
+def test_roles_and_holder_are_read_in_one_query_and_kept_for_the_request(
     manager_a, holder_a, django_assert_num_queries
 ):
-    with django_assert_num_queries(1):
-        user = PortalBackend().get_user(str(manager_a.pk))
+    user = get_user_model().objects.get(pk=manager_a.pk)
 
-    with django_assert_num_queries(0):
+    with django_assert_num_queries(1):
         assert roles_of(user) == {Role.MANAGER}
         assert holder_id_of(user) == holder_a.pk
-    assert user == manager_a
-    assert user.password == manager_a.password  # the session check hashes it
-    assert user.last_login == manager_a.last_login  # datetimes come back as datetimes
-    assert user.is_active is True
+    with django_assert_num_queries(0):
+        assert has_role(user, Role.MANAGER)
+        assert holder_id_of(user) == holder_a.pk
+
+
+def test_the_holder_alone_is_read_in_the_same_one_query(manager_a, holder_a):
+    user = get_user_model().objects.get(pk=manager_a.pk)
+
+    assert holder_id_of(user) == holder_a.pk
+    assert roles_of(user) == {Role.MANAGER}
 
 
 def test_it_reads_every_group_of_a_user_in_several(officer):
     officer.groups.add(Group.objects.get(name=Role.AUDITOR.value))
 
-    user = PortalBackend().get_user(officer.pk)
+    user = get_user_model().objects.get(pk=officer.pk)
 
     assert roles_of(user) == {Role.COMPLIANCE, Role.AUDITOR}
     assert holder_id_of(user) is None
@@ -44,22 +54,29 @@ def test_it_reads_every_group_of_a_user_in_several(officer):
 def test_a_user_in_no_group_has_no_role(db, django_user_model):
     lone = django_user_model.objects.create_user("lone", password=PASSWORD)
 
-    user = PortalBackend().get_user(lone.pk)
-
-    assert user == lone
-    assert roles_of(user) == frozenset()
+    assert roles_of(lone) == frozenset()
+    assert holder_id_of(lone) is None
 
 
-@pytest.mark.parametrize("user_id", ["999999", "not-a-number", "", None])
-def test_an_unknown_or_malformed_id_is_nobody(db, user_id):
-    assert PortalBackend().get_user(user_id) is None
-
-
-def test_an_inactive_user_is_not_signed_in(player):
+def test_an_inactive_user_has_no_role(player):
     player.is_active = False
-    player.save()
 
-    assert PortalBackend().get_user(player.pk) is None
+    assert roles_of(player) == frozenset()
+
+
+def test_signing_in_costs_a_request_three_queries_session_user_and_roles(
+    client, player, django_assert_num_queries
+):
+    assert client.login(username="player", password=PASSWORD)
+
+    with django_assert_num_queries(4) as queries:  # and the view's own: the player's tokens
+        response = client.get("/api/tokens/")
+
+    assert response.status_code == 200
+    reads = [query["sql"] for query in queries.captured_queries]
+    assert "django_session" in reads[0]
+    assert "auth_user" in reads[1]
+    assert "auth_group" in reads[2] and "accounts_profile" in reads[2]
 
 
 def test_a_signed_in_page_is_served_and_a_disabled_account_is_signed_out(client, player):

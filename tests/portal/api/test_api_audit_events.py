@@ -5,8 +5,8 @@ import pytest
 from django.db import connection
 
 from portal.accounts import policy
-from portal.api.audit import EXPORT_FILENAME
 from portal.audit import triggers
+from portal.audit.api import EXPORT_FILENAME
 from portal.audit.export import COLUMNS
 from portal.audit.models import AuditEvent
 from tests.portal.factories import make_paytable

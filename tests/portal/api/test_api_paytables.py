@@ -6,6 +6,8 @@ from portal.api import errors as api_msg
 from portal.audit.models import AuditEvent
 from portal.compliance import messages as msg
 from portal.compliance import services
+from portal.compliance.api import fields as compliance_fields
+from portal.compliance.api import workflow
 from portal.compliance.models import Paytable
 from portal.compliance.presenters import edge_report
 from tests.portal.api.helpers import last_event, nothing_written, paytable_body
@@ -109,7 +111,7 @@ def test_malformed_odds_values_are_refused_naming_the_kind(api_as, manager_a, va
 
     assert response.status_code == 400
     assert response.json()["errors"]["odds.straight"] == [
-        api_msg.ODDS_VALUE.format(kind="straight", maximum=999_999_999, got=shown)
+        compliance_fields.ODDS_VALUE.format(kind="straight", maximum=999_999_999, got=shown)
     ]
 
 
@@ -156,7 +158,7 @@ def test_a_manager_cannot_create_for_another_holder(api_as, manager_a, holder_a,
         response = api_as(manager_a).post(URL, paytable_body(holder=holder_b.pk), format="json")
 
     assert response.status_code == 403
-    assert response.json()["detail"] == api_msg.HOLDER_NOT_YOURS.format(
+    assert response.json()["detail"] == workflow.HOLDER_NOT_YOURS.format(
         own=holder_a.pk, given=holder_b.pk
     )
 
@@ -178,8 +180,8 @@ def test_a_superuser_must_say_which_holder(api_as, superuser, holder_b):
     created = client.post(URL, paytable_body(holder=holder_b.pk), format="json")
 
     assert missing.status_code == unknown.status_code == text.status_code == 400
-    assert missing.json()["errors"] == {"holder": [api_msg.HOLDER_REQUIRED]}
-    assert unknown.json()["errors"] == {"holder": [api_msg.HOLDER_UNKNOWN.format(id=999_999)]}
+    assert missing.json()["errors"] == {"holder": [workflow.HOLDER_REQUIRED]}
+    assert unknown.json()["errors"] == {"holder": [workflow.HOLDER_UNKNOWN.format(id=999_999)]}
     assert "must be a whole number" in text.json()["errors"]["holder"][0]
     assert created.status_code == 201
     assert created.json()["holder"] == holder_b.pk

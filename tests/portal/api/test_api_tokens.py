@@ -189,15 +189,15 @@ def test_issuing_checks_the_body(api_as, player):
     assert not ApiToken.objects.exists()
 
 
-def test_a_token_request_costs_one_query_for_its_user(
+def test_a_token_request_costs_two_queries_for_its_user_and_roles(
     funded_player, live_offering, django_assert_num_queries
 ):
     _, secret = api_token_issue(user=funded_player, name="Game client")
     client = bearer(secret)
     client.get("/api/wallet/")  # first use
 
-    # The token with its user, roles and holder; then the wallet and its entries.
-    with django_assert_num_queries(3):
+    # The token with its user; their roles and holder; then the wallet and its entries.
+    with django_assert_num_queries(4):
         assert client.get("/api/wallet/").status_code == 200
 
 

@@ -7,7 +7,7 @@ from django.db.models import Sum
 
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import LedgerEntry, Round, Wallet
-from portal.game.services import round_play, wallet_top_up
+from portal.game.services import PlayedRound, round_play, wallet_top_up
 from tests.portal.concurrency import run_together
 from tests.portal.game.conftest import FixedBits
 
@@ -32,7 +32,7 @@ def test_simultaneous_rounds_never_overdraw_and_the_balance_equals_the_ledger(
         )
     )
 
-    played = [o for o in outcomes if isinstance(o, tuple)]
+    played = [o for o in outcomes if isinstance(o, PlayedRound)]
     refused = [o for o in outcomes if isinstance(o, ValidationFailed)]
     assert (len(played), len(refused)) == (5, 5), outcomes
     assert all("more than your balance" in r.message for r in refused)
@@ -56,9 +56,9 @@ def test_the_same_idempotency_key_sent_at_once_plays_one_round(funded_player, li
         )
     )
 
-    assert all(isinstance(o, tuple) for o in outcomes), outcomes
-    assert len({round_obj.pk for round_obj, _ in outcomes}) == 1
-    assert sorted(replayed for _, replayed in outcomes) == [False] + [True] * 5
+    assert all(isinstance(o, PlayedRound) for o in outcomes), outcomes
+    assert len({o.round.pk for o in outcomes}) == 1
+    assert sorted(o.replayed for o in outcomes) == [False] + [True] * 5
     assert Round.objects.count() == 1
 
 
@@ -97,8 +97,8 @@ def test_617b8_e_a_retry_sent_while_its_round_is_being_played_gets_that_round(
         )
     )
 
-    assert all(isinstance(o, tuple) for o in outcomes), outcomes
-    assert sorted(replayed for _, replayed in outcomes) == [False] + [True] * 5
+    assert all(isinstance(o, PlayedRound) for o in outcomes), outcomes
+    assert sorted(o.replayed for o in outcomes) == [False] + [True] * 5
     assert Round.objects.count() == 1
     assert rng.calls == 1  # one draw, for the one round: none drawn and thrown away
 
@@ -120,7 +120,7 @@ def test_a_key_reused_with_other_wagers_while_playing_is_a_conflict(funded_playe
         )
     )
 
-    played = [o for o in outcomes if isinstance(o, tuple)]
+    played = [o for o in outcomes if isinstance(o, PlayedRound)]
     conflicts = [o for o in outcomes if isinstance(o, Conflict)]
     assert len(played) + len(conflicts) == 4, outcomes
     assert len(conflicts) == 2

@@ -10,9 +10,12 @@ from portal.game import messages as msg
 from portal.game.chain import verify_rounds
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
 from portal.game.services import round_play, wallet_top_up
-from tests.portal.game.conftest import FixedBits
+from tests.portal.game.conftest import MONEY_TESTS, FixedBits
 
-pytestmark = pytest.mark.django_db
+pytestmark = MONEY_TESTS
+
+
+RED = [{"kind": "red", "stake": 200}]
 
 
 def play(player, offering, wagers, key="round-key-0001", rng=None):
@@ -35,11 +38,12 @@ def _money_unchanged(player, balance=100_000):
 def test_617b8_g_zero_returns_half_of_a_straight_up_on_ten_in_a_settled_round(
     funded_player, live_offering
 ):
-    round_obj, replayed = play(
+    played = play(
         funded_player, live_offering, [{"kind": "straight", "numbers": [10], "stake": 1000}]
     )
 
-    assert (replayed, round_obj.outcome, round_obj.total_returned) == (False, 0, 500)
+    round_obj = played.round
+    assert (played.replayed, round_obj.outcome, round_obj.total_returned) == (False, 0, 500)
     assert (round_obj.balance_before, round_obj.balance_after) == (100_000, 99_500)
     assert Wallet.objects.get(player=funded_player).balance == 99_500
 
@@ -57,7 +61,7 @@ def test_617b8_f_round_pays_each_wager_at_the_approved_odds(funded_player, live_
         {"kind": "three_numbers", "numbers": [0, 1, 2], "stake": 1000},
     ]
 
-    round_obj, _ = play(funded_player, live_offering, wagers, rng=FixedBits(5))
+    round_obj = play(funded_player, live_offering, wagers, rng=FixedBits(5)).round
 
     returned = dict(Bet.objects.filter(round=round_obj).values_list("spot", "returned"))
     assert returned == {
@@ -75,9 +79,9 @@ def test_617b8_f_round_pays_each_wager_at_the_approved_odds(funded_player, live_
 
 
 def test_810a11_round_records_versions_rng_and_balances(funded_player, live_offering):
-    round_obj, _ = play(
+    round_obj = play(
         funded_player, live_offering, [{"kind": "black", "stake": 200}], rng=FixedBits(14, 2)
-    )
+    ).round
 
     assert round_obj.rng_raw == 2  # 14 was rejected and redrawn, never reduced modulo 13
     assert round_obj.outcome == 2
@@ -95,10 +99,11 @@ def test_810a11_round_records_versions_rng_and_balances(funded_player, live_offe
 
 def test_a_retried_request_returns_the_same_round_never_a_second(funded_player, live_offering):
     wagers = [{"kind": "red", "stake": 1000}]
-    first, _ = play(funded_player, live_offering, wagers, key="retry-key-123")
-    again, replayed = play(funded_player, live_offering, wagers, key="retry-key-123")
+    first = play(funded_player, live_offering, wagers, key="retry-key-123")
+    again = play(funded_player, live_offering, wagers, key="retry-key-123")
 
-    assert (again.pk, replayed) == (first.pk, True)
+    assert (again.round.pk, again.replayed) == (first.round.pk, True)
+    assert [bet.pk for bet in again.bets] == [bet.pk for bet in first.bets]
     assert Round.objects.count() == 1
     with pytest.raises(Conflict, match="already used"):
         play(funded_player, live_offering, [{"kind": "black", "stake": 1000}], key="retry-key-123")
@@ -209,9 +214,10 @@ def test_round_statements_do_not_grow_with_the_number_of_wagers(
     one = [{"kind": "red", "stake": 200}]
     ten = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
     play(funded_player, live_offering, one, key="warm-up-key")  # first use creates caches
-    # Inside the savepoint: one read (the locked wallet, the key, the offering), then the
-    # writes: one statement on PostgreSQL, four (round, bets, ledger, wallet) on SQLite.
-    statements = {"postgresql": 4, "sqlite": 7}[connection.vendor]
+    # SQLite, in a savepoint of the test's transaction: the ORM's 8 statements (the locked
+    # wallet, the key, the offering and its listing; the round, bets, ledger and wallet).
+    # PostgreSQL, a transaction of its own: BEGIN, the read, the write, COMMIT.
+    statements = {"postgresql": 4, "sqlite": 10}[connection.vendor]
 
     with django_assert_num_queries(statements) as one_wager:
         play(funded_player, live_offering, one, key="one-wager-key")
@@ -229,7 +235,7 @@ def test_top_up_range_is_checked(player):
 
 
 def test_round_timestamps_are_utc(funded_player, live_offering):
-    round_obj, _ = play(funded_player, live_offering, [{"kind": "red", "stake": 200}])
+    round_obj = play(funded_player, live_offering, [{"kind": "red", "stake": 200}]).round
 
     assert round_obj.started_at.utcoffset() == datetime.timedelta(0)
 
@@ -249,10 +255,7 @@ def test_810a11_verify_round_chain_finds_an_altered_a_deleted_and_a_missing_last
     from django.core.management import call_command
     from django.core.management.base import CommandError
 
-    rounds = [
-        play(funded_player, live_offering, [{"kind": "red", "stake": 200}], key=f"chain-{n:04d}")[0]
-        for n in range(3)
-    ]
+    rounds = [play(funded_player, live_offering, RED, key=f"chain-{n:04d}").round for n in range(3)]
     call_command("verify_round_chain")
 
     honest = Bet.objects.get(round=rounds[0]).returned

@@ -1,39 +1,39 @@
-"""The round's own SQL (``portal.game.store``): what it writes is what the ORM reads back,
-and a key already used writes nothing, on PostgreSQL (one statement) and SQLite alike."""
+"""Where a round is read and written (``portal.game.store``): what is handed back is what
+is stored, money and ledger move together, and a key already taken writes nothing."""
 
 from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
-from django.db import transaction
+from django.db import connection, transaction
 
 from portal.core.errors import Conflict
-from portal.game import store
+from portal.game import sql, store
 from portal.game.chain import digest_of
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
-from portal.game.transactions import RoundTransaction
+from tests.portal.game.conftest import MONEY_TESTS
 from tests.portal.game.conftest import play_round as play
 
-pytestmark = pytest.mark.django_db
+pytestmark = MONEY_TESTS
 
 
 def test_810a11_the_round_handed_back_is_the_round_stored(funded_player, live_offering):
-    played, replayed = play(funded_player, live_offering, "store-round-0001")
+    played = play(funded_player, live_offering, "store-round-0001")
 
     stored = Round.objects.get()
-    assert not replayed
+    assert not played.replayed
     for field in Round._meta.concrete_fields:
-        assert getattr(played, field.attname) == getattr(stored, field.attname), field.name
+        assert getattr(played.round, field.attname) == getattr(stored, field.attname), field.name
     stored_bets = list(Bet.objects.filter(round=stored).order_by("position"))
-    assert [bet.pk for bet in played.bets.all()] == [bet.pk for bet in stored_bets]
-    for handed, kept in zip(played.bets.all(), stored_bets, strict=True):
+    assert [bet.pk for bet in played.bets] == [bet.pk for bet in stored_bets]
+    for handed, kept in zip(played.bets, stored_bets, strict=True):
         for field in Bet._meta.concrete_fields:
             assert getattr(handed, field.attname) == getattr(kept, field.attname), field.name
     assert digest_of(stored, stored_bets) == stored.hash
 
 
 def test_617b8_f_the_ledger_and_the_wallet_move_together(funded_player, live_offering):
-    played, _ = play(funded_player, live_offering, "store-round-0002", outcome=3)
+    played = play(funded_player, live_offering, "store-round-0002", outcome=3).round
 
     wallet = Wallet.objects.get(player=funded_player)
     entries = list(LedgerEntry.objects.filter(round=played).order_by("pk"))
@@ -43,94 +43,17 @@ def test_617b8_f_the_ledger_and_the_wallet_move_together(funded_player, live_off
     ]
     assert entries[-1].balance_after == wallet.balance == played.balance_after == 100_400
     assert (wallet.rounds_played, wallet.chain_head) == (1, played.hash)
-    assert all(entry.created_at == wallet.updated_at for entry in entries)
+    assert wallet.updated_at == played.ended_at
 
 
 def test_a_lost_round_writes_only_its_stake(funded_player, live_offering):
-    played, _ = play(
+    played = play(
         funded_player, live_offering, "store-round-0003", [{"kind": "red", "stake": 200}], 2
-    )  # 2 is black on the standard wheel
+    ).round  # 2 is black on the standard wheel
 
     assert list(LedgerEntry.objects.filter(round=played).values_list("kind", "amount")) == [
         ("stake", -200)
     ]
-
-
-def test_a_key_already_used_writes_nothing(funded_player, live_offering):
-    first, _ = play(funded_player, live_offering, "store-round-0004")
-    wallet_before = Wallet.objects.values().get(player=funded_player)
-    connection = store.connection_for_rounds()
-
-    with transaction.atomic():
-        inputs = store.read_for_round(
-            connection,
-            player_id=funded_player.pk,
-            idempotency_key="another-key-0001",
-            offering_id=live_offering.pk,
-        )
-        wallet = inputs.wallet
-        values = {name: getattr(first, name) for name in store.ROUND_COLUMNS}
-        values.update(sequence=2, prev_hash=first.hash, hash="f" * 64)  # the key stays taken
-        written = store.write_round(
-            connection,
-            RoundTransaction(),
-            round_values=values,
-            bets=[
-                {
-                    "position": 0,
-                    "kind": "red",
-                    "numbers": [],
-                    "spot": "red",
-                    "stake": 2,
-                    "returned": 0,
-                }
-            ],
-            entries=[{"kind": "stake", "amount": -2, "balance_after": wallet.balance - 2}],
-            wallet=wallet,
-        )
-
-    assert written is None
-    assert Round.objects.count() == 1
-    assert Bet.objects.count() == 10
-    assert LedgerEntry.objects.count() == 3  # the top-up, the stake and the return
-    assert Wallet.objects.values().get(player=funded_player) == wallet_before
-
-
-def _forgetting_the_key(monkeypatch):
-    """The read of a request that began before a round under its key was committed."""
-    read = store.read_for_round
-
-    def stale(*args, **kwargs):
-        inputs = read(*args, **kwargs)
-        return store.RoundInputs(inputs.wallet, None, inputs.offering)
-
-    monkeypatch.setattr(store, "read_for_round", stale)
-
-
-def test_a_key_committed_while_waiting_for_the_lock_replays_that_round(
-    funded_player, live_offering, monkeypatch
-):
-    first, _ = play(funded_player, live_offering, "store-round-0005")
-    _forgetting_the_key(monkeypatch)
-
-    again, replayed = play(funded_player, live_offering, "store-round-0005")
-
-    assert replayed
-    assert again.pk == first.pk
-    assert Round.objects.count() == 1
-    assert Wallet.objects.get(player=funded_player).balance == first.balance_after
-
-
-def test_a_key_committed_with_other_wagers_while_waiting_is_a_conflict(
-    funded_player, live_offering, monkeypatch
-):
-    play(funded_player, live_offering, "store-round-0006")
-    _forgetting_the_key(monkeypatch)
-
-    with pytest.raises(Conflict):
-        play(funded_player, live_offering, "store-round-0006", [{"kind": "red", "stake": 200}])
-
-    assert Round.objects.count() == 1
 
 
 def test_810a11_the_chain_verifies_after_rounds_written_this_way(
@@ -144,20 +67,90 @@ def test_810a11_the_chain_verifies_after_rounds_written_this_way(
     assert "3 rounds" in capsys.readouterr().out
 
 
-def test_on_a_sqlite_without_returning_the_ids_are_read_back(
+def test_sqlite_plays_through_the_orm_and_postgresql_through_the_fixed_statements():
+    expected = store.SqlRounds if connection.vendor == "postgresql" else store.OrmRounds
+    assert type(store.rounds_for(connection)) is expected
+
+
+def test_on_a_database_without_returning_the_bets_are_read_back(
     funded_player, live_offering, monkeypatch
 ):
-    connection = store.connection_for_rounds()
-    if connection.vendor != "sqlite":
-        pytest.skip("only the SQLite path writes in several statements")
-    monkeypatch.setattr(connection.features, "can_return_columns_from_insert", False)
+    monkeypatch.setattr(store, "rounds_for", lambda connection: store.OrmRounds())
+    monkeypatch.setattr(type(connection.features), "can_return_rows_from_bulk_insert", False)
 
-    played, _ = play(funded_player, live_offering, "store-old-sqlite-1")
-    again, replayed = play(funded_player, live_offering, "store-old-sqlite-1")
+    played = play(funded_player, live_offering, "store-old-sqlite-1")
 
-    stored_bets = list(Bet.objects.filter(round_id=played.pk).order_by("position"))
-    assert [bet.pk for bet in played.bets.all()] == [bet.pk for bet in stored_bets]
-    assert (again.pk, replayed) == (played.pk, True)
-    _forgetting_the_key(monkeypatch)  # the conflict is seen through the row count
-    assert play(funded_player, live_offering, "store-old-sqlite-1")[1] is True
+    stored_bets = list(Bet.objects.filter(round_id=played.round.pk).order_by("position"))
+    assert [bet.pk for bet in played.bets] == [bet.pk for bet in stored_bets]
+    assert None not in [bet.pk for bet in played.bets]
+
+
+# The fixed statements' own guards (PostgreSQL only).
+
+
+@pytest.mark.postgres
+def test_a_key_already_used_writes_nothing(funded_player, live_offering):
+    first = play(funded_player, live_offering, "store-round-0004").round
+    wallet_before = Wallet.objects.values().get(player=funded_player)
+
+    with transaction.atomic():
+        wallet, *_ = sql.read_for_round(
+            connection,
+            player_id=funded_player.pk,
+            idempotency_key="another-key-0001",
+            offering_id=live_offering.pk,
+        )
+        again = Round(**{name: getattr(first, name) for name in sql.ROUND_COLUMNS})
+        again.sequence, again.prev_hash, again.hash = 2, first.hash, "f" * 64  # key stays taken
+        written = sql.write_round(
+            connection,
+            round_obj=again,
+            bets=[Bet(position=0, kind="red", numbers=[], spot="red", stake=2, returned=0)],
+            entries=[LedgerEntry(kind="stake", amount=-2, balance_after=wallet.balance - 2)],
+            wallet=wallet,
+        )
+
+    assert written is None
+    assert Round.objects.count() == 1
+    assert Bet.objects.count() == 10
+    assert LedgerEntry.objects.count() == 3  # the top-up, the stake and the return
+    assert Wallet.objects.values().get(player=funded_player) == wallet_before
+
+
+def _forgetting_the_key(monkeypatch):
+    """The read of a request that began before a round under its key was committed."""
+    read = sql.read_for_round
+
+    def stale(*args, **kwargs):
+        wallet, _, offering, listing, _ = read(*args, **kwargs)
+        return wallet, None, offering, listing, False
+
+    monkeypatch.setattr(sql, "read_for_round", stale)
+
+
+@pytest.mark.postgres
+def test_a_key_committed_while_waiting_for_the_lock_replays_that_round(
+    funded_player, live_offering, monkeypatch
+):
+    first = play(funded_player, live_offering, "store-round-0005")
+    _forgetting_the_key(monkeypatch)
+
+    again = play(funded_player, live_offering, "store-round-0005")
+
+    assert again.replayed
+    assert again.round.pk == first.round.pk
+    assert Round.objects.count() == 1
+    assert Wallet.objects.get(player=funded_player).balance == first.round.balance_after
+
+
+@pytest.mark.postgres
+def test_a_key_committed_with_other_wagers_while_waiting_is_a_conflict(
+    funded_player, live_offering, monkeypatch
+):
+    play(funded_player, live_offering, "store-round-0006")
+    _forgetting_the_key(monkeypatch)
+
+    with pytest.raises(Conflict):
+        play(funded_player, live_offering, "store-round-0006", [{"kind": "red", "stake": 200}])
+
     assert Round.objects.count() == 1

@@ -3,8 +3,9 @@ from rest_framework.test import APIClient
 
 from portal.game import messages as msg
 from portal.game.models import LedgerEntry, Round, Wallet
+from tests.portal.game.conftest import MONEY_TESTS
 
-pytestmark = pytest.mark.django_db
+pytestmark = MONEY_TESTS
 
 
 @pytest.fixture

@@ -6,17 +6,17 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
-from portal.api.base import holder_for_create
-from portal.api.fields import (
-    ChangesInput,
-    ReasonField,
-    StrictInput,
-    VisibleRecordField,
-    WholeNumberField,
-)
-from portal.api.filters import RulesSubmissionFilter
-from portal.api.workflow import RECORD_FIELDS, RecordSerializer, RecordViewSet, Workflow
+from portal.api.fields import ChangesInput, StrictInput, VisibleRecordField, WholeNumberField
 from portal.compliance import services
+from portal.compliance.api.fields import ReasonField
+from portal.compliance.api.filters import RulesSubmissionFilter
+from portal.compliance.api.workflow import (
+    RECORD_FIELDS,
+    RecordSerializer,
+    RecordViewSet,
+    Workflow,
+    holder_for_create,
+)
 from portal.compliance.models import Game, Layout, ListedGame, Paytable, RulesSubmission
 from portal.compliance.selectors import records_for
 from portal.compliance.services.rules import MAX_MINOR_UNITS

@@ -5,11 +5,17 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers
 
-from portal.api.base import holder_for_create
-from portal.api.fields import ChangesInput, OddsField, ReasonField, StrictInput, WholeNumberField
-from portal.api.filters import PaytableFilter
-from portal.api.workflow import RECORD_FIELDS, RecordSerializer, RecordViewSet, Workflow
+from portal.api.fields import ChangesInput, StrictInput, WholeNumberField
 from portal.compliance import services
+from portal.compliance.api.fields import OddsField, ReasonField
+from portal.compliance.api.filters import PaytableFilter
+from portal.compliance.api.workflow import (
+    RECORD_FIELDS,
+    RecordSerializer,
+    RecordViewSet,
+    Workflow,
+    holder_for_create,
+)
 from portal.compliance.models import Paytable
 from portal.compliance.presenters import edge_report
 from portal.compliance.selectors import records_for

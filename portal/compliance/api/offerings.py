@@ -7,17 +7,12 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 
 from portal.accounts.policy import Action, may, visible
-from portal.api.base import ApiViewSet, holder_for_create
-from portal.api.fields import (
-    ChangesInput,
-    OfferingStatusField,
-    StrictInput,
-    VisibleRecordField,
-    WholeNumberField,
-)
-from portal.api.filters import OfferingFilter
-from portal.api.workflow import ReasonInput
+from portal.api.base import ApiViewSet
+from portal.api.fields import ChangesInput, StrictInput, VisibleRecordField, WholeNumberField
 from portal.compliance import selectors, services
+from portal.compliance.api.fields import OfferingStatusField
+from portal.compliance.api.filters import OfferingFilter
+from portal.compliance.api.workflow import ReasonInput, holder_for_create
 from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
 
 

@@ -1,20 +1,67 @@
-"""``/api/tokens/``: a user's own API tokens. List them, issue one (the secret is in that
-answer only), revoke one with DELETE. Issuing needs a password sign-in (the browser's
-session or HTTP basic): a token cannot mint further tokens."""
+"""The accounts API: certificate holders and a user's own API tokens.
+
+``/api/holders/``: anyone who may view lists them (a manager sees their own); only a
+superuser registers one.
+
+``/api/tokens/``: list your tokens, issue one (the secret is in that answer only), revoke
+one with DELETE. Issuing needs a password sign-in (the browser's session or HTTP basic): a
+token cannot mint further tokens.
+"""
 
 from __future__ import annotations
 
+import django_filters
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.response import Response
 
-from portal.accounts.models import ApiToken
-from portal.accounts.policy import Action
+from portal.accounts.models import ApiToken, CertificateHolder
+from portal.accounts.policy import Action, visible
+from portal.accounts.services import holder_create
 from portal.accounts.tokens import DEFAULT_DAYS, MAX_DAYS, api_token_issue, api_token_revoke
 from portal.api.base import ApiViewSet
 from portal.api.fields import StrictInput, WholeNumberField
 from portal.core.errors import NotFound
+
+
+class HolderFilter(django_filters.FilterSet):
+    name = django_filters.CharFilter(lookup_expr="icontains")
+    licence_number = django_filters.CharFilter(lookup_expr="iexact")
+
+    class Meta:
+        model = CertificateHolder
+        fields = ["name", "licence_number"]
+
+
+class CertificateHolderSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = CertificateHolder
+        fields = ("id", "name", "licence_number", "created_at")
+        read_only_fields = fields
+
+
+class HolderCreateInput(StrictInput):
+    read_only_from = CertificateHolderSerializer
+
+    # Column widths: the service checks presence and uniqueness, not length.
+    name = serializers.CharField(max_length=200)
+    licence_number = serializers.CharField(max_length=64)
+
+
+@extend_schema_view(create=extend_schema(request=HolderCreateInput))
+class HolderViewSet(ApiViewSet):
+    queryset = CertificateHolder.objects.all()
+    serializer_class = CertificateHolderSerializer
+    filterset_class = HolderFilter
+    write_actions = {"create": Action.MANAGE_HOLDERS}
+
+    def get_queryset(self):
+        return visible(self.request.user, CertificateHolder.objects.all())
+
+    def create(self, request):
+        data = self.parse(HolderCreateInput)
+        return self.respond(holder_create(actor=request.user, **data), status=201)
 
 
 class ApiTokenSerializer(serializers.ModelSerializer):

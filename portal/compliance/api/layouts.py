@@ -10,18 +10,18 @@ from rest_framework import serializers
 from rest_framework.parsers import MultiPartParser
 
 import jinzi
-from portal.api.base import holder_for_create
-from portal.api.fields import (
-    ChangesInput,
-    ReasonField,
-    StrictInput,
-    WheelOrderField,
-    WholeNumberField,
-)
-from portal.api.filters import LayoutFilter
+from portal.api.fields import ChangesInput, StrictInput, WholeNumberField
 from portal.api.parsers import JSONParser
-from portal.api.workflow import RECORD_FIELDS, RecordSerializer, RecordViewSet, Workflow
 from portal.compliance import services
+from portal.compliance.api.fields import ReasonField, WheelOrderField
+from portal.compliance.api.filters import LayoutFilter
+from portal.compliance.api.workflow import (
+    RECORD_FIELDS,
+    RecordSerializer,
+    RecordViewSet,
+    Workflow,
+    holder_for_create,
+)
 from portal.compliance.models import Layout
 from portal.compliance.selectors import records_for
 

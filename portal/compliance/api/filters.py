@@ -1,4 +1,4 @@
-"""Query filters of the API's lists (the audit trail's are ``portal.audit.filters``)."""
+"""Query filters of the compliance records' and offerings' API lists."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from django import forms
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 
-from portal.accounts.models import CertificateHolder
 from portal.compliance.models import (
     Layout,
     Offering,
@@ -66,12 +65,3 @@ class OfferingFilter(django_filters.FilterSet):
     class Meta:
         model = Offering
         fields = ["status", "holder", "rules_submission", "layout", "paytable"]
-
-
-class HolderFilter(django_filters.FilterSet):
-    name = django_filters.CharFilter(lookup_expr="icontains")
-    licence_number = django_filters.CharFilter(lookup_expr="iexact")
-
-    class Meta:
-        model = CertificateHolder
-        fields = ["name", "licence_number"]

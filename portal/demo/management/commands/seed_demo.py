@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from portal.core.demo import seed_demo
+from portal.demo.services import seed_demo
 
 
 class Command(BaseCommand):

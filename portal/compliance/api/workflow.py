@@ -1,4 +1,4 @@
-"""The versioned records' shared API: their common fields and their workflow actions.
+"""The versioned records' shared API: their common fields, their holder, their workflow actions.
 
 ``POST /api/<records>/{id}/submit/ | approve/ | reject/ | request-changes/ | withdraw/ |
 amend/`` each call the record's service of that name; the service checks the status,
@@ -15,9 +15,19 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
 
-from portal.accounts.policy import Action
+from portal.accounts.models import CertificateHolder, Role
+from portal.accounts.policy import Action, visible
+from portal.accounts.roles import has_role, holder_id_of
 from portal.api.base import ApiViewSet
-from portal.api.fields import NoInput, ReasonField, RecordStatusField, StrictInput
+from portal.api.fields import NoInput, StrictInput
+from portal.compliance.api.fields import ReasonField, RecordStatusField
+from portal.core.errors import NotPermitted, ValidationFailed
+
+HOLDER_REQUIRED = "say which certificate holder this record is for: holder (its id)"
+HOLDER_UNKNOWN = "no certificate holder with id {id}"
+HOLDER_NOT_YOURS = (
+    "you act for certificate holder {own}; you cannot create records for holder {given}"
+)
 
 RECORD_FIELDS = (
     "id",
@@ -118,3 +128,17 @@ class RecordViewSet(ApiViewSet):
         record = self.get_object()
         self.parse(NoInput)
         return self.respond(self._run(self.workflow.amend, record), status=201)
+
+
+def holder_for_create(user, given: int | None) -> CertificateHolder:
+    """The holder a new record is for: a manager's own, implicitly; anyone else names it."""
+    if has_role(user, Role.MANAGER) and (own := holder_id_of(user)) is not None:
+        if given is not None and given != own:
+            raise NotPermitted(HOLDER_NOT_YOURS.format(own=own, given=given))
+        given = own
+    if given is None:
+        raise ValidationFailed.on("holder", HOLDER_REQUIRED)
+    holder = visible(user, CertificateHolder.objects.all()).filter(pk=given).first()
+    if holder is None:
+        raise ValidationFailed.on("holder", HOLDER_UNKNOWN.format(id=given))
+    return holder

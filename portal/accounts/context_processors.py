@@ -1,4 +1,7 @@
-"""What every page's frame needs: the game version and the sections the user may open."""
+"""What every page's frame needs: the game version and the sections the user may open.
+
+Here, not in core, because the sections are the accounts policy's answer.
+"""
 
 from __future__ import annotations
 

@@ -1,0 +1,187 @@
+"""The round's fixed SQL (``portal.game.sql``) against the ORM, which is the reference:
+every field of the game tables is accounted for, and the same seeded rounds played both
+ways leave identical rows, balances and chain hashes."""
+
+from __future__ import annotations
+
+import datetime
+import random
+
+import pytest
+from django.db import connection, transaction
+from django.utils import timezone
+
+from portal.accounts.models import Role
+from portal.compliance.selectors import jinzi_listing, offerings_with_parts
+from portal.core.errors import Conflict, ValidationFailed
+from portal.game import sql, store
+from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.services import round_play, wallet_top_up
+from tests.portal.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("model", list(sql.FIELD_COVERAGE), ids=lambda model: model.__name__)
+def test_every_field_of_the_game_tables_is_written_read_or_left_out_on_purpose(model):
+    covered = {model._meta.get_field(name).name for name in sql.FIELD_COVERAGE[model]}
+
+    assert covered == {field.name for field in model._meta.concrete_fields}
+
+
+@pytest.mark.parametrize("model", list(sql.FIELD_COVERAGE), ids=lambda model: model.__name__)
+def test_every_field_said_to_be_written_is_in_the_write(model):
+    write = sql._write_sql(connection.alias) if connection.vendor == "postgresql" else None
+    if write is None:
+        pytest.skip("the write is built for PostgreSQL only")
+    table = model._meta.db_table
+    for name, how in sql.FIELD_COVERAGE[model].items():
+        if how.startswith(("written", "read and written")):
+            column = model._meta.get_field(name).column
+            assert column in write.split(table, 1)[1], (model.__name__, name)
+
+
+@pytest.mark.postgres
+def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
+    with transaction.atomic():
+        wallet, previous, offering, listing, moved = sql.read_for_round(
+            connection,
+            player_id=funded_player.pk,
+            idempotency_key="no-round-yet-0001",
+            offering_id=live_offering.pk,
+        )
+    reference = offerings_with_parts().get(pk=live_offering.pk)
+
+    assert (previous, moved) == (None, False)
+    orm_wallet = Wallet.objects.get(player=funded_player)
+    for name in sql.WALLET_READ:
+        attname = Wallet._meta.get_field(name).attname
+        assert getattr(wallet, attname) == getattr(orm_wallet, attname), name
+    for read, orm in (
+        (offering, reference),
+        (offering.rules_submission, reference.rules_submission),
+        (offering.layout, reference.layout),
+        (offering.paytable, reference.paytable),
+        (listing, jinzi_listing(reference.rules_submission)),
+    ):
+        assert type(read) is type(orm)
+        for field in type(read)._meta.concrete_fields:
+            if field.attname in read.__dict__:  # the columns the read selects
+                assert getattr(read, field.attname) == getattr(orm, field.attname), field.name
+
+
+class _Clock:
+    """``timezone.now`` for a run of rounds: one instant per round, the same in every run."""
+
+    def __init__(self) -> None:
+        self.now = datetime.datetime(2026, 11, 30, 15, 0, tzinfo=datetime.UTC)
+
+    def __call__(self) -> datetime.datetime:
+        return self.now
+
+    def tick(self) -> None:
+        self.now += datetime.timedelta(seconds=7)
+
+
+def _play_a_session(offering, players, rounds_for, monkeypatch) -> list:
+    """Play the same rounds, refusals and retries included; return what each call gave."""
+    clock = _Clock()
+    monkeypatch.setattr(timezone, "now", clock)
+    monkeypatch.setattr(store, "rounds_for", rounds_for)
+    rng = random.Random(617)
+    answers = []
+    twin, newcomer = players
+    red_and_zero = [
+        {"kind": "red", "stake": 400},
+        {"kind": "straight", "numbers": [0], "stake": 200},
+    ]
+    steps = [
+        (twin, red_and_zero, "twin-0001"),
+        (twin, [{"kind": "split", "numbers": [0, 1], "stake": 200}], "twin-0002"),
+        (newcomer, [{"kind": "big", "stake": 600}], "newcomer-0003"),  # no wallet yet: refused
+        (twin, red_and_zero, "twin-0001"),  # a retry
+        (twin, [{"kind": "black", "stake": 200}], "twin-0001"),  # the key reused
+        (twin, [{"kind": "column", "numbers": [1, 4, 7, 10], "stake": 90_000}], "twin-0004"),
+    ]
+    for n in range(40):
+        wagers = [{"kind": "straight", "numbers": [n % 13], "stake": 200}]
+        steps.append((twin, [*wagers, {"kind": "small", "stake": 200}], f"twin-1{n:03d}"))
+    for player, wagers, key in steps:
+        clock.tick()
+        try:
+            played = round_play(
+                player=player, offering_id=offering.pk, wagers=wagers, idempotency_key=key, rng=rng
+            )
+        except (ValidationFailed, Conflict) as refused:
+            answers.append(refused.message)
+            continue
+        answers.append(
+            (
+                played.replayed,
+                _without_ids(played.round),
+                [_without_ids(bet) for bet in played.bets],
+            )
+        )
+    return answers
+
+
+def _without_ids(instance) -> dict:
+    return {
+        field.attname: getattr(instance, field.attname)
+        for field in instance._meta.concrete_fields
+        if field.attname not in ("id", "round_id", "wallet_id")
+    }
+
+
+def _stored(players) -> dict:
+    """Every game row of ``players``, rounds named by (player, sequence) instead of ids."""
+    rounds = Round.objects.filter(player__in=players).order_by("player", "sequence")
+    name = {r.pk: (r.player_id, r.sequence) for r in rounds}
+    return {
+        "rounds": [_without_ids(r) for r in rounds],
+        "bets": [
+            (name[b.round_id], _without_ids(b))
+            for b in sorted(
+                Bet.objects.filter(round__in=rounds), key=lambda b: (name[b.round_id], b.position)
+            )
+        ],
+        "ledger": [
+            (e.wallet.player_id, name.get(e.round_id), _without_ids(e))
+            for e in LedgerEntry.objects.filter(wallet__player__in=players).order_by("pk")
+        ],
+        "wallets": [
+            _without_ids(w) for w in Wallet.objects.filter(player__in=players).order_by("player")
+        ],
+    }
+
+
+class _Undo(Exception):
+    pass
+
+
+@pytest.mark.postgres
+def test_the_fixed_statements_store_exactly_what_the_orm_stores(live_offering, monkeypatch):
+    players = [make_user(name, Role.PLAYER) for name in ("twin", "newcomer")]
+    runs = {}
+    for label, rounds_for in (
+        ("orm", lambda connection: store.OrmRounds()),
+        ("sql", store.SqlRounds),
+    ):
+        try:
+            with transaction.atomic():
+                with monkeypatch.context() as patched:
+                    patched.setattr(timezone, "now", _Clock())
+                    wallet_top_up(player=players[0], amount=100_000)
+                answers = _play_a_session(live_offering, players, rounds_for, monkeypatch)
+                runs[label] = (answers, _stored(players))
+                raise _Undo  # both runs start from the same database
+        except _Undo:
+            monkeypatch.undo()
+
+    orm, fixed = runs["orm"], runs["sql"]
+    played = [answer for answer in orm[0] if isinstance(answer, tuple)]
+    refused = [answer for answer in orm[0] if isinstance(answer, str)]
+    assert len(orm[1]["rounds"]) == sum(not replayed for replayed, *_ in played) > 30
+    assert any(replayed for replayed, *_ in played) and len(refused) >= 2
+    assert fixed[0] == orm[0]  # what each call answered, refusals and replays included
+    assert fixed[1] == orm[1]  # every row, balance and chain hash
