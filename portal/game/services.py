@@ -203,21 +203,21 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         request_fingerprint=request.fingerprint, hash=round_digest(fields, bets), **fields
     )
     entries = [
-        LedgerEntry(kind=LedgerKind.STAKE, amount=-total, balance_after=wallet.balance - total)
+        {"kind": LedgerKind.STAKE, "amount": -total, "balance_after": wallet.balance - total}
     ]
     if total_returned:
         entries.append(
-            LedgerEntry(
-                kind=LedgerKind.RETURN, amount=total_returned, balance_after=round_obj.balance_after
-            )
+            {
+                "kind": LedgerKind.RETURN,
+                "amount": total_returned,
+                "balance_after": round_obj.balance_after,
+            }
         )
     wallet.balance = round_obj.balance_after
     wallet.rounds_played = round_obj.sequence
     wallet.chain_head = round_obj.hash
     wallet.updated_at = ended_at
-    written = rounds.write(
-        round_obj=round_obj, bets=[Bet(**bet) for bet in bets], entries=entries, wallet=wallet
-    )
+    written = rounds.write(round_obj=round_obj, bets=bets, entries=entries, wallet=wallet)
     if written is None:
         return None
     stored, stored_bets = written

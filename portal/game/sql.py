@@ -118,6 +118,10 @@ def _columns(model: type[models.Model], field_names: Iterable[str]) -> str:
     return ", ".join(model._meta.get_field(name).column for name in field_names)
 
 
+# A fixed statement's column names never change: read from its first answer, then kept.
+_column_names: dict[str, tuple[str, ...]] = {}
+
+
 def _fetch_named(connection, sql: str, params: list) -> dict[str, Any] | None:
     """The first row of ``sql`` as {column name: value}, or None."""
     with connection.cursor() as cursor:
@@ -125,7 +129,10 @@ def _fetch_named(connection, sql: str, params: list) -> dict[str, Any] | None:
         row = cursor.fetchone()
         if row is None:
             return None
-        return dict(zip((column[0] for column in cursor.description), row, strict=True))
+        names = _column_names.get(sql)
+        if names is None:
+            names = _column_names[sql] = tuple(column[0] for column in cursor.description)
+        return dict(zip(names, row, strict=True))
 
 
 @functools.cache
@@ -233,17 +240,18 @@ def _write_sql(alias: str) -> str:
     )
 
 
-def _as_json(instances: Iterable[models.Model], names: tuple[str, ...]) -> str:
+def _as_json(rows: Iterable[Mapping[str, Any]], names: tuple[str, ...]) -> str:
     # Bets and ledger entries hold only integers, short strings and lists of integers:
     # plain JSON carries them exactly, typed again by jsonb_to_recordset's column list.
-    return json.dumps([{name: getattr(item, name) for name in names} for item in instances])
+    return json.dumps([{name: row[name] for name in names} for row in rows])
 
 
 def write_round(
-    connection, *, round_obj: Round, bets: list[Bet], entries: list[LedgerEntry], wallet: Wallet
+    connection, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet: Wallet
 ) -> tuple[int, list[int]] | None:
     """The write: the round's id and its bets' ids in position order, or None, having
-    written nothing, if the player already has a round under this idempotency key."""
+    written nothing, if the player already has a round under this idempotency key.
+    ``bets`` and ``entries`` hold the values of BET_COLUMNS and ENTRY_COLUMNS by name."""
     params = [
         *_prepared(Round, {name: getattr(round_obj, name) for name in ROUND_COLUMNS}, connection),
         _as_json(bets, BET_COLUMNS),

@@ -16,6 +16,7 @@ Only ``portal.game.services`` calls this.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from django.db import connections, router
@@ -59,17 +60,17 @@ class OrmRounds:
         listing = jinzi_listing(offering.rules_submission) if offering is not None else None
         return RoundInputs(wallet, previous, offering, listing)
 
-    def write(self, *, round_obj: Round, bets: list[Bet], entries: list[LedgerEntry], wallet):
+    def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet):
+        """Store the round, its bets and ledger entries (given as field values by name) and
+        the wallet's new state; return the stored round and bets, or None if the key is
+        already taken (never, here: the wallet's lock and the read come first)."""
         round_obj.save(force_insert=True)
-        for bet in bets:
-            bet.round = round_obj
-        stored_bets = Bet.objects.bulk_create(bets)
+        stored_bets = Bet.objects.bulk_create(Bet(round=round_obj, **bet) for bet in bets)
         if any(bet.pk is None for bet in stored_bets):  # a database without RETURNING
             stored_bets = list(Bet.objects.filter(round=round_obj).order_by("position"))
-        for entry in entries:
-            entry.round = round_obj
-            entry.wallet = wallet
-        LedgerEntry.objects.bulk_create(entries)
+        LedgerEntry.objects.bulk_create(
+            LedgerEntry(wallet=wallet, round=round_obj, **entry) for entry in entries
+        )
         # The round's end, not the moment of this statement: as the fixed SQL writes it.
         Wallet.objects.filter(pk=wallet.pk).update(
             **{name: getattr(wallet, name) for name in sql.WALLET_WRITTEN}
@@ -92,7 +93,7 @@ class SqlRounds(OrmRounds):
         )
         return RoundInputs(*found) if found is not None else None
 
-    def write(self, *, round_obj: Round, bets: list[Bet], entries: list[LedgerEntry], wallet):
+    def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet):
         written = sql.write_round(
             self.connection, round_obj=round_obj, bets=bets, entries=entries, wallet=wallet
         )
@@ -100,28 +101,30 @@ class SqlRounds(OrmRounds):
             return None
         round_id, bet_ids = written
         alias = self.connection.alias
-        stored = _stored(Round, alias, {"id": round_id, **_values(round_obj, sql.ROUND_COLUMNS)})
+        values = {name: getattr(round_obj, name) for name in sql.ROUND_COLUMNS}
+        stored = _stored(Round, alias, {"id": round_id, **values})
         stored_bets = []
         for bet_id, bet in zip(bet_ids, bets, strict=True):
-            values = {"id": bet_id, "round": round_id, **_values(bet, sql.BET_COLUMNS)}
-            stored_bet = _stored(Bet, alias, values)
+            stored_bet = _stored(Bet, alias, {"id": bet_id, "round": round_id, **bet})
             stored_bet.round = stored
             stored_bets.append(stored_bet)
         return stored, stored_bets
 
 
-def _values(instance, names) -> dict:
-    return {name: getattr(instance, name) for name in names}
+@functools.cache
+def _attnames(model) -> tuple[dict[str, str], list[str]]:
+    """Each concrete field's attname by its name or attname, and the attnames in order."""
+    fields = model._meta.concrete_fields
+    by_name = {f.name: f.attname for f in fields} | {f.attname: f.attname for f in fields}
+    return by_name, [f.attname for f in fields]
 
 
 def _stored(model, alias: str, values: dict):
     """An instance as the ORM loads one from the database, from every concrete field's
     value (keyed by name or attname)."""
-    fields = model._meta.concrete_fields
-    by_attname = {model._meta.get_field(name).attname: value for name, value in values.items()}
-    return model.from_db(
-        alias, [f.attname for f in fields], [by_attname[f.attname] for f in fields]
-    )
+    by_name, attnames = _attnames(model)
+    by_attname = {by_name[name]: value for name, value in values.items()}
+    return model.from_db(alias, attnames, [by_attname[attname] for attname in attnames])
 
 
 def connection_for_rounds():

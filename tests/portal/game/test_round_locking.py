@@ -109,11 +109,10 @@ def test_a_write_the_database_refuses_leaves_nothing_behind(
     before = money(funded_player)
     as_json = sql._as_json
 
-    def with_a_stake_credited(instances, names):
+    def with_a_stake_credited(rows, names):
         if "balance_after" in names:  # the ledger entries: a stake must be a debit
-            for entry in instances:
-                entry.amount = abs(entry.amount)
-        return as_json(instances, names)
+            rows = [{**row, "amount": abs(row["amount"])} for row in rows]
+        return as_json(rows, names)
 
     monkeypatch.setattr(sql, "_as_json", with_a_stake_credited)
 

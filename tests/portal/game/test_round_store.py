@@ -105,8 +105,17 @@ def test_a_key_already_used_writes_nothing(funded_player, live_offering):
         written = sql.write_round(
             connection,
             round_obj=again,
-            bets=[Bet(position=0, kind="red", numbers=[], spot="red", stake=2, returned=0)],
-            entries=[LedgerEntry(kind="stake", amount=-2, balance_after=wallet.balance - 2)],
+            bets=[
+                {
+                    "position": 0,
+                    "kind": "red",
+                    "numbers": [],
+                    "spot": "red",
+                    "stake": 2,
+                    "returned": 0,
+                }
+            ],
+            entries=[{"kind": "stake", "amount": -2, "balance_after": wallet.balance - 2}],
             wallet=wallet,
         )
 
