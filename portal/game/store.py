@@ -44,19 +44,18 @@ class OrmRounds:
 
     @staticmethod
     def played_under(*, player_id: int, idempotency_key: str) -> tuple[int, str] | None:
-        return (
-            Round.objects.filter(player_id=player_id, idempotency_key=idempotency_key)
-            .values_list("id", "request_fingerprint")
-            .first()
-        )
+        keyed = Round.objects.filter(player_id=player_id, idempotency_key=idempotency_key)
+        return _one_or_none(keyed.values_list("id", "request_fingerprint"))
 
     def read(self, *, player_id: int, idempotency_key: str, offering_id: int):
-        wallet = Wallet.objects.select_for_update().filter(player_id=player_id).first()
+        wallet = _one_or_none(Wallet.objects.select_for_update().filter(player_id=player_id))
         if wallet is None:
             return None
         # Under the lock, each statement sees every round committed before it.
         previous = self.played_under(player_id=player_id, idempotency_key=idempotency_key)
-        offering = offerings_with_parts().filter(pk=offering_id).first() if not previous else None
+        if previous is not None:
+            return RoundInputs(wallet, previous, None, None)
+        offering = _one_or_none(offerings_with_parts().filter(pk=offering_id))
         listing = jinzi_listing(offering.rules_submission) if offering is not None else None
         return RoundInputs(wallet, previous, offering, listing)
 
@@ -109,6 +108,15 @@ class SqlRounds(OrmRounds):
             stored_bet.round = stored
             stored_bets.append(stored_bet)
         return stored, stored_bets
+
+
+def _one_or_none(queryset):
+    """The one row ``queryset`` finds (a unique key picks it), or None; unlike ``first()``
+    it asks for no ordering."""
+    try:
+        return queryset.get()
+    except queryset.model.DoesNotExist:
+        return None
 
 
 @functools.cache
