@@ -1,22 +1,28 @@
 """Benchmark and Monte Carlo check of the jinzi game engine.
 
-    python bench/bench_jinzi.py [--spins N] [--bets N] [--seed S]
+    python bench/bench_jinzi.py [--spins N] [--bets N] [--rounds N] [--seed S]
 
 1. settlement throughput through ``jinzi.settle``, one bet at a time;
 2. the same bets through ``SettlementTable.settle_many``, round by round, and the
    batch/single ratio (the two must agree exactly);
-3. a Monte Carlo run of N uniform spins (numpy): each wager kind's empirical house
-   edge, from the settlement table's per-outcome returns times the outcome counts,
-   must lie within the 99 % interval around the exact ``edge_table`` value
-   (± 2.576 σ / √N, σ² the exact per-spin variance over the 13 outcomes).
+3. the exact mean and variance of each round's return (DOMAIN.md "Hold") for N
+   rounds of 1–10 bets through ``RoundMomentsTable``, against ``jinzi.round_moments``
+   one round at a time on a sample (the two must agree exactly);
+4. a Monte Carlo run of N uniform spins (numpy): the empirical house edge of an
+   equal-weight mix of each wager kind's spots, and of the wagers not covering 0 and
+   those covering 0 (the range of hold), from the settlement table's per-outcome
+   returns times the outcome counts, must lie within the 99 % interval around the
+   exact value from ``spot_edges`` and ``hold_range`` (± 2.576 σ / √N, σ² the exact
+   per-spin variance over the 13 outcomes).
 
-Exits 1 if the paths disagree or any kind falls outside its interval. The seed is
+Exits 1 if the paths disagree or any group falls outside its interval. The seed is
 fixed by default so a run is reproducible.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import math
 import random
 import sys
@@ -96,6 +102,68 @@ def bench_settlement(bet_count: int, rnd: random.Random) -> tuple[list[str], boo
     return lines, agree
 
 
+def realistic_rounds(count: int, seed: int) -> list[tuple[list[int], list[int]]]:
+    """``count`` rounds of 1–10 bets as (spot indices, stakes: Python ints), in the
+    realistic mix; drawn with numpy, since drawing them is not what is measured."""
+    generator = np.random.default_rng(seed)
+    spots = jinzi.legal_wagers()
+    per_kind = {kind: sum(w.kind == kind for w in spots) for kind in KIND_WEIGHTS}
+    weights = np.array([KIND_WEIGHTS[w.kind] / per_kind[w.kind] for w in spots])
+    sizes = generator.integers(1, 11, size=count)
+    total = int(sizes.sum())
+    all_spots = generator.choice(len(spots), size=total, p=weights / weights.sum()).tolist()
+    all_stakes = (100 * generator.integers(1, 51, size=total)).tolist()
+    ends = np.cumsum(sizes).tolist()
+    # Millions of new lists would set off the cyclic garbage collector again and again,
+    # for nothing: they hold only ints.
+    gc.disable()
+    try:
+        return [
+            (all_spots[end - size : end], all_stakes[end - size : end])
+            for size, end in zip(sizes.tolist(), ends, strict=True)
+        ]
+    finally:
+        gc.enable()
+
+
+def bench_round_moments(count: int, seed: int) -> tuple[list[str], bool]:
+    rounds = realistic_rounds(count, seed)
+    # The rounds' millions of lists live to the end; without this, every full collection
+    # would walk them again, timing the collector rather than the moments.
+    gc.freeze()
+    sample = rounds[: min(count, 20_000)]
+    table = jinzi.RoundMomentsTable.for_()
+
+    start = time.perf_counter()
+    totals = table.totals(rounds)
+    totals_s = time.perf_counter() - start
+
+    start = time.perf_counter()
+    each = table.moments_many(sample)
+    each_s = time.perf_counter() - start
+
+    start = time.perf_counter()
+    single = [jinzi.round_moments(zip(*r, strict=True)) for r in sample]
+    single_s = time.perf_counter() - start
+
+    agree = each == single and table.totals(sample) == sum(single, jinzi.RoundMoments(0, 0, 0))
+    gc.unfreeze()
+    bets = sum(len(spots) for spots, _ in rounds)
+    sd = math.sqrt(totals.variance)
+    lines = [
+        f"{'path':<44} {'rounds/s':>14}",
+        f"{'jinzi.round_moments, one round at a time':<44} {rate(len(sample), single_s)}",
+        f"{'RoundMomentsTable.moments_many':<44} {rate(len(sample), each_s)}",
+        f"{'RoundMomentsTable.totals':<44} {rate(count, totals_s)}",
+        f"batch/single ratio: {single_s / len(sample) / (totals_s / count):.1f}x "
+        f"({count:,} rounds, {bets:,} bets; single on the first {len(sample):,}); "
+        f"paths agree: {'yes' if agree else 'NO'}",
+        f"expected win {float(totals.expected_win):,.0f} ± {sd:,.0f} (1 SD) on a handle of "
+        f"{totals.stake:,}: edge {jinzi.format_percent(totals.edge)}",
+    ]
+    return lines, agree
+
+
 def bench_rng(count: int) -> list[str]:
     start = time.perf_counter()
     jinzi.spins(count)
@@ -125,9 +193,20 @@ def monte_carlo(spins: int, seed: int) -> tuple[list[str], bool]:
         kind.label: [w.spot_index for w in table.spots if w.kind == kind]
         for kind in jinzi.WagerKind
     }
-    groups["All 52 spots"] = list(range(jinzi.SPOT_COUNT))
-    exact_edges = {row.label: row.mean for row in jinzi.edge_table()}
-    exact_edges["All 52 spots"] = jinzi.theoretical_hold()
+    # An equal-weight mix of spots earns the mean of their edges.
+    edges = [e.edge for e in jinzi.spot_edges()]
+    exact_edges = {
+        label: sum((edges[i] for i in spots), Fraction(0)) / len(spots)
+        for label, spots in groups.items()
+    }
+    hold = jinzi.hold_range()
+    for label, covering, (low, high) in (
+        ("Not on 0", False, hold.not_covering_zero),
+        ("On 0", True, hold.covering_zero),
+    ):
+        assert low == high, label  # one edge per group under the minimum paytable
+        groups[label] = [w.spot_index for w in table.spots if w.covers_zero is covering]
+        exact_edges[label] = low
 
     lines = [
         f"{spins:,} spins (numpy, seed {seed}): {rate(spins, seconds).strip()} spins/s",
@@ -168,6 +247,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spins", type=int, default=10_000_000, help="Monte Carlo spins")
     parser.add_argument("--bets", type=int, default=300_000, help="bets for throughput")
+    parser.add_argument(
+        "--rounds", type=int, default=1_000_000, help="rounds for the moments of a round's return"
+    )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     args = parser.parse_args(argv)
 
@@ -176,11 +258,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     settlement_lines, agree = bench_settlement(args.bets, random.Random(args.seed))
     print("\n".join(settlement_lines))
     print()
+    moments_lines, moments_agree = bench_round_moments(args.rounds, args.seed)
+    print("\n".join(moments_lines))
+    print()
     print("\n".join(bench_rng(1_000_000)))
     print()
     mc_lines, within = monte_carlo(args.spins, args.seed)
     print("\n".join(mc_lines))
-    ok = agree and within
+    ok = agree and moments_agree and within
     print()
     print("OK" if ok else "FAILED")
     return 0 if ok else 1

@@ -1,17 +1,19 @@
 """Jinzi Roulette (58 Pa. Code § 617b.8): wheel, layout, wagers, paytables, settlement,
-exact house edge and the RNG. Pure standard-library Python; no framework, no I/O
-outside the ``python -m jinzi`` command line."""
+exact house edge, the range of hold, the moments of a round's return and the RNG. Pure
+standard-library Python; no framework, no I/O outside the ``python -m jinzi`` command
+line."""
 
 from jinzi.edge import (
+    HoldRange,
     KindEdge,
     SpotEdge,
     edge_table,
     format_percent,
+    hold_range,
     house_edge,
     paytable_flags,
     return_variance,
     spot_edges,
-    theoretical_hold,
 )
 from jinzi.errors import (
     InvalidOutcome,
@@ -23,6 +25,7 @@ from jinzi.errors import (
     RegulationError,
 )
 from jinzi.game import EFFECTIVE, GAME_NAME, GAME_VERSION, NUMBERS, SUNSET, WHEEL_SIZE, in_force
+from jinzi.hold import RoundMoments, RoundMomentsTable, round_moments
 from jinzi.layout import (
     BIG_NUMBERS,
     COLUMNS,
@@ -68,6 +71,7 @@ __all__ = [
     "ZERO_NEIGHBOURS",
     "Colour",
     "Draw",
+    "HoldRange",
     "InvalidOutcome",
     "InvalidPaytable",
     "InvalidStake",
@@ -77,6 +81,8 @@ __all__ = [
     "Paytable",
     "RandomSourceError",
     "RegulationError",
+    "RoundMoments",
+    "RoundMomentsTable",
     "SettlementTable",
     "SpotEdge",
     "Wager",
@@ -89,15 +95,16 @@ __all__ = [
     "edge_table",
     "format_odds",
     "format_percent",
+    "hold_range",
     "house_edge",
     "in_force",
     "legal_wagers",
     "paytable_flags",
     "return_variance",
+    "round_moments",
     "settle",
     "spin",
     "spins",
     "spot_edges",
-    "theoretical_hold",
     "unit_return",
 ]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from jinzi.edge import edge_table, format_percent, paytable_flags, theoretical_hold
+from jinzi.edge import edge_table, format_percent, hold_range, paytable_flags
 from jinzi.errors import JinziError
 from jinzi.game import GAME_NAME, GAME_VERSION, ZERO
 from jinzi.layout import LAYOUT_ROWS
@@ -68,13 +68,15 @@ def _load_paytable(path: str | None) -> tuple[Paytable, str]:
 
 
 def _wheel(args: argparse.Namespace) -> Wheel:
-    return STANDARD_WHEEL if args.order is None else Wheel.from_text(args.order)
+    order = STANDARD_WHEEL.text if args.order is None else args.order
+    # --first is not limited to choices: Wheel judges it, so a bad one cites § 617b.8(c).
+    return Wheel.from_text(order, args.first)
 
 
 def _cmd_layout(args: argparse.Namespace, out: TextIO) -> None:
     wheel, ansi = _wheel(args), _use_ansi(out)
     rule = "+-----+-----+-----+"
-    print(f"{GAME_NAME} layout, wheel {wheel.text}", file=out)
+    print(f"{GAME_NAME} layout, wheel {wheel.text}, {wheel.first} after 0", file=out)
     print("+-----------------+", file=out)
     print("|" + _swatch(ZERO, wheel, ansi, 9) + "        |", file=out)
     print(rule, file=out)
@@ -87,6 +89,7 @@ def _cmd_layout(args: argparse.Namespace, out: TextIO) -> None:
 def _cmd_wheel(args: argparse.Namespace, out: TextIO) -> None:
     wheel = _wheel(args)
     print(f"Wheel, clockwise from 0: {wheel.text}", file=out)
+    print(f"First after 0: {wheel.first}", file=out)
     print("position  number  colour", file=out)
     for position, number in enumerate(wheel.order):
         print(f"{position:>8}  {number:>6}  {wheel.color(number)}", file=out)
@@ -137,17 +140,24 @@ def _cmd_edge(args: argparse.Namespace, out: TextIO) -> None:
     paytable, source = _load_paytable(args.paytable)
     wheel = _wheel(args)
     print(f"Exact house edge, paytable {source}, wheel {wheel.text}", file=out)
-    header = f"{'wager':<14} {'odds':>9} {'spots':>5}  {'lowest':<20} {'highest':<20} hold (mean)"
+    header = f"{'wager':<14} {'odds':>9} {'spots':>5}  {'lowest':<20} highest"
     print(header, file=out)
     for row in edge_table(paytable, wheel):
         odds = format_odds(row.odds)
-        low, high, mean = (
-            f"{v} = {format_percent(v)}" for v in (row.lowest, row.highest, row.mean)
-        )
-        line = f"{row.label:<14} {odds:>9} {row.spots:>5}  {low:<20} {high:<20} {mean}"
+        low, high = (f"{v} = {format_percent(v)}" for v in (row.lowest, row.highest))
+        line = f"{row.label:<14} {odds:>9} {row.spots:>5}  {low:<20} {high}"
         print(line, file=out)
-    hold = theoretical_hold(paytable, wheel)
-    print(f"Theoretical hold, 52 spots weighted equally: {hold} = {format_percent(hold)}", file=out)
+    # DOMAIN.md "Hold": a period's hold follows the mix of bets, so give its range.
+    print("Range of hold (lowest to highest spot edge):", file=out)
+    bands = hold_range(paytable, wheel)
+    for label, (low, high) in (
+        ("wagers not covering 0", bands.not_covering_zero),
+        ("wagers covering 0", bands.covering_zero),
+    ):
+        span = f"{low} = {format_percent(low)}"
+        if high != low:
+            span += f" to {high} = {format_percent(high)}"
+        print(f"  {label:<22} {span}", file=out)
     for flag in paytable_flags(paytable, wheel):
         print(f"WARNING: {flag.message}", file=out)
 
@@ -169,6 +179,12 @@ def build_parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text, description=help_text)
         sub.add_argument(
             "--order", metavar="0,1,7,...", help="wheel order clockwise from 0 (default: standard)"
+        )
+        sub.add_argument(
+            "--first",
+            metavar="{red,black}",
+            default="red",
+            help="colour of the compartment after 0 (default: red)",
         )
         sub.set_defaults(handler=handler)
         return sub

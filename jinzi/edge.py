@@ -1,4 +1,4 @@
-"""Exact house edge and theoretical hold, as ``Fraction``, from the 13 equally likely
+"""Exact house edge and the range of hold, as ``Fraction``, from the 13 equally likely
 outcomes.
 
 The edge of a wager is 1 − E[return] / stake. By default the return is the exact
@@ -11,11 +11,14 @@ two agree for every even stake.
 Under the § 617b.8(f) minimum paytable the edge is 1/26 (≈ 3.846 %) for wagers
 not covering 0 and 1/13 (≈ 7.692 %) for those covering 0 (DOMAIN.md).
 
-**Reading (hold):** the theoretical hold of a kind is the mean edge over its legal
-spots, each weighted equally (the portal does not know how players spread their
-bets); ``theoretical_hold`` is the mean over all 52 spots. ``edge_table`` also
-gives each kind's lowest and highest spot edge, since splits, straights and
-three-number bets differ by whether they cover 0.
+**Hold (DOMAIN.md "Hold"):** what a period holds depends on what players bet: each
+stake earns the edge of the spot it was placed on. So there is no single "theoretical
+hold" of a paytable (a mean over the 52 spots is not what any real mix of bets
+earns); ``hold_range`` gives the edges of wagers not covering 0 and of those covering
+0, lowest and highest of each, and the expected hold of any mix lies within them
+(or a little below, where fractional odds round a particular stake's return up).
+``edge_table`` gives each kind's lowest and highest spot edge, since splits,
+straights and three-number bets differ by whether they cover 0.
 """
 
 from __future__ import annotations
@@ -62,7 +65,6 @@ class KindEdge:
     spots: int
     lowest: Fraction
     highest: Fraction
-    mean: Fraction
 
     @property
     def label(self) -> str:
@@ -72,6 +74,15 @@ class KindEdge:
     def uniform(self) -> bool:
         """Whether every spot of the kind has the same edge."""
         return self.lowest == self.highest
+
+
+@dataclass(frozen=True, slots=True)
+class HoldRange:
+    """Lowest and highest edge of the wagers not covering 0 and of those covering 0
+    (DOMAIN.md "Hold"); a period's expected hold lies between, by its mix of bets."""
+
+    not_covering_zero: tuple[Fraction, Fraction]
+    covering_zero: tuple[Fraction, Fraction]
 
 
 def house_edge(
@@ -127,16 +138,22 @@ def edge_table(
                 spots=len(values),
                 lowest=min(values),
                 highest=max(values),
-                mean=sum(values, Fraction(0)) / len(values),
             )
         )
     return tuple(rows)
 
 
-def theoretical_hold(paytable: Paytable | None = None, wheel: Wheel | None = None) -> Fraction:
-    """Mean house edge over all 52 legal spots, each weighted equally."""
+def hold_range(paytable: Paytable | None = None, wheel: Wheel | None = None) -> HoldRange:
+    """The edges of wagers not covering 0 and of those covering 0, each as (lowest,
+    highest) over its spots: 1/26 and 1/13 under the § 617b.8(f) minimum (the
+    half-back of § 617b.8(g)(2) halves the edge of wagers not placed on zero)."""
     edges = spot_edges(paytable, wheel)
-    return sum((e.edge for e in edges), Fraction(0)) / len(edges)
+
+    def span(covering_zero: bool) -> tuple[Fraction, Fraction]:
+        values = [e.edge for e in edges if e.wager.covers_zero is covering_zero]
+        return min(values), max(values)
+
+    return HoldRange(not_covering_zero=span(False), covering_zero=span(True))
 
 
 def paytable_flags(

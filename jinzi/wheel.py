@@ -1,11 +1,12 @@
 """The wheel of § 617b.8(c): 13 compartments, numbers 0–12 once each, 0 white.
 
 **Reading** (DOMAIN.md): a wheel is given as its clockwise order starting at 0,
-and the first compartment after 0 is red. Colours therefore follow from position:
-positions 1, 3, …, 11 are red and 2, 4, …, 12 are black, so the twelve coloured
-compartments always alternate and there are always six of each. (The last
-compartment, black, sits next to the white 0.) A colouring read off a physical
-wheel can be checked against this with ``Wheel.from_segments``.
+plus the colour of the first compartment after 0 (``first``). (c) only says the
+twelve coloured compartments alternate, so either colour may follow 0; the approved
+layout records which, and red first is the default. Colours therefore follow from
+position: positions 1, 3, …, 11 have the ``first`` colour and 2, 4, …, 12 the other,
+so they always alternate and there are always six of each. A colouring read off a
+physical wheel can be checked against this with ``Wheel.from_segments``.
 """
 
 from __future__ import annotations
@@ -57,7 +58,12 @@ COLOUR_UNKNOWN = cite(
 COLOUR_WRONG = cite(
     CLAUSE_WHEEL,
     "compartment {number} is {colour} but must be {expected}: 0 is white and the others "
-    "alternate red and black clockwise, starting with red after 0",
+    "alternate red and black clockwise",
+)
+FIRST_COLOUR_WRONG = cite(
+    CLAUSE_WHEEL,
+    "the first compartment after 0 must be 'red' or 'black' (the others alternate from it), "
+    "got {got}",
 )
 
 
@@ -94,39 +100,55 @@ def _checked_order(order: object) -> tuple[int, ...]:
     return tuple(order)
 
 
+def _checked_first(first: object) -> Colour:
+    # Colour is a StrEnum, so "red" and Colour.RED are the same value here.
+    if isinstance(first, str) and first in (Colour.RED, Colour.BLACK):
+        return Colour(first)
+    raise _wheel_error(FIRST_COLOUR_WRONG.format(got=describe_value(first)))
+
+
 @dataclass(frozen=True, slots=True)
 class Wheel:
-    """A wheel given as its clockwise order from 0; equal and hashable by that order."""
+    """A wheel given as its clockwise order from 0 and the colour of the compartment after
+    0; equal and hashable by those two."""
 
     order: tuple[int, ...]
+    first: Colour = Colour.RED
     red: frozenset[int] = field(init=False, repr=False, compare=False)
     black: frozenset[int] = field(init=False, repr=False, compare=False)
     _colours: tuple[Colour, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         order = _checked_order(self.order)
-        red = frozenset(order[1::2])
-        black = frozenset(order[2::2])
+        first = _checked_first(self.first)
+        red, black = frozenset(order[1::2]), frozenset(order[2::2])
+        if first is Colour.BLACK:
+            red, black = black, red
         colours = tuple(
             Colour.RED if n in red else Colour.BLACK if n in black else Colour.WHITE
             for n in NUMBERS
         )
         object.__setattr__(self, "order", order)
+        object.__setattr__(self, "first", first)
         object.__setattr__(self, "red", red)
         object.__setattr__(self, "black", black)
         object.__setattr__(self, "_colours", colours)
 
     @classmethod
-    def of(cls, order: object) -> Wheel:
-        """``Wheel(order)``, sharing one instance per order (a wheel is immutable).
+    def of(cls, order: object, first: object = Colour.RED) -> Wheel:
+        """``Wheel(order, first)``, sharing one instance per value (a wheel is immutable).
 
-        Every round reads its layout's wheel; this checks each distinct order once.
-        Only a list or tuple of whole numbers is remembered; anything else is checked
-        (and refused) by the constructor itself.
+        Every round reads its layout's wheel; this checks each distinct wheel once.
+        Only a list or tuple of whole numbers with a text colour is remembered; anything
+        else is checked (and refused) by the constructor itself.
         """
-        if type(order) in (list, tuple) and all(type(n) is int for n in order):
-            return _shared_wheel(tuple(order))
-        return cls(order)  # type: ignore[arg-type]
+        if (
+            type(order) in (list, tuple)
+            and all(type(n) is int for n in order)
+            and isinstance(first, str)
+        ):
+            return _shared_wheel(tuple(order), first)
+        return cls(order, first)  # type: ignore[arg-type]
 
     @classmethod
     def standard(cls) -> Wheel:
@@ -134,31 +156,39 @@ class Wheel:
         return STANDARD_WHEEL
 
     @classmethod
-    def from_text(cls, text: str) -> Wheel:
-        """Read ``"0,1,7,8,2,3,9,10,4,5,11,12,6"`` (spaces around commas allowed)."""
+    def from_text(cls, text: str, first: object = Colour.RED) -> Wheel:
+        """Read ``"0,1,7,8,2,3,9,10,4,5,11,12,6"`` (spaces around commas allowed); the text
+        is the order only, so the first colour comes beside it, as ``first``."""
         if not isinstance(text, str):
             raise _wheel_error(WHEEL_NOT_SEQUENCE.format(got=describe_value(text)))
         tokens = [token.strip() for token in text.split(",")]
         if not all(token.isascii() and token.isdigit() for token in tokens):
             raise _wheel_error(WHEEL_UNREADABLE.format(text=text))
-        return cls(tuple(int(token) for token in tokens))
+        return cls(tuple(int(token) for token in tokens), first)  # type: ignore[arg-type]
 
     @classmethod
     def from_segments(cls, segments: Iterable[tuple[int, str]]) -> Wheel:
         """Build a wheel from (number, colour) pairs read clockwise from 0, checking the
-        colours: 0 white, then red and black alternately, red first (the Reading)."""
+        colours: 0 white, then red and black alternately from the colour of the first
+        compartment after 0, whichever it is (the Reading)."""
         pairs = list(segments)
         for entry, pair in enumerate(pairs, start=1):
             if not isinstance(pair, tuple) or len(pair) != 2:
                 raise _wheel_error(SEGMENT_UNREADABLE.format(entry=entry, got=describe_value(pair)))
-        wheel = cls(tuple(number for number, _ in pairs))
+        order = _checked_order(tuple(number for number, _ in pairs))
+        colours = []
         for number, colour in pairs:
             try:
-                given = Colour(colour.lower()) if isinstance(colour, str) else None
+                colours.append(Colour(colour.lower()) if isinstance(colour, str) else None)
             except ValueError:
-                given = None
-            if given is None:
+                colours.append(None)
+            if colours[-1] is None:
                 raise _wheel_error(COLOUR_UNKNOWN.format(number=number, colour=colour))
+        # The compartment after 0 sets which colour comes first; if it is white, the
+        # default (red) is expected and the check below names it.
+        first = colours[1] if colours[1] in (Colour.RED, Colour.BLACK) else Colour.RED
+        wheel = cls(order, first)
+        for number, given in zip(order, colours, strict=True):
             expected = wheel.color(number)
             if given != expected:
                 raise _wheel_error(
@@ -168,7 +198,7 @@ class Wheel:
 
     @property
     def text(self) -> str:
-        """The order as ``from_text`` reads it."""
+        """The order as ``from_text`` reads it (``first`` is not part of it)."""
         return ",".join(map(str, self.order))
 
     def color(self, number: int) -> Colour:
@@ -184,5 +214,6 @@ STANDARD_WHEEL = Wheel(STANDARD_ORDER)
 
 
 @functools.lru_cache(maxsize=256)
-def _shared_wheel(order: tuple[int, ...]) -> Wheel:
-    return Wheel(order)
+def _shared_wheel(order: tuple[int, ...], first: str) -> Wheel:
+    # "red" and Colour.RED hash and compare equal, so they share one entry.
+    return Wheel(order, first)  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
 from portal.env import env_bool, env_choice, env_database, env_int, env_list, env_str
@@ -113,7 +114,8 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = "UTC"
+# Pages show Pennsylvania time; instants are stored in UTC (DOMAIN.md 2a).
+TIME_ZONE = "America/New_York"
 USE_I18N = True
 USE_TZ = True
 
@@ -170,13 +172,16 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_TIMEZONE = "UTC"
+# Schedules are read in Pennsylvania time: "midnight" is local midnight (DOMAIN.md 2a).
+CELERY_TIMEZONE = "America/New_York"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULE = {
     "expire-due-records": {
         "task": "compliance.expire_due_records",
-        "schedule": 24 * 60 * 60,  # daily; the job is idempotent, so the exact hour is free
+        # Approvals lapse at Pennsylvania midnight; the job is idempotent, and liveness
+        # never waits for it.
+        "schedule": crontab(minute=0, hour=0),
     },
 }
 

@@ -18,7 +18,7 @@ from rest_framework.response import Response
 
 from portal.accounts.models import ApiToken, CertificateHolder
 from portal.accounts.policy import Action, visible
-from portal.accounts.services import holder_create
+from portal.accounts.services import holder_create, holder_set_gaming_day
 from portal.accounts.tokens import DEFAULT_DAYS, MAX_DAYS, api_token_issue, api_token_revoke
 from portal.api.base import ApiViewSet
 from portal.api.fields import StrictInput, WholeNumberField
@@ -37,8 +37,11 @@ class HolderFilter(django_filters.FilterSet):
 class CertificateHolderSerializer(serializers.ModelSerializer):
     class Meta:
         model = CertificateHolder
-        fields = ("id", "name", "licence_number", "created_at")
+        fields = ("id", "name", "licence_number", "gaming_day_start_hour", "created_at")
         read_only_fields = fields
+
+
+_START_HOUR_HELP = "The hour (0–23, Pennsylvania time) the gaming day starts; 0 by default."
 
 
 class HolderCreateInput(StrictInput):
@@ -47,14 +50,24 @@ class HolderCreateInput(StrictInput):
     # Column widths: the service checks presence and uniqueness, not length.
     name = serializers.CharField(max_length=200)
     licence_number = serializers.CharField(max_length=64)
+    gaming_day_start_hour = WholeNumberField(required=False, help_text=_START_HOUR_HELP)
 
 
-@extend_schema_view(create=extend_schema(request=HolderCreateInput))
+class HolderUpdateInput(StrictInput):
+    read_only_from = CertificateHolderSerializer
+
+    gaming_day_start_hour = WholeNumberField(help_text=_START_HOUR_HELP)
+
+
+@extend_schema_view(
+    create=extend_schema(request=HolderCreateInput),
+    partial_update=extend_schema(request=HolderUpdateInput),
+)
 class HolderViewSet(ApiViewSet):
     queryset = CertificateHolder.objects.all()
     serializer_class = CertificateHolderSerializer
     filterset_class = HolderFilter
-    write_actions = {"create": Action.MANAGE_HOLDERS}
+    write_actions = {"create": Action.MANAGE_HOLDERS, "partial_update": Action.MANAGE_HOLDERS}
 
     def get_queryset(self):
         return visible(self.request.user, CertificateHolder.objects.all())
@@ -62,6 +75,13 @@ class HolderViewSet(ApiViewSet):
     def create(self, request):
         data = self.parse(HolderCreateInput)
         return self.respond(holder_create(actor=request.user, **data), status=201)
+
+    def partial_update(self, request, pk=None):
+        data = self.parse(HolderUpdateInput)
+        holder = holder_set_gaming_day(
+            actor=request.user, holder=self.get_object(), start_hour=data["gaming_day_start_hour"]
+        )
+        return self.respond(holder)
 
 
 class ApiTokenSerializer(serializers.ModelSerializer):

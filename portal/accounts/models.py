@@ -18,10 +18,21 @@ class CertificateHolder(models.Model):
 
     name = models.CharField(max_length=200, unique=True)
     licence_number = models.CharField(max_length=64, unique=True)
+    gaming_day_start_hour = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="The hour (0–23, Pennsylvania time) the holder's gaming day starts "
+        "(DOMAIN.md 2a; 0 = midnight).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(gaming_day_start_hour__lte=23),
+                name="holder_gaming_day_starts_within_the_day",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.licence_number})"

@@ -12,14 +12,26 @@ from portal.accounts.roles import forget
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.core.errors import ValidationFailed
+from portal.core.padates import GAMING_DAY_HOURS
 from portal.core.validation import clean_text
 
 HOLDER_TAKEN = "a certificate holder with this name or licence number already exists"
 MANAGER_NEEDS_HOLDER = "a manager must act for a certificate holder"
+GAMING_DAY_HOUR = (
+    "the gaming day starts at a whole hour from 0 to 23, Pennsylvania time (DOMAIN.md 2a)"
+)
+
+
+def _start_hour(hour) -> int:
+    if type(hour) is not int or hour not in GAMING_DAY_HOURS:
+        raise ValidationFailed.on("gaming_day_start_hour", GAMING_DAY_HOUR)
+    return hour
 
 
 @transaction.atomic
-def holder_create(*, actor, name: str, licence_number: str) -> CertificateHolder:
+def holder_create(
+    *, actor, name: str, licence_number: str, gaming_day_start_hour: int = 0
+) -> CertificateHolder:
     """Register a licensed operator; ``actor`` None only for system setup (demo data)."""
     if actor is not None:
         require(actor, Action.MANAGE_HOLDERS)
@@ -27,9 +39,12 @@ def holder_create(*, actor, name: str, licence_number: str) -> CertificateHolder
     licence_number = clean_text(
         "licence_number", licence_number, what="the licence number", max_length=64
     )
+    start_hour = _start_hour(gaming_day_start_hour)
     try:
         with transaction.atomic():
-            holder = CertificateHolder.objects.create(name=name, licence_number=licence_number)
+            holder = CertificateHolder.objects.create(
+                name=name, licence_number=licence_number, gaming_day_start_hour=start_hour
+            )
     except IntegrityError:
         raise ValidationFailed(HOLDER_TAKEN) from None
     audit_record(
@@ -37,6 +52,30 @@ def holder_create(*, actor, name: str, licence_number: str) -> CertificateHolder
         action="holder.create",
         object_type="holder",
         object_id=holder.pk,
+        after=snapshot(holder),
+    )
+    return holder
+
+
+@transaction.atomic
+def holder_set_gaming_day(
+    *, actor, holder: CertificateHolder, start_hour: int
+) -> CertificateHolder:
+    """Set the hour (Pennsylvania time) the holder's gaming day starts (DOMAIN.md 2a)."""
+    require(actor, Action.MANAGE_HOLDERS)
+    holder = CertificateHolder.objects.select_for_update().get(pk=holder.pk)
+    start_hour = _start_hour(start_hour)
+    if holder.gaming_day_start_hour == start_hour:
+        return holder
+    before = snapshot(holder)
+    holder.gaming_day_start_hour = start_hour
+    holder.save(update_fields=["gaming_day_start_hour"])
+    audit_record(
+        actor=actor,
+        action="holder.update",
+        object_type="holder",
+        object_id=holder.pk,
+        before=before,
         after=snapshot(holder),
     )
     return holder

@@ -13,6 +13,7 @@ from rest_framework.routers import DefaultRouter
 
 from portal.accounts.api import ApiTokenViewSet, HolderViewSet
 from portal.audit.api import AuditEventViewSet
+from portal.compliance.api.availability import AvailabilityViewSet
 from portal.compliance.api.layouts import LayoutViewSet
 from portal.compliance.api.offerings import OfferingViewSet
 from portal.compliance.api.paytables import PaytableViewSet
@@ -28,6 +29,7 @@ router.register("paytables", PaytableViewSet, basename="paytable")
 router.register("rules-submissions", RulesSubmissionViewSet, basename="rules-submission")
 router.register("offerings", OfferingViewSet, basename="offering")
 router.register("audit-events", AuditEventViewSet, basename="audit-event")
+router.register("availability", AvailabilityViewSet, basename="availability")
 router.register("tokens", ApiTokenViewSet, basename="api-token")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("wallet", WalletViewSet, basename="wallet")

@@ -3,11 +3,7 @@ filter it, export it as CSV, and verify the chain. For compliance, auditors, sup
 
 from __future__ import annotations
 
-import csv
-import io
-
 from django.http import StreamingHttpResponse
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import renderers, serializers
@@ -16,6 +12,7 @@ from rest_framework.response import Response
 
 from portal.accounts.policy import Action
 from portal.api.base import ApiViewSet
+from portal.api.exports import CsvRenderer, FilteredExportSchema
 from portal.audit.chain import verify_stored
 from portal.audit.export import csv_rows
 from portal.audit.filters import AuditEventFilter, filters_given
@@ -57,30 +54,6 @@ class ChainReportSerializer(serializers.Serializer):
     broken_sequence = serializers.IntegerField(allow_null=True)
     broken_id = serializers.IntegerField(allow_null=True)
     problem = serializers.CharField(allow_blank=True)
-
-
-class CsvRenderer(renderers.BaseRenderer):
-    """Lets ``Accept: text/csv`` through negotiation; the export streams its own body, so
-    only an error (e.g. a refused filter) is rendered here, as a one-column CSV."""
-
-    media_type = "text/csv"
-    format = "csv"
-    charset = "utf-8"
-
-    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
-        detail = data.get("detail", "") if isinstance(data, dict) else data
-        out = io.StringIO()
-        csv.writer(out).writerows([["detail"], [str(detail)]])
-        return out.getvalue().encode(self.charset)
-
-
-class FilteredExportSchema(AutoSchema):
-    """Documents the list's filters on the export too (it takes the same ones)."""
-
-    def get_filter_backends(self):
-        if getattr(self.view, "action", None) == "export":
-            return self.view.filter_backends
-        return super().get_filter_backends()
 
 
 class AuditEventViewSet(ApiViewSet):

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import csv
-import json
 from collections.abc import Iterable, Iterator
 
 from django.db.models import QuerySet
 
 from portal.audit.models import AuditEvent
+from portal.core.csv_export import csv_lines
 
 COLUMNS = (
     "sequence",
@@ -27,27 +26,19 @@ COLUMNS = (
 )
 
 
-class _Echo:
-    def write(self, value: str) -> str:
-        return value
+# The header names the zone of the one time column: instants are exported in UTC, ISO 8601
+# with their offset (DOMAIN.md 2a).
+HEADER = tuple("occurred_at_utc" if column == "occurred_at" else column for column in COLUMNS)
 
 
-def _cell(value) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, dict | list):
-        return json.dumps(value, sort_keys=True, ensure_ascii=False)
-    text = str(value)
-    # A spreadsheet would run a cell starting with these as a formula (CSV injection).
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-
-
-def csv_rows(events: QuerySet[AuditEvent] | Iterable[AuditEvent]) -> Iterator[str]:
-    writer = csv.writer(_Echo())
-    yield writer.writerow(COLUMNS)
-    if isinstance(events, QuerySet):
-        events = events.order_by("sequence").iterator(chunk_size=2000)
+def _rows(events: Iterable[AuditEvent]) -> Iterator[list]:
     for event in events:
         row = [getattr(event, column) for column in COLUMNS]
         row[1] = event.occurred_at.isoformat()
-        yield writer.writerow([_cell(value) for value in row])
+        yield row
+
+
+def csv_rows(events: QuerySet[AuditEvent] | Iterable[AuditEvent]) -> Iterator[str]:
+    if isinstance(events, QuerySet):
+        events = events.order_by("sequence").iterator(chunk_size=2000)
+    return csv_lines(HEADER, _rows(events))

@@ -18,8 +18,8 @@ from portal.audit.services import audit_trail_exported
 from portal.core.pages import detail_url, domain_errors, paginate
 
 _FILTER_LABELS = {
-    "since": ("From (UTC)", "datetime-local"),
-    "until": ("Before (UTC)", "datetime-local"),
+    "since": ("From (Pennsylvania time)", "datetime-local"),
+    "until": ("Before (Pennsylvania time)", "datetime-local"),
     "actor": ("Actor (username)", "text"),
     "action": ("Action starts with", "text"),
     "object_type": ("Object type", "text"),

@@ -84,9 +84,20 @@ class LayoutForm(ServiceForm):
         initial=jinzi.Wheel.standard().text,
         help_text=(
             "§ 617b.8(c): the 13 numbers 0–12 clockwise from 0, separated by commas; "
-            "the first compartment after 0 is red, then they alternate."
+            "after 0 they alternate red and black, starting with the colour below."
         ),
         widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
+    )
+    # A text field shown as a select: any value posted reaches the service, whose
+    # refusal cites § 617b.8(c), rather than Django's generic "not a valid choice".
+    first_colour = forms.CharField(
+        label="First colour after 0",
+        required=False,
+        initial=jinzi.Colour.RED.value,
+        help_text="§ 617b.8(c): either colour may follow 0; the others alternate from it.",
+        widget=forms.Select(
+            choices=[(jinzi.Colour.RED.value, "Red"), (jinzi.Colour.BLACK.value, "Black")]
+        ),
     )
     signage_text = forms.CharField(label="Signage text", required=False, widget=_text_area(4))
     artwork = forms.FileField(
@@ -103,6 +114,8 @@ class LayoutForm(ServiceForm):
         return {
             "title": data["title"],
             "wheel_order": data["wheel_order"],
+            # Left out when not posted: a new layout is then red first, a draft keeps its own.
+            **({"first_colour": data["first_colour"]} if data["first_colour"] else {}),
             "signage_text": data["signage_text"],
             "artwork": data["artwork"],
         }

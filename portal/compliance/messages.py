@@ -15,6 +15,18 @@ EXPIRY_AFTER_SUNSET = (
     "§ 617b.8 expires on " + SUNSET_TEXT + " (55 Pa.B. 4012): an approval cannot run past it "
     "(expiry {expiry})"
 )
+EFFECTIVE_BEFORE_RULE = (
+    "§ 617b.8 takes effect on 2025-06-14 (55 Pa.B. 4012): nothing can take effect under it "
+    "on {effective}"
+)
+EFFECTIVE_AFTER_SUNSET = (
+    "§ 617b.8 expires on " + SUNSET_TEXT + " (55 Pa.B. 4012): nothing can take effect under "
+    "it on {effective}"
+)
+NOTHING_CAN_HOLD = (
+    "§ 617b.8 expired on " + SUNSET_TEXT + " (55 Pa.B. 4012): no approval can hold under it "
+    "any more, so no {what} for Jinzi Roulette can be {verb}"
+)
 APPROVAL_AFTER_SUNSET = "§ 617b.8 expired on " + SUNSET_TEXT + ": nothing can be approved under it"
 EXPIRY_IN_THE_PAST = (
     "an approval expiring on {expiry} would never hold: the expiry must be after today"

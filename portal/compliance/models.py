@@ -39,7 +39,8 @@ class Game(models.TextChoices):
     JINZI_ROULETTE = "jinzi_roulette", jinzi.GAME_NAME
 
 
-SUNSET: datetime.date = jinzi.SUNSET
+SUNSET: datetime.date = jinzi.SUNSET  # a Pennsylvania date (DOMAIN.md 2a)
+EFFECTIVE: datetime.date = jinzi.EFFECTIVE
 
 
 class VersionedRecord(models.Model):
@@ -128,6 +129,13 @@ class Layout(VersionedRecord):
 
     title = models.CharField(max_length=200)
     wheel_order = models.JSONField(help_text="Clockwise from 0, validated under § 617b.8(c).")
+    # § 617b.8(c) only says the colours alternate, so either may follow 0 (DOMAIN.md Reading).
+    first_colour = models.CharField(
+        max_length=5,
+        choices=[("red", "Red"), ("black", "Black")],
+        default="red",
+        help_text="Colour of the compartment after 0; the others alternate (§ 617b.8(c)).",
+    )
     artwork = models.FileField(upload_to="layouts/%Y/%m/", blank=True)
     artwork_sha256 = models.CharField(max_length=64, blank=True)
     artwork_content_type = models.CharField(max_length=40, blank=True)
@@ -141,6 +149,7 @@ class Layout(VersionedRecord):
     CONTENT_FIELDS = (
         "title",
         "wheel_order",
+        "first_colour",
         "artwork",
         "artwork_sha256",
         "artwork_content_type",
@@ -151,7 +160,7 @@ class Layout(VersionedRecord):
         abstract = False
 
     def wheel(self) -> jinzi.Wheel:
-        return jinzi.Wheel.of(self.wheel_order)
+        return jinzi.Wheel.of(self.wheel_order, first=self.first_colour)
 
 
 class Paytable(VersionedRecord):
@@ -273,3 +282,45 @@ class Offering(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("compliance:offering-detail", args=[self.pk])
+
+
+class AvailabilityCause(models.TextChoices):
+    """Why an offering opened to play or closed (§ 811a.7(f))."""
+
+    APPROVAL_TOOK_EFFECT = "approval_took_effect", "An approval took effect"
+    APPROVAL_LAPSED = "approval_lapsed", "An approval lapsed"
+    APPROVAL_WITHDRAWN = "approval_withdrawn", "An approval was withdrawn"
+    APPROVAL_SUPERSEDED = "approval_superseded", "An approval was superseded"
+    OFFERING_ACTIVATED = "offering_activated", "The offering was set up or changed"
+    OFFERING_DEACTIVATED = "offering_deactivated", "The offering was retired"
+    RULE_TOOK_EFFECT = "rule_took_effect", "§ 617b.8 took effect"
+    SUNSET = "sunset", "§ 617b.8 expired (sunset)"
+
+
+class AvailabilityChange(models.Model):
+    """The game availability log (§ 811a.7(f)): each time an offering opened to play or
+    closed, when, and why. Append-only (database triggers), and each row is also an event
+    of the hash-chained audit trail, written in the same transaction."""
+
+    offering = models.ForeignKey(Offering, on_delete=models.PROTECT, related_name="availability")
+    holder = models.ForeignKey(CertificateHolder, on_delete=models.PROTECT, related_name="+")
+    opened = models.BooleanField(help_text="True: the offering opened to play; False: closed.")
+    at = models.DateTimeField(help_text="When it happened (for the calendar: local midnight).")
+    cause = models.CharField(max_length=32, choices=AvailabilityCause.choices)
+    reason = models.TextField()
+    recorded_at = models.DateTimeField(auto_now_add=True)
+    audit_event = models.OneToOneField(
+        "audit.AuditEvent", on_delete=models.PROTECT, related_name="availability_change"
+    )
+
+    class Meta:
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["offering", "-at"], name="availability_by_offering")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(cause__in=AvailabilityCause.values), name="availability_cause_known"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.offering} {'opened' if self.opened else 'closed'} at {self.at}"

@@ -1,4 +1,5 @@
-"""The exact house edge of a stored paytable, as both the pages and the API show it."""
+"""The exact house edge of a stored paytable and its range of hold, as both the pages and
+the API show them."""
 
 from __future__ import annotations
 
@@ -23,10 +24,24 @@ class EdgeRow:
 
 
 @dataclass(frozen=True)
+class HoldBand:
+    """The edges of one group of wagers: those not covering 0, or those covering 0."""
+
+    key: str  # "not_covering_zero" or "covering_zero", as in jinzi.HoldRange and the API
+    label: str
+    note: str
+    spots: int
+    edge: str  # exact: "1/26", or "-1/26 – 1/26" when the group's spots differ
+    edge_percent: str
+    lowest: Fraction
+    highest: Fraction
+
+
+@dataclass(frozen=True)
 class EdgeReport:
     rows: tuple[EdgeRow, ...]
-    theoretical_hold: Fraction
-    theoretical_hold_percent: str
+    # DOMAIN.md "Hold": no single figure, since the hold follows the mix of bets.
+    hold_bands: tuple[HoldBand, ...]
     flagged_spots: tuple[str, ...]
 
     @property
@@ -49,8 +64,17 @@ class EdgeReport:
                 }
                 for row in self.rows
             ],
-            "theoretical_hold": str(self.theoretical_hold),
-            "theoretical_hold_percent": self.theoretical_hold_percent,
+            "hold_range": {
+                band.key: {
+                    "label": band.label,
+                    "spots": band.spots,
+                    "house_edge": band.edge,
+                    "house_edge_percent": band.edge_percent,
+                    "lowest": str(band.lowest),
+                    "highest": str(band.highest),
+                }
+                for band in self.hold_bands
+            },
             "flagged": self.flagged,
             "flagged_spots": list(self.flagged_spots),
         }
@@ -66,8 +90,32 @@ def _percent_range(low: Fraction, high: Fraction) -> str:
     return f"{jinzi.format_percent(low)} – {jinzi.format_percent(high)}"
 
 
+def _hold_bands(domain: jinzi.Paytable, wheel: jinzi.Wheel | None) -> tuple[HoldBand, ...]:
+    spans = jinzi.hold_range(domain, wheel)
+    on_zero = sum(w.covers_zero for w in jinzi.legal_wagers())
+    bands = []
+    for key, label, note, spots in (
+        (
+            "not_covering_zero",
+            "Wagers not covering 0",
+            "half back when 0 comes up (§ 617b.8(g)(2))",
+            jinzi.SPOT_COUNT - on_zero,
+        ),
+        (
+            "covering_zero",
+            "Wagers covering 0",
+            "straight 0, splits 0-1, 0-2, 0-3, three numbers",
+            on_zero,
+        ),
+    ):
+        low, high = getattr(spans, key)
+        edge, percent = _range(low, high), _percent_range(low, high)
+        bands.append(HoldBand(key, label, note, spots, edge, percent, low, high))
+    return tuple(bands)
+
+
 def edge_report(paytable: Paytable | jinzi.Paytable, wheel: jinzi.Wheel | None = None):
-    """Per kind: odds and exact house edge (from ``jinzi``); the theoretical hold; flags."""
+    """Per kind: odds and exact house edge (from ``jinzi``); the range of hold; flags."""
     domain = paytable.to_domain() if isinstance(paytable, Paytable) else paytable
     rows = tuple(
         EdgeRow(
@@ -83,11 +131,9 @@ def edge_report(paytable: Paytable | jinzi.Paytable, wheel: jinzi.Wheel | None =
         )
         for row in jinzi.edge_table(domain, wheel)
     )
-    hold = jinzi.theoretical_hold(domain, wheel)
     flags = tuple(flag.wager.label for flag in jinzi.paytable_flags(domain, wheel))
     return EdgeReport(
         rows=rows,
-        theoretical_hold=hold,
-        theoretical_hold_percent=jinzi.format_percent(hold),
+        hold_bands=_hold_bands(domain, wheel),
         flagged_spots=flags,
     )

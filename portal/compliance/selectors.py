@@ -23,6 +23,7 @@ from portal.compliance.models import (
     RulesSubmission,
     VersionedRecord,
 )
+from portal.core.padates import pa_date, pa_today
 
 RECORD_MODELS: tuple[type[VersionedRecord], ...] = (Layout, Paytable, RulesSubmission)
 
@@ -63,7 +64,10 @@ _UNREAD = object()
 def offering_is_live(
     offering: Offering, *, at: datetime.datetime | None = None, listing=_UNREAD
 ) -> Liveness:
-    """Whether players may bet on ``offering`` at ``at`` (UTC), and if not, every reason why.
+    """Whether players may bet on ``offering`` at the instant ``at``, and if not, every reason.
+
+    Dates are Pennsylvania dates (DOMAIN.md 2a): the rule, and each approval, starts and
+    stops at local midnight, whatever the instant's zone.
 
     ``listing``: the rules submission's Jinzi Roulette listing (or None), when the caller
     has read it already; otherwise it is read here.
@@ -74,7 +78,7 @@ def offering_is_live(
     the moment before the regulation's sunset (2028-06-14).
     """
     at = at or timezone.now()
-    today = at.astimezone(datetime.UTC).date()
+    today = pa_date(at)
     reasons: list[str] = []
     if offering.status != OfferingStatus.ACTIVE:
         reasons.append("the offering is retired")
@@ -128,7 +132,7 @@ def awaiting_review(user) -> list[VersionedRecord]:
 
 
 def expiring_within(user, days: int = 30, *, today: datetime.date | None = None) -> list:
-    today = today or timezone.now().date()
+    today = today or pa_today()
     until = today + datetime.timedelta(days=days)
     items: list[VersionedRecord] = []
     for model in RECORD_MODELS:

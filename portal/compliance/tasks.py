@@ -1,9 +1,14 @@
 from celery import shared_task
 
 from portal.compliance.services import records_expire_due
+from portal.compliance.services.availability import availability_sweep
 
 
 @shared_task(name="compliance.expire_due_records", autoretry_for=(Exception,), max_retries=3)
 def expire_due_records() -> int:
-    """Daily: approvals whose expiry date has come become ``expired``."""
-    return records_expire_due()
+    """At Pennsylvania midnight: approvals whose expiry date has come become ``expired``,
+    then every table the calendar opened or closed is logged (§ 811a.7(f)). Returns how
+    many approvals expired. Both steps are idempotent, so a retry is harmless."""
+    expired = records_expire_due()
+    availability_sweep()
+    return expired

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from portal.compliance.views import dashboard, layouts, offerings, paytables, rules
+from portal.compliance.views import availability, dashboard, layouts, offerings, paytables, rules
 
 app_name = "compliance"
 
@@ -30,4 +30,6 @@ urlpatterns = [
     path("offerings/<int:pk>/", offerings.offering_detail, name="offering-detail"),
     path("offerings/<int:pk>/edit/", offerings.offering_edit, name="offering-edit"),
     path("offerings/<int:pk>/retire/", offerings.offering_retire, name="offering-retire"),
+    path("availability/", availability.availability_list, name="availability-list"),
+    path("availability/export.csv", availability.availability_export, name="availability-export"),
 ]

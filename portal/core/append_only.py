@@ -13,6 +13,7 @@ TABLES: dict[str, str] = {
     "game_round": "settled rounds are immutable (§ 810a.11)",
     "game_bet": "settled rounds are immutable (§ 810a.11)",
     "game_ledgerentry": "wallet ledger entries are append-only",
+    "compliance_availabilitychange": "the game availability log is append-only (§ 811a.7(f))",
 }
 
 _POSTGRES_FUNCTION = """

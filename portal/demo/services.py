@@ -57,12 +57,13 @@ def _minimum_odds(**changes) -> dict:
     return odds
 
 
-def _layout(manager, holder, title, status, officer):
+def _layout(manager, holder, title, status, officer, first_colour="red"):
     layout = services.layout_create(
         actor=manager,
         holder=holder,
         title=title,
         wheel_order=list(jinzi.STANDARD_ORDER),
+        first_colour=first_colour,
         signage_text="Jinzi Roulette — 13 numbers. When 0 wins, wagers not on 0 return half.",
         artwork=_artwork(),
     )
@@ -185,6 +186,8 @@ def _seed_holder(holder, manager, officer):
 def _seed_statuses(holder, manager, officer) -> None:
     """One record in each workflow status, for the dashboards and lists."""
     _layout(manager, holder, "High-limit room layout", "draft", officer)
+    # § 617b.8(c) lets either colour follow 0: one draft shows a black-first wheel.
+    _layout(manager, holder, "Garden room layout", "draft", officer, first_colour="black")
     _layout(manager, holder, "Mezzanine layout", "submitted", officer)
     _layout(manager, holder, "Terrace layout", "rejected", officer)
     _layout(manager, holder, "Poker room layout", "changes_requested", officer)

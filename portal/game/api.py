@@ -16,7 +16,7 @@ from portal.api.errors import api_exception_handler
 from portal.api.parsers import JSONParser
 from portal.core.errors import ValidationFailed
 from portal.game import presenters, selectors
-from portal.game.models import LedgerEntry, Round
+from portal.game.models import LedgerEntry, Round, RoundStatus
 from portal.game.services import round_play, wallet_for, wallet_top_up
 
 ROUND_FIELDS = {"offering", "wagers", "idempotency_key"}
@@ -66,11 +66,16 @@ class RoundOut(serializers.Serializer):
     offering = serializers.IntegerField()
     player = serializers.CharField()
     game_name = serializers.CharField()
-    software_version = serializers.CharField()
+    software_version = serializers.CharField(help_text="The game engine's version.")
+    portal_version = serializers.CharField(help_text="The portal's version (blank on old rounds).")
+    status = serializers.ChoiceField(choices=RoundStatus.choices)
     rules_submission = serializers.DictField(help_text="id and version")
     layout = serializers.DictField(help_text="id and version")
     paytable = serializers.DictField(help_text="id, version and odds")
     started_at = serializers.DateTimeField()
+    bets_closed_at = serializers.DateTimeField(
+        allow_null=True, help_text='"No more bets", before the draw (§ 617b.8(e)).'
+    )
     ended_at = serializers.DateTimeField()
     rng = serializers.DictField(help_text="raw value and method")
     outcome = serializers.IntegerField()

@@ -33,11 +33,18 @@ ROUND_FIELDS = (
     "sequence",
     "prev_hash",
 )
+# Added to the game record later (§ 810a.11). Every round that has them hashes them too;
+# a round recorded before them has no "no more bets" instant, so the chains of old rounds
+# still verify, and blanking that instant on a newer round breaks its hash.
+LATER_ROUND_FIELDS = ("bets_closed_at", "status", "portal_version", "first_colour")
 BET_FIELDS = ("position", "kind", "numbers", "spot", "stake", "returned")
 
 
 def round_digest(round_fields: dict, bets: Iterable[dict]) -> str:
     payload = {name: round_fields[name] for name in ROUND_FIELDS}
+    if round_fields.get("bets_closed_at") is not None:
+        payload.update({name: round_fields[name] for name in LATER_ROUND_FIELDS})
+        payload["bets_closed_at"] = utc_text(payload["bets_closed_at"])
     payload["started_at"] = utc_text(payload["started_at"])
     payload["ended_at"] = utc_text(payload["ended_at"])
     payload["bets"] = [{name: bet[name] for name in BET_FIELDS} for bet in bets]
@@ -46,7 +53,7 @@ def round_digest(round_fields: dict, bets: Iterable[dict]) -> str:
 
 def digest_of(round_obj, bets) -> str:
     return round_digest(
-        {name: getattr(round_obj, name) for name in ROUND_FIELDS},
+        {name: getattr(round_obj, name) for name in (*ROUND_FIELDS, *LATER_ROUND_FIELDS)},
         ({name: getattr(bet, name) for name in BET_FIELDS} for bet in bets),
     )
 

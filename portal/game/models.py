@@ -66,6 +66,14 @@ class LedgerEntry(models.Model):
         return f"{self.get_kind_display()} {self.amount:+d}"
 
 
+class RoundStatus(models.TextChoices):
+    """§ 810a.11's game status. A round is stored once, complete, in the one transaction
+    that stakes, draws and settles it: a round that cannot complete stores nothing and
+    moves no money, so no other status is ever written."""
+
+    COMPLETE = "complete", "Complete"
+
+
 class Round(models.Model):
     """One game: what § 810a.11 asks a game record to keep (DOMAIN.md §2)."""
 
@@ -84,11 +92,23 @@ class Round(models.Model):
     paytable_version = models.PositiveIntegerField()
     paytable_odds = models.JSONField(help_text="The odds the round was settled under.")
     wheel_order = models.JSONField()
+    first_colour = models.CharField(
+        max_length=5,
+        choices=[("red", "Red"), ("black", "Black")],
+        default="red",
+        help_text="The colour after 0 on the wheel played (§ 617b.8(c)).",
+    )
     game_name = models.CharField(max_length=64)
-    software_version = models.CharField(max_length=32)
+    software_version = models.CharField(max_length=32, help_text="The game engine's (jinzi).")
+    portal_version = models.CharField(
+        max_length=32, default="", help_text="The portal's; blank on older rounds."
+    )
     idempotency_key = models.CharField(max_length=64)
     request_fingerprint = models.CharField(max_length=64)
     started_at = models.DateTimeField()
+    bets_closed_at = models.DateTimeField(
+        null=True, help_text='"No more bets" (§ 617b.8(e)), before the draw; blank on old rounds.'
+    )
     ended_at = models.DateTimeField()
     rng_raw = models.PositiveSmallIntegerField()
     rng_method = models.CharField(max_length=120)
@@ -99,6 +119,9 @@ class Round(models.Model):
     balance_after = models.BigIntegerField()
     sequence = models.PositiveIntegerField(help_text="The player's n-th round.")
     prev_hash = models.CharField(max_length=64)
+    status = models.CharField(
+        max_length=16, choices=RoundStatus.choices, default=RoundStatus.COMPLETE
+    )
     hash = models.CharField(max_length=64, unique=True)
 
     class Meta:

@@ -124,13 +124,15 @@ def round_data(round_obj: Round, bets=None) -> dict:
 
     ``bets`` in position order, when the caller holds them; otherwise the round's own
     (prefetched by ``selectors.rounds_with_detail``)."""
-    wheel = jinzi.Wheel.of(round_obj.wheel_order)
+    wheel = jinzi.Wheel.of(round_obj.wheel_order, first=round_obj.first_colour)
     return {
         "id": round_obj.pk,
         "offering": round_obj.offering_id,
         "player": round_obj.player.get_username(),
         "game_name": round_obj.game_name,
         "software_version": round_obj.software_version,
+        "portal_version": round_obj.portal_version,
+        "status": round_obj.status,
         "rules_submission": {
             "id": round_obj.rules_submission_id,
             "version": round_obj.rules_version,
@@ -142,6 +144,9 @@ def round_data(round_obj: Round, bets=None) -> dict:
             "odds": round_obj.paytable_odds,
         },
         "started_at": round_obj.started_at.isoformat(),
+        "bets_closed_at": (
+            round_obj.bets_closed_at.isoformat() if round_obj.bets_closed_at else None
+        ),
         "ended_at": round_obj.ended_at.isoformat(),
         "rng": {"raw": round_obj.rng_raw, "method": round_obj.rng_method},
         "outcome": round_obj.outcome,

@@ -34,3 +34,10 @@ def open_tables() -> list[tuple]:
     """Active offerings with whether each is live now (and why not)."""
     offerings = offerings_with_parts().filter(status=OfferingStatus.ACTIVE)
     return [(offering, offering_is_live(offering)) for offering in offerings]
+
+
+def is_latest_round(round_obj: Round) -> bool:
+    """Whether ``round_obj`` is its player's most recent round (a later one may exist)."""
+    return not Round.objects.filter(
+        player_id=round_obj.player_id, sequence__gt=round_obj.sequence
+    ).exists()

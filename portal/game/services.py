@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import jinzi
+import portal
 from portal.accounts.policy import Action, require
 from portal.compliance.selectors import offering_is_live
 from portal.core.errors import Conflict, NotFound, ValidationFailed
@@ -18,7 +19,7 @@ from portal.core.validation import MAX_ID
 from portal.game import messages as msg
 from portal.game import store
 from portal.game.chain import round_digest
-from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, Wallet
+from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, RoundStatus, Wallet
 from portal.game.wagers import PlacedWager, check_limits, parse_wagers
 
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -153,6 +154,7 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         )
 
     # "No more bets" (§ 617b.8(e)): the wagers are fixed; now the RNG draws.
+    bets_closed_at = timezone.now()
     draw = jinzi.draw(request.rng)
     paytable = offering.paytable.to_domain()
     wheel = offering.layout.wheel()
@@ -173,10 +175,12 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         "paytable_version": offering.paytable.version,
         "paytable_odds": paytable.as_dict(),
         "wheel_order": list(wheel.order),
+        "first_colour": wheel.first.value,
         "game_name": jinzi.GAME_NAME,
         "software_version": jinzi.__version__,
         "idempotency_key": request.idempotency_key,
         "started_at": started_at,
+        "bets_closed_at": bets_closed_at,
         "ended_at": ended_at,
         "rng_raw": draw.raw,
         "rng_method": draw.method,
@@ -187,6 +191,8 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         "balance_after": wallet.balance - total + total_returned,
         "sequence": wallet.rounds_played + 1,
         "prev_hash": wallet.chain_head,
+        "status": RoundStatus.COMPLETE,
+        "portal_version": portal.__version__,
     }
     bets = [
         {

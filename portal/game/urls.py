@@ -9,4 +9,6 @@ urlpatterns = [
     path("<int:pk>/", views.table, name="table"),
     path("history/", views.history, name="history"),
     path("rounds/<int:pk>/", views.round_detail, name="round"),
+    path("replay/", views.replay_last, name="replay-last"),
+    path("rounds/<int:pk>/replay/", views.replay, name="replay"),
 ]

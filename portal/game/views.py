@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 from portal.accounts.policy import Action, denial, may
 from portal.compliance.selectors import jinzi_listing, offering_is_live, offerings_with_parts
 from portal.game import presenters, selectors
+from portal.game.replay import replay_data
 from portal.game.services import wallet_for
 
 
@@ -67,16 +68,56 @@ def history(request: HttpRequest) -> HttpResponse:
     )
 
 
-@login_required
-@require_GET
-def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def _visible_round(request: HttpRequest, pk: int):
+    """The round ``pk`` if the user may look it up: a player their own, staff any."""
     if not (may(request.user, Action.PLAY) or may(request.user, Action.VIEW_ROUNDS)):
         raise PermissionDenied("your role may not look up game rounds")
     round_obj = selectors.rounds_visible_to(request.user).filter(pk=pk).first()
     if round_obj is None:
         raise Http404("no such round")
+    return round_obj
+
+
+@login_required
+@require_GET
+def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    round_obj = _visible_round(request, pk)
     return render(
         request,
         "game/round.html",
         {"round": round_obj, "data": presenters.round_data(round_obj)},
     )
+
+
+def _replay_page(request: HttpRequest, round_obj, *, latest: bool) -> HttpResponse:
+    return render(
+        request,
+        "game/replay.html",
+        {
+            "round": round_obj,
+            "data": replay_data(round_obj),
+            # The banner says "your previous game" only when it is the viewer's own latest.
+            "mine": round_obj.player_id == request.user.pk,
+            "latest": latest,
+        },
+    )
+
+
+@login_required
+@require_GET
+def replay_last(request: HttpRequest) -> HttpResponse:
+    """§ 810a.11(a): the signed-in player's previous game, replayed from its record."""
+    player = _player(request)
+    last = selectors.recent_rounds(player, 1)
+    if not last:
+        return render(request, "game/replay.html", {"round": None})
+    return _replay_page(request, last[0], latest=True)
+
+
+@login_required
+@require_GET
+def replay(request: HttpRequest, pk: int) -> HttpResponse:
+    """Any round's replay, to whoever may look it up (as ``round_detail``)."""
+    round_obj = _visible_round(request, pk)
+    mine = round_obj.player_id == request.user.pk  # only then is "latest" asked (a query)
+    return _replay_page(request, round_obj, latest=mine and selectors.is_latest_round(round_obj))

@@ -59,6 +59,23 @@ def test_617b8_c_wheel_prints_the_order_and_colours():
     assert "black: 2, 4, 6, 7, 9, 11" in result.stdout
 
 
+def test_617b8_c_wheel_and_layout_take_a_black_first_colour():
+    wheel = run("wheel", "--first", "black")
+    assert wheel.returncode == 0
+    assert "First after 0: black" in wheel.stdout
+    assert "red:   2, 4, 6, 7, 9, 11" in wheel.stdout
+    assert "black: 1, 3, 5, 8, 10, 12" in wheel.stdout
+    layout = run("layout", "--first", "black")
+    assert "|  1B |  2R |  3B |" in layout.stdout.splitlines()
+
+
+def test_617b8_c_a_first_colour_other_than_red_or_black_is_refused_with_exit_2():
+    assert_refused(
+        run("wheel", "--first", "green"),
+        "§ 617b.8(c): the first compartment after 0 must be 'red' or 'black'",
+    )
+
+
 def test_617b8_c_a_bad_wheel_is_refused_with_exit_2():
     assert_refused(
         run("wheel", "--order", "0,1,2"),
@@ -127,7 +144,10 @@ def test_617b8_f_edge_prints_the_exact_table_for_the_minimum_paytable():
     assert result.returncode == 0
     assert "1/26 = 3.846 %" in result.stdout
     assert "1/13 = 7.692 %" in result.stdout
-    assert "29/676 = 4.290 %" in result.stdout
+    lines = result.stdout.splitlines()
+    assert "  wagers not covering 0  1/26 = 3.846 %" in lines
+    assert "  wagers covering 0      1/13 = 7.692 %" in lines
+    assert "29/676" not in result.stdout  # no mean over the 52 spots (DOMAIN.md "Hold")
     assert "WARNING" not in result.stdout
 
 
@@ -135,6 +155,9 @@ def test_617b8_f_edge_reads_a_paytable_from_stdin_and_warns_when_a_spot_has_no_e
     result = run("edge", "--paytable", "-", stdin=json.dumps({**MINIMUM, "straight": 12}))
     assert result.returncode == 0
     assert "WARNING: Straight up 0 has a house edge of 0.000 %" in result.stdout
+    lines = result.stdout.splitlines()
+    assert "  wagers not covering 0  -1/26 = -3.846 % to 1/26 = 3.846 %" in lines
+    assert "  wagers covering 0      0 = 0.000 % to 1/13 = 7.692 %" in lines
 
 
 def test_617b8_f_edge_refuses_a_paytable_below_the_minimum(tmp_path):

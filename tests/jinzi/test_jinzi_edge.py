@@ -2,18 +2,20 @@ from fractions import Fraction
 
 import pytest
 
+import jinzi
 from jinzi import (
+    HoldRange,
     Paytable,
     Wager,
     Wheel,
     edge_table,
     format_percent,
+    hold_range,
     house_edge,
     legal_wagers,
     paytable_flags,
     return_variance,
     spot_edges,
-    theoretical_hold,
 )
 
 MINIMUM = {
@@ -35,7 +37,7 @@ def test_617b8_f_house_edge_of_every_legal_wager_under_the_minimum_paytable(wage
     assert house_edge(wager, wheel=Wheel((0, *range(1, 13)))) == expected
 
 
-def test_617b8_f_edge_table_and_theoretical_hold_under_the_minimum_paytable():
+def test_617b8_f_g_edge_table_and_range_of_hold_under_the_minimum_paytable():
     rows = {row.kind: row for row in edge_table()}
     assert list(rows) == [
         "straight", "split", "street", "corner", "three_numbers",
@@ -44,13 +46,44 @@ def test_617b8_f_edge_table_and_theoretical_hold_under_the_minimum_paytable():
     straight = rows["straight"]
     assert (straight.odds, straight.spots) == (11, 13)
     assert (straight.lowest, straight.highest) == (Fraction(1, 26), Fraction(1, 13))
-    assert straight.mean == (12 * Fraction(1, 26) + Fraction(1, 13)) / 13
-    assert rows["split"].mean == (17 * Fraction(1, 26) + 3 * Fraction(1, 13)) / 20
-    assert rows["three_numbers"].uniform and rows["three_numbers"].mean == Fraction(1, 13)
+    assert (rows["split"].spots, rows["split"].lowest, rows["split"].highest) == (
+        20,
+        Fraction(1, 26),
+        Fraction(1, 13),
+    )
+    assert rows["three_numbers"].uniform and rows["three_numbers"].lowest == Fraction(1, 13)
     for kind in ("street", "corner", "column", "red", "black", "small", "big"):
-        assert rows[kind].uniform and rows[kind].mean == Fraction(1, 26)
-    assert theoretical_hold() == (46 * Fraction(1, 26) + 6 * Fraction(1, 13)) / 52
-    assert theoretical_hold() == Fraction(29, 676)
+        assert rows[kind].uniform and rows[kind].lowest == Fraction(1, 26)
+    # DOMAIN.md "Hold": no mean over the 52 spots; the two edges a stake can earn.
+    assert hold_range() == HoldRange(
+        not_covering_zero=(Fraction(1, 26), Fraction(1, 26)),
+        covering_zero=(Fraction(1, 13), Fraction(1, 13)),
+    )
+    assert not hasattr(jinzi, "theoretical_hold")
+
+
+def test_617b8_f_g_range_of_hold_under_a_more_generous_paytable_is_computed_per_spot():
+    paytable = Paytable({**MINIMUM, "red": Fraction(21, 20), "three_numbers": Fraction(13, 4)})
+    # Red: 1 − (6/13 × 41/20 + 1/13 × 1/2) = 1/65; three numbers: 1 − 3/13 × 17/4 = 1/52.
+    assert hold_range(paytable) == HoldRange(
+        not_covering_zero=(Fraction(1, 65), Fraction(1, 26)),
+        covering_zero=(Fraction(1, 52), Fraction(1, 13)),
+    )
+    # Splits at 11 to 2: 1 − (2/13 × 13/2 + 1/26) = −1/26 off 0, 1 − 2/13 × 13/2 = 0 on it.
+    flagged = Paytable({**MINIMUM, "split": Fraction(11, 2)})
+    assert hold_range(flagged) == HoldRange(
+        not_covering_zero=(Fraction(-1, 26), Fraction(1, 26)),
+        covering_zero=(Fraction(0), Fraction(1, 13)),
+    )
+
+
+def test_617b8_f_g_range_of_hold_is_the_extremes_of_the_spot_edges_on_and_off_zero():
+    paytable = Paytable({**MINIMUM, "straight": Fraction(23, 2), "column": Fraction(11, 5)})
+    wheel = Wheel((0, *range(1, 13)))
+    edges = {w.spot: house_edge(w, paytable=paytable, wheel=wheel) for w in legal_wagers()}
+    off = [edge for spot, edge in edges.items() if spot not in ON_ZERO]
+    on = [edge for spot, edge in edges.items() if spot in ON_ZERO]
+    assert hold_range(paytable, wheel) == HoldRange((min(off), max(off)), (min(on), max(on)))
 
 
 def test_617b8_f_a_more_generous_paytable_lowers_the_edge_and_is_not_flagged_while_positive():

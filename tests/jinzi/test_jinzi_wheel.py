@@ -4,10 +4,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jinzi import Colour, InvalidOutcome, RegulationError, Wheel
+import jinzi
+from jinzi import Colour, InvalidOutcome, RegulationError, Wager, Wheel
 from jinzi.wheel import (
     COLOUR_UNKNOWN,
     COLOUR_WRONG,
+    FIRST_COLOUR_WRONG,
     OUTCOME_MESSAGE,
     SEGMENT_UNREADABLE,
     WHEEL_NOT_A_NUMBER,
@@ -55,6 +57,69 @@ def test_617b8_c_colours_alternate_clockwise_starting_red_after_zero(order):
     assert colours[1:] == ["red", "black"] * 6
     assert len(wheel.red) == len(wheel.black) == 6
     assert wheel.red | wheel.black == frozenset(range(1, 13))
+
+
+@given(wheel_orders, st.sampled_from(["black", Colour.BLACK]))
+def test_617b8_c_a_black_first_wheel_is_accepted_and_alternates_from_black(order, first):
+    wheel = Wheel(order, first=first)
+    colours = [wheel.color(n) for n in order]
+    assert wheel.first is Colour.BLACK
+    assert colours[0] == "white"
+    assert colours[1:] == ["black", "red"] * 6
+    assert len(wheel.red) == len(wheel.black) == 6
+    assert wheel.red | wheel.black == frozenset(range(1, 13))
+
+
+def test_617b8_c_black_first_swaps_the_standard_colours():
+    wheel = Wheel(STANDARD, first="black")
+    assert wheel.red == Wheel.standard().black == frozenset({2, 4, 6, 7, 9, 11})
+    assert wheel.black == Wheel.standard().red
+    assert wheel != Wheel.standard()  # same order, another wheel
+
+
+def test_617b8_c_red_first_is_the_default():
+    assert Wheel(STANDARD).first is Colour.RED
+    assert Wheel(STANDARD) == Wheel(STANDARD, first="red") == Wheel(STANDARD, Colour.RED)
+    assert Wheel.standard().first is Colour.RED
+    assert Wheel.from_text(Wheel.standard().text).first is Colour.RED
+
+
+@pytest.mark.parametrize(
+    ("first", "shown"),
+    [("white", "'white' (str)"), ("green", "'green' (str)"), ("Black", "'Black' (str)"),
+     (None, "None (NoneType)"), (1, "1")],
+)  # fmt: skip
+def test_617b8_c_a_first_colour_other_than_red_or_black_is_refused(first, shown):
+    for build in (Wheel, Wheel.of, lambda o, f: Wheel.from_text(",".join(map(str, o)), f)):
+        with pytest.raises(RegulationError) as raised:
+            build(STANDARD, first)
+        assert str(raised.value) == FIRST_COLOUR_WRONG.format(got=shown)
+        assert raised.value.clause == "617b.8(c)"
+        assert str(raised.value).startswith("§ 617b.8(c): ")
+
+
+def test_617b8_c_of_shares_one_wheel_per_order_and_first_colour():
+    black = Wheel.of(list(STANDARD), "black")
+    assert black is Wheel.of(STANDARD, Colour.BLACK)
+    assert black == Wheel(STANDARD, "black")
+    assert Wheel.of(STANDARD) is Wheel.of(STANDARD, "red")
+    assert Wheel.of(STANDARD) is not black
+
+
+def test_617b8_c_from_text_carries_the_first_colour():
+    wheel = Wheel.from_text("0,1,7,8,2,3,9,10,4,5,11,12,6", first="black")
+    assert wheel == Wheel(STANDARD, "black")
+    assert Wheel.from_text(wheel.text, wheel.first) == wheel
+
+
+@pytest.mark.parametrize(
+    ("kind", "outcome", "returned"),
+    [("black", 1, 200), ("red", 1, 0), ("red", 2, 200), ("black", 2, 0),
+     ("red", 0, 50), ("black", 0, 50)],
+)  # fmt: skip
+def test_617b8_c_red_and_black_bets_settle_by_the_black_first_wheel(kind, outcome, returned):
+    wheel = Wheel(STANDARD, first="black")  # 1 black, 2 red (on the standard wheel: 1 red)
+    assert jinzi.settle(Wager(kind), 100, outcome, wheel=wheel) == returned
 
 
 def test_617b8_c_rejects_a_duplicated_number():
@@ -143,20 +208,29 @@ def test_617b8_c_from_segments_accepts_a_correctly_coloured_wheel():
     assert Wheel.from_segments(segments) == Wheel.standard()
 
 
-def test_617b8_c_from_segments_rejects_colours_that_do_not_alternate():
-    segments = [(n, str(Wheel.standard().color(n))) for n in STANDARD]
-    segments[3] = (8, "black")
-    with pytest.raises(RegulationError) as raised:
-        Wheel.from_segments(segments)
-    assert str(raised.value) == COLOUR_WRONG.format(number=8, colour="black", expected="red")
+def test_617b8_c_from_segments_accepts_a_black_first_wheel():
+    black_first = Wheel(STANDARD, "black")
+    segments = [(n, str(black_first.color(n))) for n in STANDARD]
+    assert segments[1] == (1, "black")
+    assert Wheel.from_segments(segments) == black_first
 
 
-def test_617b8_c_from_segments_rejects_a_zero_that_is_not_white():
-    segments = [(n, str(Wheel.standard().color(n))) for n in STANDARD]
-    segments[0] = (0, "red")
+@pytest.mark.parametrize(
+    ("first", "index", "segment", "expected"),
+    [
+        ("red", 3, (8, "black"), "red"),  # colours that do not alternate
+        ("red", 0, (0, "red"), "white"),  # a zero that is not white
+        ("red", 1, (1, "white"), "red"),  # white after 0: neither colour, so red expected
+        ("black", 4, (2, "black"), "red"),  # a black-first wheel alternates too
+    ],
+)
+def test_617b8_c_from_segments_rejects_a_miscoloured_compartment(first, index, segment, expected):
+    segments = [(n, str(Wheel(STANDARD, first).color(n))) for n in STANDARD]
+    segments[index] = segment
     with pytest.raises(RegulationError) as raised:
         Wheel.from_segments(segments)
-    assert str(raised.value) == COLOUR_WRONG.format(number=0, colour="red", expected="white")
+    number, colour = segment
+    assert str(raised.value) == COLOUR_WRONG.format(number=number, colour=colour, expected=expected)
 
 
 def test_617b8_c_from_segments_rejects_unknown_colours_and_malformed_segments():

@@ -46,8 +46,8 @@ def make_layout(manager, holder, **overrides) -> Layout:
     return services.layout_create(actor=manager, holder=holder, **fields)
 
 
-def approved_layout(manager, officer, holder) -> Layout:
-    layout = services.layout_submit(actor=manager, layout=make_layout(manager, holder))
+def approved_layout(manager, officer, holder, **overrides) -> Layout:
+    layout = services.layout_submit(actor=manager, layout=make_layout(manager, holder, **overrides))
     return services.layout_approve(
         actor=officer,
         layout=layout,

@@ -30,14 +30,41 @@ ARTWORK_ROUTE = "compliance:layout-artwork"
 
 COLOURS_SCHEMA = {
     "type": "object",
-    "description": "Each number's colour on this wheel: 0 white, then red and black alternately.",
+    "description": "Each number's colour on this wheel: 0 white, then red and black "
+    "alternately, starting from first_colour.",
     "additionalProperties": {"type": "string", "enum": [c.value for c in jinzi.Colour]},
     "example": {"0": "white", "1": "red", "2": "black"},
 }
 
 
+@extend_schema_field(
+    {
+        "type": "string",
+        "enum": [jinzi.Colour.RED.value, jinzi.Colour.BLACK.value],
+        "description": "Colour of the compartment after 0 (§ 617b.8(c)); the others "
+        "alternate from it. A new layout is red first unless given.",
+    }
+)
+class FirstColourField(serializers.Field):
+    """Passed on as given: whether it is red or black is jinzi's to say, citing (c)."""
+
+    def validate_empty_values(self, data):
+        # null is no colour either: it goes to jinzi too, and is refused citing (c).
+        if data is None:
+            return False, data
+        return super().validate_empty_values(data)
+
+    def to_internal_value(self, data):
+        return data
+
+    def to_representation(self, value) -> str:
+        return str(value)
+
+
 class LayoutSerializer(RecordSerializer):
     wheel_order = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+    # The same field as the input's, so the schema has one enum for it.
+    first_colour = FirstColourField(read_only=True)
     colours = serializers.SerializerMethodField()
     artwork_url = serializers.SerializerMethodField(
         help_text="Left out while the layout has no artwork or the portal page is not served."
@@ -49,6 +76,7 @@ class LayoutSerializer(RecordSerializer):
             *RECORD_FIELDS,
             "title",
             "wheel_order",
+            "first_colour",
             "colours",
             "signage_text",
             "artwork_url",
@@ -94,6 +122,7 @@ class LayoutCreateInput(StrictInput):
     )
     title = serializers.CharField(max_length=200)
     wheel_order = WheelOrderField()
+    first_colour = FirstColourField(required=False)
     signage_text = serializers.CharField(required=False, allow_blank=True)
     artwork = serializers.FileField(
         required=False, allow_empty_file=True, help_text="PDF, PNG or SVG (multipart only)."
@@ -105,6 +134,7 @@ class LayoutUpdateInput(ChangesInput):
 
     title = serializers.CharField(required=False, max_length=200)
     wheel_order = WheelOrderField(required=False)
+    first_colour = FirstColourField(required=False)
     signage_text = serializers.CharField(required=False, allow_blank=True)
     artwork = serializers.FileField(required=False, allow_empty_file=True)
 

@@ -35,10 +35,37 @@ class KindEdgeSerializer(serializers.Serializer):
     flagged = serializers.BooleanField(help_text="Some spot gives the house no edge.")
 
 
+class HoldBandSerializer(serializers.Serializer):
+    """The house edge of one group of wagers: lowest and highest over its spots."""
+
+    label = serializers.CharField()
+    spots = serializers.IntegerField()
+    house_edge = serializers.CharField(help_text='Exact: "1/26", or "-1/26 – 1/26".')
+    house_edge_percent = serializers.CharField(help_text="Rounded, for display.")
+    lowest = serializers.CharField(help_text="Exact fraction.")
+    highest = serializers.CharField(help_text="Exact fraction.")
+
+
+class HoldRangeSerializer(serializers.Serializer):
+    """The range of hold: a period's expected hold follows the mix of bets, each stake
+    earning the edge of its spot, so it lies between these (DOMAIN.md "Hold")."""
+
+    not_covering_zero = HoldBandSerializer(
+        help_text="Wagers not covering 0, which get half back on 0 (§ 617b.8(g)(2)): "
+        "1/26 under the minimum paytable."
+    )
+    covering_zero = HoldBandSerializer(
+        help_text="Wagers covering 0 (straight 0, splits 0-1/0-2/0-3, three numbers): "
+        "1/13 under the minimum paytable."
+    )
+
+
 class HouseEdgeSerializer(serializers.Serializer):
     per_kind = KindEdgeSerializer(many=True)
-    theoretical_hold = serializers.CharField(help_text="Exact fraction.")
-    theoretical_hold_percent = serializers.CharField()
+    hold_range = HoldRangeSerializer(
+        help_text="Replaces theoretical_hold (a mean over the 52 spots, which no mix of "
+        "bets earns)."
+    )
     flagged = serializers.BooleanField(help_text="Approval needs an override reason.")
     flagged_spots = serializers.ListField(child=serializers.CharField())
 

@@ -1,4 +1,8 @@
-"""The daily job that marks approvals expired once their expiry date (or the sunset) arrives."""
+"""The job that marks approvals expired once their expiry date (or the sunset) arrives.
+
+It runs at Pennsylvania midnight (the beat schedule), but nothing depends on it having
+run: liveness compares the dates itself (``offering_is_live``).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,10 @@ import datetime
 
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
 
 from portal.compliance.models import SUNSET, Layout, Paytable, RecordStatus, RulesSubmission
 from portal.compliance.services import workflow
+from portal.core.padates import pa_today
 
 
 @transaction.atomic
@@ -19,7 +23,7 @@ def records_expire_due(*, today: datetime.date | None = None) -> int:
     An approval holds from its effective date up to, not including, its expiry date;
     after the sunset of § 617b.8 (2028-06-14) nothing approved under it holds.
     """
-    today = today or timezone.now().date()
+    today = today or pa_today()
     due = Q(expiry_date__lte=today)
     if today >= SUNSET:
         due |= Q(expiry_date__isnull=True)

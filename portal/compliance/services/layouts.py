@@ -16,6 +16,7 @@ from portal.compliance.artwork import ArtworkRejected, check_artwork
 from portal.compliance.models import Layout
 from portal.compliance.services import workflow
 from portal.core.errors import ValidationFailed
+from portal.core.padates import pa_date
 from portal.core.validation import clean_text
 
 REVIEW_DAYS = 15  # § 601a.10(a): the Bureau reviews within 15 calendar days
@@ -33,6 +34,17 @@ def _wheel_order(order) -> list[int]:
         return list(jinzi.Wheel(tuple(order)).order)
     except (jinzi.JinziError, TypeError) as exc:
         raise ValidationFailed.on("wheel_order", str(exc)) from None
+
+
+def _wheel_fields(order, first_colour) -> dict:
+    """The wheel's two stored fields, checked together by ``jinzi.Wheel`` (§ 617b.8(c))."""
+    order = _wheel_order(order)
+    try:
+        wheel = jinzi.Wheel(tuple(order), first_colour)
+    except jinzi.JinziError as exc:
+        # The order has passed, so what is refused is the colour after 0.
+        raise ValidationFailed.on("first_colour", str(exc)) from None
+    return {"wheel_order": list(wheel.order), "first_colour": wheel.first.value}
 
 
 def _artwork_fields(upload) -> dict:
@@ -62,6 +74,7 @@ def layout_create(
     holder: CertificateHolder,
     title: str,
     wheel_order,
+    first_colour: str = "red",
     signage_text: str = "",
     artwork=None,
 ) -> Layout:
@@ -69,7 +82,7 @@ def layout_create(
     layout = Layout(
         holder=holder,
         title=_title(title),
-        wheel_order=_wheel_order(wheel_order),
+        **_wheel_fields(wheel_order, first_colour),
         signage_text=signage_text or "",
         created_by=actor,
         **_artwork_fields(artwork),
@@ -87,15 +100,22 @@ def layout_update(
     layout: Layout,
     title=_UNSET,
     wheel_order=_UNSET,
+    first_colour=_UNSET,
     signage_text=_UNSET,
     artwork=None,
 ) -> Layout:
-    def build(_locked: Layout) -> dict:
+    def build(locked: Layout) -> dict:
         changes: dict = {}
         if title is not _UNSET:
             changes["title"] = _title(title)
-        if wheel_order is not _UNSET:
-            changes["wheel_order"] = _wheel_order(wheel_order)
+        if wheel_order is not _UNSET or first_colour is not _UNSET:
+            # Either one alone still makes a new wheel with the other as stored.
+            changes.update(
+                _wheel_fields(
+                    locked.wheel_order if wheel_order is _UNSET else wheel_order,
+                    locked.first_colour if first_colour is _UNSET else first_colour,
+                )
+            )
         if signage_text is not _UNSET:
             changes["signage_text"] = signage_text or ""
         changes.update(_artwork_fields(artwork))
@@ -114,7 +134,7 @@ def layout_submit(*, actor, layout: Layout) -> Layout:
         layout,
         actor=actor,
         check=_has_artwork,
-        extra=lambda now: {"review_due": now.date() + datetime.timedelta(days=REVIEW_DAYS)},
+        extra=lambda now: {"review_due": pa_date(now) + datetime.timedelta(days=REVIEW_DAYS)},
     )
 
 

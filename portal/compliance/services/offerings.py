@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 
 from portal.accounts.models import CertificateHolder
 from portal.accounts.policy import Action, require
@@ -10,6 +11,7 @@ from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.compliance import messages as msg
 from portal.compliance.models import (
+    AvailabilityCause,
     Game,
     Layout,
     Offering,
@@ -17,6 +19,8 @@ from portal.compliance.models import (
     Paytable,
     RulesSubmission,
 )
+from portal.compliance.services import workflow
+from portal.compliance.services.availability import availability_sync
 from portal.core.errors import Conflict, ValidationFailed
 
 NAME_TAKEN = "this holder already has an offering named {name!r}"
@@ -54,6 +58,18 @@ def _name(name: str) -> str:
 def _save(offering: Offering, *, actor, verb: str, before: dict | None, reason: str = ""):
     if before is not None and snapshot(offering) == before:
         return offering  # nothing changed: nothing to save or record
+    offering = _write(offering, actor=actor, verb=verb, before=before, reason=reason)
+    # Set up, changed or retired: the table may have opened or closed (§ 811a.7(f)).
+    availability_sync(
+        where=Q(pk=offering.pk),
+        opened_cause=AvailabilityCause.OFFERING_ACTIVATED,
+        closed_cause=AvailabilityCause.OFFERING_DEACTIVATED,
+        actor=actor,
+    )
+    return offering
+
+
+def _write(offering: Offering, *, actor, verb: str, before: dict | None, reason: str):
     try:
         with transaction.atomic():
             offering.save()
@@ -82,6 +98,7 @@ def offering_create(
     paytable: Paytable,
 ) -> Offering:
     require(actor, Action.DRAFT, holder)
+    workflow.refuse_after_sunset("offering", "set up")
     _check_parts(holder.pk, rules_submission, layout, paytable)
     offering = Offering(
         holder=holder,

@@ -123,6 +123,7 @@ def rules_submission_create(
     notes: str = "",
 ) -> RulesSubmission:
     require(actor, Action.DRAFT, holder)
+    workflow.refuse_after_sunset("rules submission", "created")
     _check_games(games, holder.pk)
     workflow.check_dates(effective_date, expiry_date)
     submission = RulesSubmission(
@@ -196,6 +197,7 @@ def _listed_records_approved(submission: RulesSubmission) -> None:
 
 def rules_submission_submit(*, actor, submission: RulesSubmission) -> RulesSubmission:
     def check(locked: RulesSubmission) -> None:
+        workflow.refuse_after_sunset("rules submission", "submitted")
         if not locked.games.exists():
             raise ValidationFailed.on("games", msg.NO_GAMES)
 
@@ -236,4 +238,5 @@ def _copy_games(old: RulesSubmission, new: RulesSubmission) -> None:
 
 def rules_submission_amend(*, actor, submission: RulesSubmission) -> RulesSubmission:
     """An amendment (§ 601a.2): the next version, which supersedes this one once approved."""
+    workflow.refuse_after_sunset("rules submission", "amended")
     return workflow.amend(submission, actor=actor, copy=_copy_games)

@@ -20,8 +20,16 @@ from portal.accounts.policy import Action, may, require
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.compliance import messages as msg
-from portal.compliance.models import SUNSET, RecordStatus, VersionedRecord
+from portal.compliance.models import (
+    EFFECTIVE,
+    SUNSET,
+    AvailabilityCause,
+    RecordStatus,
+    VersionedRecord,
+)
+from portal.compliance.services.availability import availability_sync, offerings_using
 from portal.core.errors import Conflict, NotPermitted, ValidationFailed
+from portal.core.padates import pa_today
 
 R = TypeVar("R", bound=VersionedRecord)
 
@@ -72,8 +80,24 @@ def check_four_eyes(record: VersionedRecord, actor) -> None:
         raise NotPermitted(msg.FOUR_EYES.format(kind=record.kind.replace("_", " ")))
 
 
+def refuse_after_sunset(what: str, verb: str) -> None:
+    """Once no approval could hold (on or after the sunset, a Pennsylvania date), nothing
+    new is created or submitted for the game: it could never be approved or played."""
+    if pa_today() >= SUNSET:
+        raise Conflict(msg.NOTHING_CAN_HOLD.format(what=what, verb=verb))
+
+
 def check_dates(effective: datetime.date | None, expiry: datetime.date | None) -> None:
+    """An approval's dates (Pennsylvania dates): within § 617b.8's life, expiry after effect."""
     errors: dict[str, list[str]] = {}
+    if effective is not None and effective < EFFECTIVE:
+        errors["effective_date"] = [
+            msg.EFFECTIVE_BEFORE_RULE.format(effective=effective.isoformat())
+        ]
+    if effective is not None and effective >= SUNSET:
+        errors["effective_date"] = [
+            msg.EFFECTIVE_AFTER_SUNSET.format(effective=effective.isoformat())
+        ]
     if expiry is not None and expiry > SUNSET:
         errors["expiry_date"] = [msg.EXPIRY_AFTER_SUNSET.format(expiry=expiry.isoformat())]
     if effective is not None and expiry is not None and expiry <= effective:
@@ -214,7 +238,7 @@ def approve(
 ) -> R:
     """Approve a submitted record; the series' previously approved version is superseded."""
     record = _undecided(record, actor=actor, verb="approved")
-    today = timezone.now().date()
+    today = pa_today()
     if today >= SUNSET:
         raise Conflict(msg.APPROVAL_AFTER_SUNSET)
     if check is not None:
@@ -226,9 +250,16 @@ def approve(
         )
     # One approved version per series (a partial unique index): retire the old one first.
     supersede_previous(record, actor=actor)
-    return _record_decision(
+    record = _record_decision(
         record, actor=actor, verb="approve", status=S.APPROVED, reason=reason, changes=changes
     )
+    availability_sync(
+        where=offerings_using(record),
+        opened_cause=AvailabilityCause.APPROVAL_TOOK_EFFECT,
+        closed_cause=AvailabilityCause.APPROVAL_SUPERSEDED,
+        actor=actor,
+    )
+    return record
 
 
 @transaction.atomic
@@ -260,9 +291,16 @@ def withdraw(record: R, *, actor, reason: str) -> R:
     require(actor, Action.WITHDRAW, record)
     expect_status(record, (S.APPROVED,), "withdrawn")
     reason = require_reason(reason)
-    return save_with_audit(
+    record = save_with_audit(
         record, actor=actor, verb="withdraw", changes={"status": S.WITHDRAWN}, reason=reason
     )
+    availability_sync(
+        where=offerings_using(record),
+        opened_cause=AvailabilityCause.APPROVAL_TOOK_EFFECT,
+        closed_cause=AvailabilityCause.APPROVAL_WITHDRAWN,
+        actor=actor,
+    )
+    return record
 
 
 @transaction.atomic

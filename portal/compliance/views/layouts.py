@@ -24,13 +24,15 @@ _EXTENSIONS = {"application/pdf": "pdf", "image/png": "png", "image/svg+xml": "s
 
 
 def wheel_picture(layout: Layout) -> dict:
-    """The wheel in its order and the 0-above-4×3 grid, each number with its colour."""
+    """The wheel in its order, the colour after 0 and the 0-above-4×3 grid, each number
+    with its colour."""
     try:
         wheel = layout.wheel()
     except jinzi.JinziError as error:
         return {"wheel_error": str(error)}
     return {
         "wheel": [(number, wheel.color(number).value) for number in wheel.order],
+        "first_colour": wheel.first.value,
         "grid": [[(n, wheel.color(n).value) for n in row] for row in jinzi.LAYOUT_ROWS],
     }
 
@@ -107,6 +109,7 @@ def layout_edit(request: HttpRequest, pk: int) -> HttpResponse:
     initial = {
         "title": layout.title,
         "wheel_order": ",".join(map(str, layout.wheel_order)),
+        "first_colour": layout.first_colour,
         "signage_text": layout.signage_text,
     }
     data = (request.POST, request.FILES) if request.method == "POST" else ()

@@ -27,12 +27,14 @@ OBJECT_FOR = (
     ("compliance:offering", "offering"),
     ("game:table", "offering"),
     ("game:round", "round"),
+    ("game:replay", "round"),
     ("layout", "layout"),
     ("paytable", "paytable"),
     ("rules-submission", "rules"),
     ("offering", "offering"),
     ("holder", "holder"),
     ("audit-event", "event"),
+    ("availability", "availability"),
     ("round", "round"),
 )
 
@@ -72,11 +74,18 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "compliance:offering-retire": ("302 405 405 405 405 405 405", "302 404 403 400 404 403 400"),
     "audit:event-list": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "audit:event-export": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "compliance:availability-list": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "compliance:availability-export": (
+        "302 403 200 403 403 200 200",
+        "302 405 405 405 405 405 405",
+    ),
     "audit:verify": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "game:tables": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
     "game:table": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
     "game:history": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
     "game:round": ("302 200 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "game:replay-last": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
+    "game:replay": ("302 200 200 403 403 200 200", "302 405 405 405 405 405 405"),
     # API: anonymous 403, wrong role 403 before the body is read, another holder's 404.
     "api-root": ("403 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
     "api-schema": ("403 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
@@ -95,6 +104,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "audit-event-list": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "availability-list": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "availability-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "availability-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-verify": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
 }
 for _kind in ("layout", "paytable", "rules-submission"):

@@ -10,6 +10,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from portal.accounts.models import Role
 from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
+from portal.compliance.models import AvailabilityChange
 from portal.game.services import round_play, wallet_top_up
 from tests.portal.factories import (
     approved_offering,
@@ -77,6 +78,7 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         "round": round_obj,
         "holder": holder_a,
         "event": AuditEvent.objects.order_by("sequence").first(),
+        "availability": AvailabilityChange.objects.get(offering=offering),
         "token": api_token_issue(user=manager_a, name="World token")[0],
         "draft_layout": make_layout(manager_a, holder_a, title="Draft layout"),
         "draft_paytable": make_paytable(manager_a, holder_a, name="Draft paytable"),

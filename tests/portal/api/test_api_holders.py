@@ -23,6 +23,7 @@ def test_a_manager_sees_only_their_own_holder(api_as, manager_a, holder_a, holde
         "id": holder_a.pk,
         "name": "Keystone Casino",
         "licence_number": "PA-001",
+        "gaming_day_start_hour": 0,
         "created_at": own.json()["created_at"],
     }
     assert other.status_code == 404
@@ -99,7 +100,9 @@ def test_a_forged_id_is_named_as_read_only(api_as, superuser):
     assert response.json()["errors"] == {"id": [api_msg.READ_ONLY_FIELD.format(field="id")]}
 
 
-def test_holders_are_never_edited_or_deleted_through_the_api(api_as, superuser, holder_a):
+def test_a_holders_name_is_never_edited_nor_a_holder_deleted_through_the_api(
+    api_as, superuser, holder_a
+):
     client = api_as(superuser)
 
     with nothing_written(holder_a):
@@ -109,4 +112,55 @@ def test_holders_are_never_edited_or_deleted_through_the_api(api_as, superuser, 
             client.delete(f"{URL}{holder_a.pk}/"),
         ]
 
-    assert [r.status_code for r in responses] == [405, 405, 405]
+    # Only the gaming day's start hour may be PATCHed; a name is refused as unknown.
+    assert [r.status_code for r in responses] == [400, 405, 405]
+
+
+def test_a_superuser_sets_the_hour_the_gaming_day_starts(api_as, superuser, holder_a):
+    client = api_as(superuser)
+
+    answer = client.patch(f"{URL}{holder_a.pk}/", {"gaming_day_start_hour": 6}, format="json")
+
+    assert answer.status_code == 200
+    assert answer.json()["gaming_day_start_hour"] == 6
+    holder_a.refresh_from_db()
+    assert holder_a.gaming_day_start_hour == 6
+    event = last_event("holder.update")
+    assert (event.before["gaming_day_start_hour"], event.after["gaming_day_start_hour"]) == (0, 6)
+
+
+@pytest.mark.parametrize("hour", [24, -1, 6.0, "6", None])
+def test_a_gaming_day_hour_outside_0_to_23_is_refused_and_changes_nothing(
+    api_as, superuser, holder_a, hour
+):
+    with nothing_written():
+        answer = api_as(superuser).patch(
+            f"{URL}{holder_a.pk}/", {"gaming_day_start_hour": hour}, format="json"
+        )
+
+    assert answer.status_code == 400
+    assert "gaming_day_start_hour" in answer.json()["errors"]
+    holder_a.refresh_from_db()
+    assert holder_a.gaming_day_start_hour == 0
+
+
+def test_a_holder_is_registered_with_its_gaming_day_hour(api_as, superuser):
+    answer = api_as(superuser).post(
+        URL,
+        {"name": "Night Owl Casino", "licence_number": "PA-077", "gaming_day_start_hour": 6},
+        format="json",
+    )
+
+    assert answer.status_code == 201
+    assert CertificateHolder.objects.get(licence_number="PA-077").gaming_day_start_hour == 6
+
+
+@pytest.mark.parametrize("who", ["officer", "manager_a", "auditor"])
+def test_only_a_superuser_sets_the_gaming_day_hour(api_as, request, holder_a, who):
+    answer = api_as(request.getfixturevalue(who)).patch(
+        f"{URL}{holder_a.pk}/", {"gaming_day_start_hour": 6}, format="json"
+    )
+
+    assert answer.status_code == 403
+    holder_a.refresh_from_db()
+    assert holder_a.gaming_day_start_hour == 0

@@ -424,3 +424,63 @@ def test_the_approve_body_refuses_unknown_fields(api_as, manager_a, officer, hol
 
     assert response.status_code == 400
     assert response.json()["errors"]["status"] == [api_msg.READ_ONLY_FIELD.format(field="status")]
+
+
+def test_617b8_c_api_creates_a_black_first_layout_with_its_colours(api_as, manager_a):
+    response = api_as(manager_a).post(URL, layout_body(first_colour="black"), format="json")
+
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["first_colour"] == "black"
+    assert {int(n) for n, colour in body["colours"].items() if colour == "black"} == STANDARD_RED
+    assert Layout.objects.get().wheel().first == "black"
+    assert last_event("layout.create").after["first_colour"] == "black"
+
+
+def test_617b8_c_api_layouts_are_red_first_unless_told(api_as, manager_a):
+    response = api_as(manager_a).post(URL, layout_body(), format="json")
+
+    assert response.status_code == 201, response.json()
+    assert response.json()["first_colour"] == "red"
+
+
+def test_617b8_c_api_patches_the_first_colour_alone(api_as, manager_a, holder_a):
+    layout = make_layout(manager_a, holder_a)
+
+    response = api_as(manager_a).patch(
+        f"{URL}{layout.pk}/", {"first_colour": "black"}, format="json"
+    )
+
+    assert response.status_code == 200, response.json()
+    assert (response.json()["first_colour"], response.json()["wheel_order"]) == (
+        "black",
+        STANDARD_ORDER,
+    )
+    assert last_event("layout.update").after["first_colour"] == "black"
+
+
+def test_617b8_c_api_amendment_copies_the_first_colour(api_as, manager_a, officer, holder_a):
+    layout = approved_layout(manager_a, officer, holder_a, first_colour="black")
+
+    response = api_as(manager_a).post(f"{URL}{layout.pk}/amend/")
+
+    assert response.status_code == 201
+    assert response.json()["first_colour"] == "black"
+
+
+@pytest.mark.parametrize("colour", ["white", "green", "", None, 1, ["red"]])
+def test_617b8_c_api_refuses_a_first_colour_other_than_red_or_black(
+    api_as, manager_a, holder_a, colour
+):
+    layout = make_layout(manager_a, holder_a)
+    client = api_as(manager_a)
+
+    with nothing_written(layout):
+        created = client.post(URL, layout_body(first_colour=colour), format="json")
+        patched = client.patch(f"{URL}{layout.pk}/", {"first_colour": colour}, format="json")
+
+    for response in (created, patched):
+        assert response.status_code == 400
+        [message] = response.json()["errors"]["first_colour"]
+        assert message.startswith("§ 617b.8(c): the first compartment after 0 must be")
+    assert Layout.objects.count() == 1

@@ -44,7 +44,7 @@ def test_it_creates_a_draft_for_the_managers_own_holder(api_as, manager_a, holde
     assert (event.actor, event.object_id) == (manager_a, str(paytable.pk))
 
 
-def test_617b8_f_api_shows_the_exact_house_edge_per_kind_and_the_theoretical_hold(
+def test_617b8_f_g_api_shows_the_exact_house_edge_per_kind_and_the_range_of_hold(
     api_as, manager_a, holder_a
 ):
     paytable = make_paytable(manager_a, holder_a)
@@ -54,6 +54,26 @@ def test_617b8_f_api_shows_the_exact_house_edge_per_kind_and_the_theoretical_hol
     assert body["house_edge"] == edge_report(paytable).as_json()
     street = next(row for row in body["house_edge"]["per_kind"] if row["kind"] == "street")
     assert (street["odds"], street["house_edge"]) == ("3 to 1", "1/26")
+    # DOMAIN.md "Hold": replaces theoretical_hold, a mean over the 52 spots.
+    assert body["house_edge"]["hold_range"] == {
+        "not_covering_zero": {
+            "label": "Wagers not covering 0",
+            "spots": 46,
+            "house_edge": "1/26",
+            "house_edge_percent": "3.846 %",
+            "lowest": "1/26",
+            "highest": "1/26",
+        },
+        "covering_zero": {
+            "label": "Wagers covering 0",
+            "spots": 6,
+            "house_edge": "1/13",
+            "house_edge_percent": "7.692 %",
+            "lowest": "1/13",
+            "highest": "1/13",
+        },
+    }
+    assert "theoretical_hold" not in body["house_edge"]
     assert body["house_edge"]["flagged"] is False
 
 

@@ -76,7 +76,7 @@ def test_811a7_postgres_refuses_truncate_of_audit_events():
     ):
         # Fire the deferred foreign-key checks of this test's inserts first.
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("TRUNCATE audit_auditevent")
+        cursor.execute("TRUNCATE audit_auditevent CASCADE")  # with what refers to it
 
     assert AuditEvent.objects.count() == 3
 

@@ -1,18 +1,19 @@
 import datetime
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from portal.compliance import services
 from portal.compliance.models import RecordStatus
-from portal.compliance.services import expiry
 from portal.compliance.tasks import expire_due_records
+from portal.core.padates import pa_date
 from tests.portal.factories import make_layout
 
 pytestmark = pytest.mark.django_db
 
 
-def test_expiry_task_expires_a_lapsed_approval(manager_a, officer, holder_a, monkeypatch):
+def test_expiry_task_expires_a_lapsed_approval(manager_a, officer, holder_a):
     now = timezone.now()
     layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
     services.layout_approve(
@@ -20,11 +21,11 @@ def test_expiry_task_expires_a_lapsed_approval(manager_a, officer, holder_a, mon
         layout=layout,
         reference_number="BGO-SOON",
         effective_date=datetime.date(2025, 7, 1),
-        expiry_date=now.date() + datetime.timedelta(days=1),
+        expiry_date=pa_date(now) + datetime.timedelta(days=1),
     )
     assert expire_due_records.delay().get() == 0  # still holds today
 
-    monkeypatch.setattr(expiry.timezone, "now", lambda: now + datetime.timedelta(days=1))
-    assert expire_due_records.delay().get() == 1
+    with time_machine.travel(now + datetime.timedelta(days=1)):
+        assert expire_due_records.delay().get() == 1
     layout.refresh_from_db()
     assert layout.status == RecordStatus.EXPIRED

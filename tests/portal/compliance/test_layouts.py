@@ -9,7 +9,13 @@ from portal.compliance import services
 from portal.compliance.artwork import UNSAFE_SVG, WRONG_TYPE
 from portal.compliance.models import Layout, RecordStatus
 from portal.core.errors import Conflict, NotPermitted, ValidationFailed
-from tests.portal.factories import EFFECTIVE, EXPIRY, STANDARD_ORDER, make_layout
+from tests.portal.factories import (
+    EFFECTIVE,
+    EXPIRY,
+    STANDARD_ORDER,
+    approved_layout,
+    make_layout,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -289,8 +295,8 @@ def test_an_approval_that_could_never_hold_is_refused(manager_a, officer, holder
         _approve(
             officer,
             layout,
-            effective_date=datetime.date(2020, 1, 1),
-            expiry_date=datetime.date(2020, 1, 2),
+            effective_date=datetime.date(2025, 7, 1),
+            expiry_date=datetime.date(2025, 7, 2),
         )
 
 
@@ -325,3 +331,64 @@ def test_601a10_a_svg_may_reference_its_own_gradients(manager_a, holder_a):
     layout = make_layout(manager_a, holder_a, artwork=SimpleUploadedFile("g.svg", svg))
 
     assert layout.artwork_content_type == "image/svg+xml"
+
+
+def test_617b8_c_a_black_first_layout_is_created_submitted_and_approved(
+    manager_a, officer, holder_a
+):
+    layout = make_layout(manager_a, holder_a, first_colour="black")
+    layout = services.layout_submit(actor=manager_a, layout=layout)
+    layout = _approve(officer, layout)
+
+    layout.refresh_from_db()
+    assert (layout.status, layout.first_colour) == (RecordStatus.APPROVED, "black")
+    wheel = layout.wheel()
+    assert wheel.first == "black"
+    assert wheel.black == {1, 3, 5, 8, 10, 12}  # the standard order's red, swapped
+    assert wheel.red == {2, 4, 6, 7, 9, 11}
+    for action in ("layout.create", "layout.submit", "layout.approve"):
+        assert AuditEvent.objects.get(action=action).after["first_colour"] == "black"
+
+
+def test_617b8_c_a_layout_is_red_first_unless_told(manager_a, holder_a):
+    layout = make_layout(manager_a, holder_a)
+
+    assert layout.first_colour == "red"
+    assert layout.wheel().red == {1, 3, 5, 8, 10, 12}
+
+
+def test_617b8_c_an_amendment_copies_the_first_colour(manager_a, officer, holder_a):
+    first = approved_layout(manager_a, officer, holder_a, first_colour="black")
+
+    second = services.layout_amend(actor=manager_a, layout=first)
+
+    assert second.first_colour == "black"
+    assert second.wheel() == first.wheel()
+    assert AuditEvent.objects.get(action="layout.amend").after["first_colour"] == "black"
+
+
+def test_617b8_c_a_draft_changes_its_first_colour_alone_with_an_event(manager_a, holder_a):
+    layout = make_layout(manager_a, holder_a)
+
+    layout = services.layout_update(actor=manager_a, layout=layout, first_colour="black")
+
+    assert (layout.first_colour, layout.wheel_order) == ("black", STANDARD_ORDER)
+    event = AuditEvent.objects.get(action="layout.update")
+    assert (event.before["first_colour"], event.after["first_colour"]) == ("red", "black")
+
+
+@pytest.mark.parametrize("colour", ["white", "green", "", None, ["black"]])
+def test_617b8_c_a_first_colour_other_than_red_or_black_is_refused(manager_a, holder_a, colour):
+    with pytest.raises(ValidationFailed) as caught:
+        make_layout(manager_a, holder_a, first_colour=colour)
+    assert caught.value.field_errors["first_colour"][0].startswith("§ 617b.8(c): ")
+    assert Layout.objects.count() == 0
+
+    layout = make_layout(manager_a, holder_a)
+    events = AuditEvent.objects.count()
+    with pytest.raises(ValidationFailed) as caught:
+        services.layout_update(actor=manager_a, layout=layout, first_colour=colour)
+    assert "must be 'red' or 'black'" in caught.value.field_errors["first_colour"][0]
+    layout.refresh_from_db()
+    assert layout.first_colour == "red"
+    assert AuditEvent.objects.count() == events

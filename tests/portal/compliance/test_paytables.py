@@ -66,7 +66,33 @@ def test_617b8_f_edge_report_shows_exact_edges_under_the_minimum_paytable(manage
     assert by_kind["street"].edge == "1/26"
     assert by_kind["three_numbers"].edge == "1/13"
     assert by_kind["straight"].edge == "1/26 – 1/13"
+    # The range of hold, not a mean over the 52 spots (DOMAIN.md "Hold").
+    bands = {band.key: band for band in report.hold_bands}
+    assert list(bands) == ["not_covering_zero", "covering_zero"]
+    assert (bands["not_covering_zero"].spots, bands["not_covering_zero"].edge) == (46, "1/26")
+    assert bands["not_covering_zero"].edge_percent == "3.846 %"
+    assert (bands["covering_zero"].spots, bands["covering_zero"].edge) == (6, "1/13")
+    assert bands["covering_zero"].edge_percent == "7.692 %"
     assert not report.flagged
+
+
+def test_617b8_f_g_edge_report_gives_the_range_of_hold_of_a_generous_paytable(manager_a, holder_a):
+    report = edge_report(make_paytable(manager_a, holder_a, odds=_odds(split="11/2")))
+    bands = {band.key: band for band in report.hold_bands}
+
+    # Splits at 11 to 2: edge −1/26 off 0 and 0 on it; the other spots keep 1/26 and 1/13.
+    assert bands["not_covering_zero"].edge == "-1/26 – 1/26"
+    assert bands["not_covering_zero"].edge_percent == "-3.846 % – 3.846 %"
+    assert bands["covering_zero"].edge == "0 – 1/13"
+    assert report.as_json()["hold_range"]["covering_zero"] == {
+        "label": "Wagers covering 0",
+        "spots": 6,
+        "house_edge": "0 – 1/13",
+        "house_edge_percent": "0.000 % – 7.692 %",
+        "lowest": "0",
+        "highest": "1/13",
+    }
+    assert "theoretical_hold" not in report.as_json()
 
 
 def test_617b8_f_paytable_with_edge_at_or_below_zero_needs_an_override_to_approve(

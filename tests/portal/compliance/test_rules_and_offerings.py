@@ -127,7 +127,9 @@ def test_offering_is_live_when_everything_is_approved(live_offering):
 def test_offering_is_not_live_before_effective_after_expiry_or_past_sunset(live_offering):
     before = offering_is_live(live_offering, at=datetime.datetime(2025, 12, 1, tzinfo=datetime.UTC))
     after = offering_is_live(live_offering, at=datetime.datetime(2028, 2, 1, tzinfo=datetime.UTC))
-    sunset = offering_is_live(live_offering, at=datetime.datetime(2028, 6, 14, tzinfo=datetime.UTC))
+    sunset = offering_is_live(
+        live_offering, at=datetime.datetime(2028, 6, 14, 4, tzinfo=datetime.UTC)
+    )
 
     assert "the layout v1 takes effect on 2026-01-01" in before.reasons
     assert "the layout v1 expired on 2028-01-01" in after.reasons

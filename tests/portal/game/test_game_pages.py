@@ -47,7 +47,9 @@ def test_history_shows_the_last_games_with_a_constant_number_of_queries(
         page = client.get("/play/history/").content.decode()
 
     assert len(one.captured_queries) == len(many.captured_queries)
-    assert page.count('href="/play/rounds/') == 12
+    assert page.count('href="/play/rounds/') == 24  # each game's record and its replay
+    assert page.count('/replay/"') == 13  # a replay per game, and "replay your last game"
+    assert 'href="/play/replay/"' in page
 
 
 def test_round_detail_shows_the_810a11_record(client, funded_player, live_offering):
@@ -57,7 +59,8 @@ def test_round_detail_shows_the_810a11_record(client, funded_player, live_offeri
     page = client.get(f"/play/rounds/{round_obj.pk}/").content.decode()
 
     for text in (
-        "Jinzi Roulette, software 1.0.0",
+        "Jinzi Roulette, engine 1.0.0, portal 0.1.0",
+        "Complete",
         "raw value 7",
         "rejected and redrawn",
         round_obj.hash,

@@ -310,3 +310,64 @@ def test_the_detail_page_shows_the_artwork_inline(login, manager_a, holder_a):
     page = text(login(manager_a).get(f"/compliance/layouts/{layout.pk}/"))
 
     assert f'<img class="artwork" src="/compliance/layouts/{layout.pk}/artwork/"' in page
+
+
+def test_617b8_c_the_form_offers_either_colour_after_zero_red_first(login, manager_a):
+    page = text(login(manager_a).get("/compliance/layouts/new/"))
+
+    assert '<label for="id_first_colour"' in page
+    assert '<option value="red" selected>Red</option>' in page
+    assert '<option value="black">Black</option>' in page
+
+
+def test_617b8_c_a_black_first_layout_is_drafted_and_shown_in_its_colours(
+    login, manager_a, holder_a
+):
+    client = login(manager_a)
+
+    response = client.post("/compliance/layouts/new/", _layout_form(first_colour="black"))
+
+    layout = Layout.objects.get()
+    assert response.status_code == 302
+    assert layout.first_colour == "black"
+    page = text(client.get(f"/compliance/layouts/{layout.pk}/"))
+    assert '<strong class="first-colour">black</strong>' in page
+    grid = page[page.index('<table class="layout-grid"') :]
+    for number in (1, 3, 5, 8, 10, 12):
+        assert f'<td class="pocket black">{number}<' in grid
+    for number in (2, 4, 6, 7, 9, 11):
+        assert f'<td class="pocket red">{number}<' in grid
+    edit = text(client.get(f"/compliance/layouts/{layout.pk}/edit/"))
+    assert '<option value="black" selected>Black</option>' in edit
+
+
+def test_617b8_c_the_detail_page_says_red_follows_zero_by_default(login, manager_a, holder_a):
+    layout = make_layout(manager_a, holder_a)
+
+    page = text(login(manager_a).get(f"/compliance/layouts/{layout.pk}/"))
+
+    assert '<strong class="first-colour">red</strong>' in page
+
+
+@pytest.mark.parametrize("colour", ["white", "green"])
+def test_617b8_c_layout_form_refuses_a_first_colour_other_than_red_or_black(
+    login, manager_a, holder_a, colour
+):
+    client = login(manager_a)
+    layout = make_layout(manager_a, holder_a)
+    events = AuditEvent.objects.count()
+
+    created = client.post("/compliance/layouts/new/", _layout_form(first_colour=colour))
+    edited = client.post(
+        f"/compliance/layouts/{layout.pk}/edit/", _layout_form(first_colour=colour, artwork="")
+    )
+
+    for response in (created, edited):
+        assert response.status_code == 400
+        errors = field_errors(response, "id_first_colour")
+        assert "§ 617b.8(c)" in errors
+        assert "must be &#x27;red&#x27; or &#x27;black&#x27;" in errors
+    assert Layout.objects.count() == 1
+    layout.refresh_from_db()
+    assert layout.first_colour == "red"
+    assert AuditEvent.objects.count() == events

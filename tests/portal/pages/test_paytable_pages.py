@@ -86,7 +86,10 @@ def test_the_preview_recomputes_the_edge_table(login, manager_a):
     assert response.status_code == 200
     assert "<html" not in page  # a fragment for htmx to swap in
     assert "11 to 2" in page
-    assert "Theoretical hold" in page
+    # The range of hold follows the typed odds: splits at 11 to 2 give −1/26 off 0, 0 on it.
+    assert re.search(r"Hold, wagers not covering 0</th>.*?<td>-1/26 – 1/26</td>", page, re.S)
+    assert re.search(r"Hold, wagers covering 0</th>.*?<td>0 – 1/13</td>", page, re.S)
+    assert "Theoretical hold" not in page
 
 
 def test_the_preview_flags_an_edge_of_zero_or_less(login, manager_a):
@@ -106,7 +109,7 @@ def test_the_preview_is_for_drafters(login, officer):
     assert login(officer).post("/compliance/paytables/preview/", _form()).status_code == 403
 
 
-def test_617b8_f_detail_shows_exact_edges_and_the_theoretical_hold(
+def test_617b8_f_g_detail_shows_exact_edges_and_the_range_of_hold(
     login, auditor, manager_a, holder_a
 ):
     paytable = make_paytable(manager_a, holder_a)
@@ -116,7 +119,16 @@ def test_617b8_f_detail_shows_exact_edges_and_the_theoretical_hold(
     assert "Straight up" in page
     assert "1/26 – 1/13" in page  # straights differ by whether they cover 0
     assert "3.846 %" in page
-    assert "Theoretical hold" in page
+    # DOMAIN.md "Hold": the two edges a stake can earn, not a mean over the 52 spots.
+    assert re.search(
+        r"Hold, wagers not covering 0</th>.*?<td>46</td>\s*<td>1/26</td><td>3.846 %</td>",
+        page,
+        re.S,
+    )
+    assert re.search(
+        r"Hold, wagers covering 0</th>.*?<td>6</td>\s*<td>1/13</td><td>7.692 %</td>", page, re.S
+    )
+    assert "Theoretical hold" not in page and "29/676" not in page
     assert "House edge of zero or less" not in page
 
 

@@ -1,0 +1,33 @@
+"""What every CSV export of the API shares: its renderer and its schema."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import renderers
+
+
+class CsvRenderer(renderers.BaseRenderer):
+    """Lets ``Accept: text/csv`` through negotiation; the export streams its own body, so
+    only an error (e.g. a refused filter) is rendered here, as a one-column CSV."""
+
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        detail = data.get("detail", "") if isinstance(data, dict) else data
+        out = io.StringIO()
+        csv.writer(out).writerows([["detail"], [str(detail)]])
+        return out.getvalue().encode(self.charset)
+
+
+class FilteredExportSchema(AutoSchema):
+    """Documents the list's filters on the export too (it takes the same ones)."""
+
+    def get_filter_backends(self):
+        if getattr(self.view, "action", None) == "export":
+            return self.view.filter_backends
+        return super().get_filter_backends()

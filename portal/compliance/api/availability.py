@@ -1,0 +1,69 @@
+"""``/api/availability/``: the game availability log (§ 811a.7(f)), read-only, filterable
+by holder, offering and period (Pennsylvania dates), and ``export/`` as CSV."""
+
+from __future__ import annotations
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import renderers, serializers
+from rest_framework.decorators import action
+
+from portal.accounts.policy import Action
+from portal.api.base import ApiViewSet
+from portal.api.exports import CsvRenderer, FilteredExportSchema
+from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows
+from portal.compliance.models import AvailabilityChange
+
+
+class AvailabilityChangeSerializer(serializers.ModelSerializer):
+    change = serializers.SerializerMethodField()
+    audit_sequence = serializers.IntegerField(source="audit_event.sequence")
+
+    class Meta:
+        model = AvailabilityChange
+        fields = (
+            "id",
+            "at",
+            "holder",
+            "offering",
+            "change",
+            "opened",
+            "cause",
+            "reason",
+            "recorded_at",
+            "audit_sequence",
+        )
+        read_only_fields = fields
+
+    def get_change(self, change: AvailabilityChange) -> str:
+        return "opened" if change.opened else "closed"
+
+
+class AvailabilityViewSet(ApiViewSet):
+    queryset = AvailabilityChange.objects.none()
+    serializer_class = AvailabilityChangeSerializer
+    filterset_class = AvailabilityFilter
+    read_action = Action.VIEW_AUDIT
+    write_actions = {}
+    http_method_names = ["get", "head", "options"]
+    schema = FilteredExportSchema()
+
+    def get_queryset(self):
+        return availability_log().order_by("-at", "-pk")
+
+    @extend_schema(
+        summary="The filtered log as CSV, oldest first (instants in UTC)",
+        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY)},
+    )
+    @action(
+        detail=False,
+        methods=["get"],
+        renderer_classes=[renderers.JSONRenderer, CsvRenderer],
+        pagination_class=None,
+    )
+    def export(self, request):
+        changes = self.filter_queryset(self.get_queryset())  # a bad filter stops here: 400
+        response = StreamingHttpResponse(csv_rows(changes), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = 'attachment; filename="availability-log.csv"'
+        return response

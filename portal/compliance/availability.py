@@ -1,0 +1,69 @@
+"""Reading the game availability log (§ 811a.7(f)): its filters and its CSV, shared by the
+portal page and the API. Periods are Pennsylvania dates, both ends included (DOMAIN.md 2a)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+
+import django_filters
+
+from portal.compliance.models import AvailabilityChange
+from portal.core.csv_export import csv_lines
+from portal.core.padates import day_starts
+
+# The instants are exported in UTC, ISO 8601 with their offset; the header says so.
+HEADER = (
+    "at_utc",
+    "holder_id",
+    "holder",
+    "offering_id",
+    "offering",
+    "change",
+    "cause",
+    "reason",
+    "recorded_at_utc",
+    "audit_sequence",
+)
+
+
+class AvailabilityFilter(django_filters.FilterSet):
+    holder = django_filters.NumberFilter(field_name="holder_id")
+    offering = django_filters.NumberFilter(field_name="offering_id")
+    since = django_filters.DateFilter(method="_since", label="From (Pennsylvania date)")
+    until = django_filters.DateFilter(method="_until", label="To (Pennsylvania date)")
+    opened = django_filters.BooleanFilter(field_name="opened")
+
+    class Meta:
+        model = AvailabilityChange
+        fields = ["holder", "offering", "since", "until", "opened"]
+
+    def _since(self, queryset, name, value: datetime.date):
+        return queryset.filter(at__gte=day_starts(value))
+
+    def _until(self, queryset, name, value: datetime.date):
+        return queryset.filter(at__lt=day_starts(value + datetime.timedelta(days=1)))
+
+
+def availability_log():
+    return AvailabilityChange.objects.select_related("holder", "offering", "audit_event")
+
+
+def _rows(changes) -> Iterator[list]:
+    for change in changes:
+        yield [
+            change.at.isoformat(),
+            change.holder_id,
+            change.holder.name,
+            change.offering_id,
+            change.offering.name,
+            "opened" if change.opened else "closed",
+            change.cause,
+            change.reason,
+            change.recorded_at.isoformat(),
+            change.audit_event.sequence,
+        ]
+
+
+def csv_rows(changes) -> Iterator[str]:
+    return csv_lines(HEADER, _rows(changes.order_by("at", "pk").iterator(chunk_size=2000)))

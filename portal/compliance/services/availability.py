@@ -1,0 +1,164 @@
+"""The game availability log (§ 811a.7(f)): each time an offering opens to play or closes.
+
+Whether an offering is open is ``offering_is_live``; this module writes down each change
+of that answer, with when and why. Two kinds of change:
+
+- caused by an action (an approval, a withdrawal, an offering set up, changed or retired):
+  the action's service calls ``availability_sync`` in its own transaction, at that instant;
+- caused only by the calendar (an approval's effective or expiry date, the rule's first
+  day or its sunset, all Pennsylvania dates): the midnight job calls ``availability_sweep``,
+  which records each change at the instant it actually happened (that local midnight).
+
+Each change is a row of the append-only ``AvailabilityChange`` table and an event of the
+hash-chained audit trail (``offering.opened`` / ``offering.closed``), in one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from portal.audit.services import audit_record
+from portal.compliance.models import (
+    EFFECTIVE,
+    SUNSET,
+    AvailabilityCause,
+    AvailabilityChange,
+    Layout,
+    Offering,
+    OfferingStatus,
+    Paytable,
+    RulesSubmission,
+    VersionedRecord,
+)
+from portal.compliance.selectors import offering_is_live, offerings_with_parts
+from portal.core.padates import day_starts, pa_date
+
+C = AvailabilityCause
+OPENED_REASON = "every approval it runs on is live (§ 617b.8(a), DOMAIN.md §3)"
+
+
+def offerings_using(record: VersionedRecord) -> Q:
+    """The offerings that run on any version of ``record``'s series."""
+    field = {Layout: "layout", Paytable: "paytable", RulesSubmission: "rules_submission"}[
+        type(record)
+    ]
+    return Q(**{f"{field}__series": record.series})
+
+
+def last_states(offering_ids: Iterable[int]) -> dict[int, AvailabilityChange]:
+    """Each offering's latest recorded change (an offering never recorded was never open)."""
+    latest: dict[int, AvailabilityChange] = {}
+    for change in AvailabilityChange.objects.filter(offering_id__in=list(offering_ids)).order_by(
+        "offering_id", "at", "pk"
+    ):
+        latest[change.offering_id] = change
+    return latest
+
+
+def _record(offering: Offering, *, opened: bool, at, cause: str, reason: str, actor):
+    event = audit_record(
+        actor=actor,
+        action="offering.opened" if opened else "offering.closed",
+        object_type="offering",
+        object_id=offering.pk,
+        after={"at": at.isoformat(), "cause": str(cause), "reason": reason},
+        reason=reason,
+    )
+    return AvailabilityChange.objects.create(
+        offering=offering,
+        holder_id=offering.holder_id,
+        opened=opened,
+        at=at,
+        cause=cause,
+        reason=reason,
+        audit_event=event,
+    )
+
+
+def availability_sync(*, where: Q, opened_cause: str, closed_cause: str, actor) -> list:
+    """Record, as of now, every offering matching ``where`` whose availability changed;
+    called by the service whose action may have changed it, inside its transaction."""
+    now = timezone.now()
+    offerings = list(offerings_with_parts().filter(where))
+    known = last_states(o.pk for o in offerings)
+    changes = []
+    for offering in offerings:
+        liveness = offering_is_live(offering, at=now)
+        last = known.get(offering.pk)
+        if liveness.live == (last is not None and last.opened):
+            continue
+        changes.append(
+            _record(
+                offering,
+                opened=liveness.live,
+                at=now,
+                cause=opened_cause if liveness.live else closed_cause,
+                reason=OPENED_REASON if liveness.live else "; ".join(liveness.reasons),
+                actor=actor,
+            )
+        )
+    return changes
+
+
+def _parts(offering: Offering):
+    return (offering.rules_submission, offering.layout, offering.paytable)
+
+
+def _closing(offering: Offering, since, now) -> tuple[datetime.datetime, str]:
+    """When the calendar closed ``offering`` (the first local midnight after ``since`` that
+    an expiry date or the sunset explains) and why; ``now`` if none does."""
+    today = pa_date(now)
+    causes = {
+        day_starts(p.expiry_date): C.APPROVAL_LAPSED
+        for p in _parts(offering)
+        if p.expiry_date and p.expiry_date <= today
+    }
+    if today >= SUNSET:
+        causes[day_starts(SUNSET)] = C.SUNSET  # the sunset names it, on the same midnight
+    after = sorted(instant for instant in causes if since is None or instant > since)
+    return (after[0], causes[after[0]]) if after else (now, C.APPROVAL_LAPSED)
+
+
+def _opening(offering: Offering, since, now) -> tuple[datetime.datetime, str]:
+    """When the calendar opened ``offering`` (the last effective date to arrive, or the
+    rule's first day) and why; ``now`` if that was not after ``since``."""
+    days = {p.effective_date for p in _parts(offering) if p.effective_date} | {EFFECTIVE}
+    instant = day_starts(max(day for day in days if day_starts(day) <= now))
+    if since is not None and instant <= since:
+        return now, C.APPROVAL_TOOK_EFFECT
+    return instant, C.RULE_TOOK_EFFECT if instant == day_starts(EFFECTIVE) else (
+        C.APPROVAL_TOOK_EFFECT
+    )
+
+
+@transaction.atomic
+def availability_sweep(*, now: datetime.datetime | None = None) -> int:
+    """The midnight job's part: record the changes the calendar made since the last ones,
+    each at the instant it happened. Returns how many it recorded."""
+    now = now or timezone.now()
+    offerings = list(offerings_with_parts().filter(status=OfferingStatus.ACTIVE))
+    known = last_states(o.pk for o in offerings)
+    recorded = 0
+    for offering in offerings:
+        liveness = offering_is_live(offering, at=now)
+        last = known.get(offering.pk)
+        if liveness.live == (last is not None and last.opened):
+            continue
+        since = last.at if last else None
+        turned = _opening if liveness.live else _closing
+        at, cause = turned(offering, since, now)
+        _record(
+            offering,
+            opened=liveness.live,
+            at=at,
+            cause=cause,
+            reason=OPENED_REASON if liveness.live else "; ".join(liveness.reasons),
+            actor=None,
+        )
+        recorded += 1
+    return recorded

@@ -1,0 +1,45 @@
+"""The game availability log as a page and a CSV (§ 811a.7(f)): compliance and auditors."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+
+from portal.accounts import policy
+from portal.accounts.policy import Action
+from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows
+from portal.core.pages import domain_errors, paginate
+
+
+def _filtered(request: HttpRequest) -> AvailabilityFilter:
+    policy.require(request.user, Action.VIEW_AUDIT)
+    return AvailabilityFilter(request.GET, queryset=availability_log().order_by("-at", "-pk"))
+
+
+@login_required
+@require_safe
+@domain_errors
+def availability_list(request: HttpRequest) -> HttpResponse:
+    changes = _filtered(request)
+    valid = changes.is_valid()
+    page = paginate(request, changes.qs if valid else availability_log().none())
+    context = {"filter": changes, "page": page}
+    return render(request, "compliance/availability.html", context, status=200 if valid else 400)
+
+
+@login_required
+@require_safe
+@domain_errors
+def availability_export(request: HttpRequest) -> HttpResponse:
+    changes = _filtered(request)
+    if not changes.is_valid():
+        context = {"filter": changes, "page": None}
+        return render(request, "compliance/availability.html", context, status=400)
+    stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    response = StreamingHttpResponse(csv_rows(changes.qs), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="availability-log-{stamp}.csv"'
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -1,0 +1,20 @@
+"""``{{ instant|pa_time }}``: an instant as Pennsylvania time with its zone (DOMAIN.md 2a),
+e.g. "2026-11-30 10:26 EST"; ``pa_time:"seconds"`` adds the seconds. Never microseconds."""
+
+from __future__ import annotations
+
+import datetime
+
+from django import template
+
+from portal.core.padates import pa_time as in_pennsylvania
+
+register = template.Library()
+
+
+@register.filter
+def pa_time(instant: datetime.datetime | None, precision: str = "minutes") -> str:
+    if not instant:
+        return ""
+    shown = "%Y-%m-%d %H:%M:%S %Z" if precision == "seconds" else "%Y-%m-%d %H:%M %Z"
+    return in_pennsylvania(instant).strftime(shown)

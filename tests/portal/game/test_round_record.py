@@ -1,0 +1,89 @@
+"""§ 810a.11's game record: when betting closed, the round's status and both software
+versions are kept, shown and hashed; rounds recorded before them still verify."""
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+from django.db import connection
+
+import jinzi
+import portal
+from portal.core import append_only
+from portal.core.hashing import canonical_digest, utc_text
+from portal.game.chain import LATER_ROUND_FIELDS, ROUND_FIELDS, digest_of
+from portal.game.models import Bet, Round, RoundStatus
+from tests.portal.game.conftest import MONEY_TESTS
+from tests.portal.game.conftest import play_round as play
+
+pytestmark = MONEY_TESTS
+
+
+def test_810a11_a_round_records_no_more_bets_status_and_both_versions(funded_player, live_offering):
+    played = play(funded_player, live_offering, "record-0001").round
+
+    stored = Round.objects.get(pk=played.pk)
+    assert stored.started_at <= stored.bets_closed_at <= stored.ended_at
+    assert stored.status == RoundStatus.COMPLETE
+    assert (stored.software_version, stored.portal_version) == (jinzi.__version__, "0.1.0")
+    assert portal.__version__ == "0.1.0"
+
+
+def test_810a11_the_api_and_the_page_show_them(client, funded_player, live_offering):
+    played = play(funded_player, live_offering, "record-0002").round
+    client.force_login(funded_player)
+
+    data = client.get(f"/api/rounds/{played.pk}/").json()
+    page = client.get(f"/play/rounds/{played.pk}/").content.decode()
+
+    assert data["status"] == "complete"
+    assert data["portal_version"] == "0.1.0" and data["software_version"] == "1.0.0"
+    assert data["bets_closed_at"] == played.bets_closed_at.isoformat()
+    assert "No more bets" in page and "portal 0.1.0" in page
+
+
+def _legacy_digest(round_obj, bets) -> str:
+    """How a round was hashed before the later fields existed."""
+    payload = {name: getattr(round_obj, name) for name in ROUND_FIELDS}
+    payload["started_at"] = utc_text(payload["started_at"])
+    payload["ended_at"] = utc_text(payload["ended_at"])
+    payload["bets"] = [
+        {
+            name: getattr(bet, name)
+            for name in ("position", "kind", "numbers", "spot", "stake", "returned")
+        }
+        for bet in bets
+    ]
+    return canonical_digest(payload)
+
+
+def test_810a11_a_round_recorded_before_the_later_fields_hashes_as_it_did(
+    funded_player, live_offering
+):
+    played = play(funded_player, live_offering, "record-0003")
+    old = Round(**{f.attname: getattr(played.round, f.attname) for f in Round._meta.fields})
+    old.bets_closed_at, old.portal_version = None, ""
+
+    assert digest_of(old, played.bets) == _legacy_digest(old, played.bets)
+    assert digest_of(played.round, played.bets) != _legacy_digest(played.round, played.bets)
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [("portal_version", "9.9.9"), ("bets_closed_at", None), ("status", "void")],
+)
+def test_810a11_changing_a_later_field_breaks_the_chain(
+    funded_player, live_offering, column, value
+):
+    played = play(funded_player, live_offering, "record-0004").round
+    call_command("verify_round_chain")
+    assert set(LATER_ROUND_FIELDS) >= {column}
+
+    append_only.drop_all(connection)
+    try:
+        Round.objects.filter(pk=played.pk).update(**{column: value})
+    finally:
+        append_only.install_all(connection)
+
+    with pytest.raises(CommandError, match=f"round {played.pk}: .*altered"):
+        call_command("verify_round_chain")
+    assert Bet.objects.filter(round_id=played.pk).count() == 10
