@@ -31,11 +31,11 @@ from jinzi.paytable import MINIMUM_PAYTABLE, Paytable
 from jinzi.settlement import (
     COLUMNS_MISMATCH,
     SettlementTable,
-    _check_stakes,
-    _spot_index,
-    _spot_indices,
+    check_stakes_each,
     resolve_setup,
     settle,
+    spot_index_of,
+    spot_indices,
 )
 from jinzi.wagers import LEGAL_WAGERS, SPOT_COUNT, Wager
 from jinzi.wheel import STANDARD_WHEEL, Wheel
@@ -109,7 +109,7 @@ def round_moments(
     """Moments of one round's return: every bet settled with ``jinzi.settle`` on each
     of the 13 outcomes. Bets name their spot by ``Wager`` or by its ``spot_index``."""
     paytable, wheel = resolve_setup(paytable, wheel)
-    bets = [(LEGAL_WAGERS[_spot_index(spot)], stake) for spot, stake in bets]
+    bets = [(LEGAL_WAGERS[spot_index_of(spot)], stake) for spot, stake in bets]
     returns = [
         sum(settle(w, s, o, paytable=paytable, wheel=wheel) for w, s in bets) for o in NUMBERS
     ]
@@ -135,7 +135,7 @@ class RoundMomentsTable:
 
     def __post_init__(self) -> None:
         settlement = SettlementTable.for_(self.paytable, self.wheel)
-        per_half = settlement._per_half_stake  # [outcome][spot], compiled once there
+        per_half = settlement.per_half_stake  # [outcome][spot], compiled once there
         packed, largest = None, 0
         if per_half is not None:
             packed = tuple(
@@ -182,8 +182,8 @@ class RoundMomentsTable:
             raise ValueError(COLUMNS_MISMATCH.format(spots=len(spots), stakes=len(stakes)))
         if not spots:
             return 0, 0, 0
-        indices = _spot_indices(spots)
-        _check_stakes(stakes)
+        indices = spot_indices(spots)
+        check_stakes_each(stakes)
         stake = sum(stakes)
         if self._packed is None or (stake >> 1) * self._largest >= _FIELD_LIMIT:
             returns = [sum(self._settlement.settle_columns(o, indices, stakes)) for o in NUMBERS]

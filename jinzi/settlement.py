@@ -102,7 +102,7 @@ def settle(
     return -(-stake * multiple.numerator // multiple.denominator)
 
 
-def _spot_index(spot: object) -> int:
+def spot_index_of(spot: object) -> int:
     if isinstance(spot, Wager):
         return spot.spot_index
     if type(spot) is int and 0 <= spot < SPOT_COUNT:
@@ -110,16 +110,16 @@ def _spot_index(spot: object) -> int:
     raise InvalidWager(SPOT_INDEX_OUT_OF_RANGE.format(got=describe_value(spot)))
 
 
-def _spot_indices(spots: Sequence[object]) -> Sequence[int]:
+def spot_indices(spots: Sequence[object]) -> Sequence[int]:
     kinds = set(map(type, spots))
     if kinds == {int} and min(spots) >= 0 and max(spots) < SPOT_COUNT:
         return spots
     if kinds == {Wager}:
         return [spot.spot_index for spot in spots]
-    return [_spot_index(spot) for spot in spots]
+    return [spot_index_of(spot) for spot in spots]
 
 
-def _check_stakes(stakes: Sequence[object]) -> None:
+def check_stakes_each(stakes: Sequence[object]) -> None:
     if set(map(type, stakes)) == {int} and min(stakes) > 0 and not any(map(_IS_ODD, stakes)):
         return
     for stake in stakes:
@@ -141,7 +141,7 @@ class SettlementTable:
     _numerators: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     _denominators: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     # Returns per half-stake; None when some odds make them fractional.
-    _per_half_stake: tuple[tuple[int, ...], ...] | None = field(init=False, repr=False)
+    per_half_stake: tuple[tuple[int, ...], ...] | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         paytable, wheel = resolve_setup(self.paytable, self.wheel)
@@ -158,7 +158,7 @@ class SettlementTable:
         set_("_numerators", tuple(tuple(m.numerator for m in row) for row in multiples))
         set_("_denominators", tuple(tuple(m.denominator for m in row) for row in multiples))
         per_half = tuple(tuple(map(int, row)) for row in doubled) if integral else None
-        set_("_per_half_stake", per_half)
+        set_("per_half_stake", per_half)
 
     @classmethod
     def for_(cls, paytable: Paytable | None = None, wheel: Wheel | None = None) -> SettlementTable:
@@ -203,10 +203,10 @@ class SettlementTable:
             raise ValueError(COLUMNS_MISMATCH.format(spots=len(spots), stakes=len(stakes)))
         if not spots:
             return []
-        indices = _spot_indices(spots)
-        _check_stakes(stakes)
-        if self._per_half_stake is not None:
-            per_half = self._per_half_stake[outcome]
+        indices = spot_indices(spots)
+        check_stakes_each(stakes)
+        if self.per_half_stake is not None:
+            per_half = self.per_half_stake[outcome]
             return [(s >> 1) * per_half[i] for i, s in zip(indices, stakes, strict=True)]
         nums, dens = self._numerators[outcome], self._denominators[outcome]
         return [-(-s * nums[i] // dens[i]) for i, s in zip(indices, stakes, strict=True)]
