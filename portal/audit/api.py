@@ -3,7 +3,6 @@ filter it, export it as CSV, and verify the chain. For compliance, auditors, sup
 
 from __future__ import annotations
 
-from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import renderers, serializers
@@ -18,6 +17,7 @@ from portal.audit.export import csv_rows
 from portal.audit.filters import AuditEventFilter, filters_given
 from portal.audit.models import AuditEvent
 from portal.audit.services import audit_trail_exported
+from portal.core.csv_export import csv_response
 
 EXPORT_FILENAME = "audit-events.csv"
 
@@ -80,9 +80,7 @@ class AuditEventViewSet(ApiViewSet):
         if request.method == "GET":  # a HEAD takes no copy
             filters = filters_given(request.query_params)
             audit_trail_exported(actor=request.user, filters=filters, via="api")
-        response = StreamingHttpResponse(csv_rows(events), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{EXPORT_FILENAME}"'
-        return response
+        return csv_response(csv_rows(events), EXPORT_FILENAME)
 
     @extend_schema(summary="Walk the whole chain and report its first break", filters=False)
     @action(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
@@ -15,6 +15,7 @@ from portal.audit.export import csv_rows
 from portal.audit.filters import AuditEventFilter, filters_given
 from portal.audit.models import AuditEvent
 from portal.audit.services import audit_trail_exported
+from portal.core.csv_export import csv_response
 from portal.core.pages import detail_url, domain_errors, paginate
 
 _FILTER_LABELS = {
@@ -61,10 +62,7 @@ def event_export(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":  # a HEAD takes no copy
         audit_trail_exported(actor=request.user, filters=filters_given(request.GET), via="page")
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
-    response = StreamingHttpResponse(csv_rows(events.qs), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="audit-trail-{stamp}.csv"'
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return csv_response(csv_rows(events.qs), f"audit-trail-{stamp}.csv")
 
 
 @login_required

@@ -7,6 +7,8 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
+from django.http import StreamingHttpResponse
+
 
 class _Echo:
     def write(self, value: str) -> str:
@@ -29,3 +31,11 @@ def csv_lines(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Iterator[
     yield writer.writerow(header)
     for row in rows:
         yield writer.writerow([safe_cell(value) for value in row])
+
+
+def csv_response(lines: Iterable[str], filename: str) -> StreamingHttpResponse:
+    """``lines`` streamed as a CSV download named ``filename``, never kept by a cache."""
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -115,3 +115,23 @@ def approved_offering(manager, officer, holder, name="Table 1") -> Offering:
     paytable = approved_paytable(manager, officer, holder)
     rules = approved_rules(manager, officer, holder, paytable, layout)
     return make_offering(manager, holder, rules, layout, paytable, name=name)
+
+
+def offering_in_force(manager, officer, holder, *, effective, expiry, layout_expiry=None):
+    """A table whose layout and rules submission are approved from ``effective`` to
+    ``expiry`` (Pennsylvania dates); the layout may lapse earlier, on ``layout_expiry``."""
+    layout = services.layout_submit(actor=manager, layout=make_layout(manager, holder))
+    layout = services.layout_approve(
+        actor=officer,
+        layout=layout,
+        reference_number="BGO-DATED-0001",
+        effective_date=effective,
+        expiry_date=layout_expiry or expiry,
+    )
+    paytable = approved_paytable(manager, officer, holder)
+    rules = make_rules(
+        manager, holder, paytable, layout, effective_date=effective, expiry_date=expiry
+    )
+    rules = services.rules_submission_submit(actor=manager, submission=rules)
+    rules = services.rules_submission_approve(actor=officer, submission=rules)
+    return make_offering(manager, holder, rules, layout, paytable)

@@ -3,7 +3,6 @@ by holder, offering and period (Pennsylvania dates), and ``export/`` as CSV."""
 
 from __future__ import annotations
 
-from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import renderers, serializers
@@ -14,6 +13,7 @@ from portal.api.base import ApiViewSet
 from portal.api.exports import CsvRenderer, FilteredExportSchema
 from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows
 from portal.compliance.models import AvailabilityChange
+from portal.core.csv_export import csv_response
 
 
 class AvailabilityChangeSerializer(serializers.ModelSerializer):
@@ -64,6 +64,4 @@ class AvailabilityViewSet(ApiViewSet):
     )
     def export(self, request):
         changes = self.filter_queryset(self.get_queryset())  # a bad filter stops here: 400
-        response = StreamingHttpResponse(csv_rows(changes), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = 'attachment; filename="availability-log.csv"'
-        return response
+        return csv_response(csv_rows(changes), "availability-log.csv")

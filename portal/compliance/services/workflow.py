@@ -253,12 +253,7 @@ def approve(
     record = _record_decision(
         record, actor=actor, verb="approve", status=S.APPROVED, reason=reason, changes=changes
     )
-    availability_sync(
-        where=offerings_using(record),
-        opened_cause=AvailabilityCause.APPROVAL_TOOK_EFFECT,
-        closed_cause=AvailabilityCause.APPROVAL_SUPERSEDED,
-        actor=actor,
-    )
+    _log_tables_of(record, closed_cause=AvailabilityCause.APPROVAL_SUPERSEDED, actor=actor)
     return record
 
 
@@ -294,13 +289,19 @@ def withdraw(record: R, *, actor, reason: str) -> R:
     record = save_with_audit(
         record, actor=actor, verb="withdraw", changes={"status": S.WITHDRAWN}, reason=reason
     )
+    _log_tables_of(record, closed_cause=AvailabilityCause.APPROVAL_WITHDRAWN, actor=actor)
+    return record
+
+
+def _log_tables_of(record: VersionedRecord, *, closed_cause: str, actor) -> None:
+    """The tables on any version of ``record``'s series may have opened or closed
+    (§ 811a.7(f)): an approval takes effect, or one is superseded or withdrawn."""
     availability_sync(
         where=offerings_using(record),
         opened_cause=AvailabilityCause.APPROVAL_TOOK_EFFECT,
-        closed_cause=AvailabilityCause.APPROVAL_WITHDRAWN,
+        closed_cause=closed_cause,
         actor=actor,
     )
-    return record
 
 
 @transaction.atomic

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
@@ -11,6 +11,7 @@ from django.views.decorators.http import require_safe
 from portal.accounts import policy
 from portal.accounts.policy import Action
 from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows
+from portal.core.csv_export import csv_response
 from portal.core.pages import domain_errors, paginate
 
 
@@ -39,7 +40,4 @@ def availability_export(request: HttpRequest) -> HttpResponse:
         context = {"filter": changes, "page": None}
         return render(request, "compliance/availability.html", context, status=400)
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
-    response = StreamingHttpResponse(csv_rows(changes.qs), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="availability-log-{stamp}.csv"'
-    response["Cache-Control"] = "private, no-store"
-    return response
+    return csv_response(csv_rows(changes.qs), f"availability-log-{stamp}.csv")

@@ -17,7 +17,7 @@ from portal.compliance.models import AvailabilityChange
 from portal.compliance.services.availability import availability_sweep
 from portal.compliance.tasks import expire_due_records
 from portal.core.padates import day_starts
-from tests.portal.factories import approved_paytable, make_layout, make_offering, make_rules
+from tests.portal.factories import offering_in_force
 
 pytestmark = pytest.mark.django_db
 
@@ -65,30 +65,11 @@ def test_811a7f_retiring_an_open_table_closes_it_and_nothing_is_logged_twice(
     ]
 
 
-def _table(manager, officer, holder, *, effective, expiry):
-    """A table whose layout and rules run from ``effective`` to ``expiry`` (PA dates)."""
-    layout = services.layout_submit(actor=manager, layout=make_layout(manager, holder))
-    layout = services.layout_approve(
-        actor=officer,
-        layout=layout,
-        reference_number="BGO-LOG-0001",
-        effective_date=effective,
-        expiry_date=expiry,
-    )
-    paytable = approved_paytable(manager, officer, holder)
-    rules = make_rules(
-        manager, holder, paytable, layout, effective_date=effective, expiry_date=expiry
-    )
-    rules = services.rules_submission_submit(actor=manager, submission=rules)
-    rules = services.rules_submission_approve(actor=officer, submission=rules)
-    return make_offering(manager, holder, rules, layout, paytable)
-
-
 def test_811a7f_a_table_opens_at_the_local_midnight_its_approvals_take_effect(
     manager_a, officer, holder_a
 ):
     effective = datetime.date(2027, 3, 1)
-    offering = _table(manager_a, officer, holder_a, effective=effective, expiry=SUNSET)
+    offering = offering_in_force(manager_a, officer, holder_a, effective=effective, expiry=SUNSET)
     assert log(offering) == []  # set up, but not open yet
 
     with time_machine.travel(day_starts(effective) + datetime.timedelta(minutes=5), tick=False):
@@ -119,7 +100,7 @@ def test_811a7f_the_calendar_closes_a_table_at_local_midnight_and_the_job_logs_t
 def test_811a7f_the_sunset_closes_every_table_at_0000_edt_on_2028_06_14(
     manager_a, officer, holder_a
 ):
-    offering = _table(
+    offering = offering_in_force(
         manager_a, officer, holder_a, effective=datetime.date(2025, 6, 14), expiry=SUNSET
     )
     assert log(offering) == [(True, Cause.OFFERING_ACTIVATED)]

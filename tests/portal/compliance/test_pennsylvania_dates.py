@@ -18,6 +18,7 @@ from tests.portal.factories import (
     make_layout,
     make_offering,
     make_rules,
+    offering_in_force,
 )
 
 pytestmark = pytest.mark.django_db
@@ -32,23 +33,16 @@ def utc(*parts) -> datetime.datetime:
     return datetime.datetime(*parts, tzinfo=UTC)
 
 
-def _offering(manager, officer, holder, layout_expiry=SUNSET):
-    """A table whose approvals run from the rule's first day to ``layout_expiry``."""
-    layout = services.layout_submit(actor=manager, layout=make_layout(manager, holder))
-    layout = services.layout_approve(
-        actor=officer,
-        layout=layout,
-        reference_number="BGO-PA-0001",
-        effective_date=RULE_EFFECTIVE,
-        expiry_date=layout_expiry,
+def _offering(manager, officer, holder, layout_expiry=None):
+    """A table whose approvals run from the rule's first day to the sunset."""
+    return offering_in_force(
+        manager,
+        officer,
+        holder,
+        effective=RULE_EFFECTIVE,
+        expiry=SUNSET,
+        layout_expiry=layout_expiry,
     )
-    paytable = approved_paytable(manager, officer, holder)
-    rules = make_rules(
-        manager, holder, paytable, layout, effective_date=RULE_EFFECTIVE, expiry_date=SUNSET
-    )
-    rules = services.rules_submission_submit(actor=manager, submission=rules)
-    rules = services.rules_submission_approve(actor=officer, submission=rules)
-    return make_offering(manager, holder, rules, layout, paytable)
 
 
 def test_617b8_a_a_table_is_live_until_2359_59_edt_on_the_eve_of_the_sunset(
