@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 import jinzi
+from portal.core.templatetags.pa_time import pa_time
 from portal.game.models import Round
 from portal.game.presenters import winning_spots
 from portal.game.templatetags.game_money import dollars
@@ -86,6 +87,11 @@ def test_player_places_a_straight_up_and_a_red_bet_spins_and_sees_the_stored_rou
     assert highlighted == set(winning_spots(stored.outcome, jinzi.Wheel.standard()))
     assert page.inner_text("#balance") == dollars(stored.balance_after)
     assert page.inner_text(".recent tbody tr:first-child td:first-child") == f"#{stored.pk}"
+    # The row the page adds reads as the server's rows do: Pennsylvania time with its zone.
+    ended = page.inner_text(".recent tbody tr:first-child td:nth-child(2)")
+    assert ended == pa_time(stored.ended_at, "seconds")
+    replay = page.get_attribute(".recent tbody tr:first-child td:last-child a", "href")
+    assert replay == f"/play/rounds/{stored.pk}/replay/"
 
 
 def test_a_closed_table_shows_why_and_offers_no_betting(

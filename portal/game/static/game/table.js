@@ -174,20 +174,30 @@
     remember(round, link);
   }
 
+  // As the pages show times: Pennsylvania time with its zone, "2026-11-30 10:26:12 EST".
+  const paClock = new Intl.DateTimeFormat("en-US", {
+    timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit",
+    hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23", timeZoneName: "short",
+  });
+  function pennsylvaniaTime(iso) {
+    const part = Object.fromEntries(paClock.formatToParts(new Date(iso)).map((p) => [p.type, p.value]));
+    return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second} ${part.timeZoneName}`;
+  }
+
   // Put the round at the top of "Your last games" without reloading the page.
   function remember(round, link) {
     const body = document.querySelector(".recent table.rounds tbody");
     if (!body) return;
     body.querySelectorAll("tr.empty").forEach((empty) => empty.remove());
     const row = body.insertRow(0);
-    const ended = round.ended_at.replace("T", " ").slice(0, 19);
-    const cells = [`#${round.id}`, ended, String(round.outcome), dollars(round.total_staked),
-      dollars(round.total_returned), dollars(round.balance_after)];
+    const cells = [`#${round.id}`, pennsylvaniaTime(round.ended_at), String(round.outcome),
+      dollars(round.total_staked), dollars(round.total_returned), dollars(round.balance_after),
+      "Replay"];
     cells.forEach((text, index) => {
       const cell = row.insertCell();
-      if (index === 0) {
+      if (index === 0 || index === cells.length - 1) {
         const anchor = document.createElement("a");
-        anchor.href = link;
+        anchor.href = index === 0 ? link : `${link}replay/`;
         anchor.textContent = text;
         cell.appendChild(anchor);
       } else {
