@@ -160,3 +160,18 @@ def test_811a7f_every_change_is_an_event_of_the_audit_chain(live_offering, offic
 
     events = AuditEvent.objects.filter(action__in=["offering.opened", "offering.closed"])
     assert events.count() == AvailabilityChange.objects.count() == 2
+
+
+def test_811a7f_the_log_page_and_api_run_a_constant_number_of_queries(
+    client, live_offering, officer, auditor, django_assert_num_queries
+):
+    client.force_login(auditor)
+    # Session, user, roles; the count and the page (with holder, table and audit event).
+    with django_assert_num_queries(5):
+        client.get("/compliance/availability/")
+    services.layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
+    assert AvailabilityChange.objects.count() == 2
+    with django_assert_num_queries(5):
+        assert client.get("/compliance/availability/").status_code == 200
+    with django_assert_num_queries(5):
+        assert client.get("/api/availability/").json()["count"] == 2
