@@ -78,6 +78,9 @@ class RoundOut(serializers.Serializer):
     )
     ended_at = serializers.DateTimeField()
     rng = serializers.DictField(help_text="raw value and method")
+    wheel = serializers.DictField(
+        help_text="the order played, clockwise from 0, and the colour after 0 (§ 617b.8(c))"
+    )
     outcome = serializers.IntegerField()
     outcome_colour = serializers.CharField()
     winning_spots = serializers.ListField(child=serializers.CharField())

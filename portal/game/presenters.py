@@ -149,6 +149,7 @@ def round_data(round_obj: Round, bets=None) -> dict:
         ),
         "ended_at": round_obj.ended_at.isoformat(),
         "rng": {"raw": round_obj.rng_raw, "method": round_obj.rng_method},
+        "wheel": {"order": list(round_obj.wheel_order), "first_colour": round_obj.first_colour},
         "outcome": round_obj.outcome,
         "outcome_colour": str(wheel.color(round_obj.outcome)),
         "winning_spots": list(winning_spots(round_obj.outcome, wheel)),

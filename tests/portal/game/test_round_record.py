@@ -10,8 +10,10 @@ import jinzi
 import portal
 from portal.core import append_only
 from portal.core.hashing import canonical_digest, utc_text
+from portal.game import presenters
 from portal.game.chain import LATER_ROUND_FIELDS, ROUND_FIELDS, digest_of
 from portal.game.models import Bet, Round, RoundStatus
+from tests.portal.factories import approved_layout, approved_paytable, approved_rules, make_offering
 from tests.portal.game.conftest import MONEY_TESTS
 from tests.portal.game.conftest import play_round as play
 
@@ -39,6 +41,8 @@ def test_810a11_the_api_and_the_page_show_them(client, funded_player, live_offer
     assert data["portal_version"] == "0.1.0" and data["software_version"] == "1.0.0"
     assert data["bets_closed_at"] == played.bets_closed_at.isoformat()
     assert "No more bets" in page and "portal 0.1.0" in page
+    assert data["wheel"] == {"order": played.wheel_order, "first_colour": "red"}
+    assert "red after 0" in page
 
 
 def _legacy_digest(round_obj, bets) -> str:
@@ -87,3 +91,20 @@ def test_810a11_changing_a_later_field_breaks_the_chain(
     with pytest.raises(CommandError, match=f"round {played.pk}: .*altered"):
         call_command("verify_round_chain")
     assert Bet.objects.filter(round_id=played.pk).count() == 10
+
+
+def test_617b8_c_a_round_on_a_black_first_wheel_records_and_pays_its_colours(
+    funded_player, manager_a, officer, holder_a
+):
+    layout = approved_layout(manager_a, officer, holder_a, first_colour="black")
+    paytable = approved_paytable(manager_a, officer, holder_a)
+    rules = approved_rules(manager_a, officer, holder_a, paytable, layout)
+    offering = make_offering(manager_a, holder_a, rules, layout, paytable)
+
+    # 1 follows 0 on the standard order: black on this wheel, so black wins on 1.
+    played = play(funded_player, offering, "record-black", [{"kind": "black", "stake": 200}], 1)
+
+    assert played.round.first_colour == "black"
+    assert played.round.total_returned == 400
+    assert presenters.round_data(played.round, played.bets)["outcome_colour"] == "black"
+    call_command("verify_round_chain")
