@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "portal.audit",
     "portal.compliance",
     "portal.game",
+    "portal.reports",
     "portal.demo",
 ]
 
@@ -124,6 +125,9 @@ STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on every request without it
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("JINZI_MEDIA_ROOT", str(VAR_DIR / "media")))
+# Report outputs: never under a public URL; served only through a view that checks the role.
+# At scale, a folder every worker and web host shares.
+JINZI_REPORTS_DIR = Path(env_str("JINZI_REPORTS_DIR", str(VAR_DIR / "reports")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
@@ -164,6 +168,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two "kind" fields with different choices: name each enum after what it lists.
+    "ENUM_NAME_OVERRIDES": {"ReportKindEnum": "portal.reports.models.ReportKind"},
 }
 
 # Celery: with no broker configured, tasks run in-process (eagerly) so the embedded
@@ -182,6 +188,15 @@ CELERY_BEAT_SCHEDULE = {
         # Approvals lapse at Pennsylvania midnight; the job is idempotent, and liveness
         # never waits for it.
         "schedule": crontab(minute=0, hour=0),
+    },
+    # After the midnight job, so it reports the day as the job left it (DOMAIN.md 2a).
+    "expiry-report-daily": {
+        "task": "reports.expiry_daily",
+        "schedule": crontab(minute=5, hour=0),
+    },
+    "resend-stuck-report-runs": {
+        "task": "reports.resend_stuck",
+        "schedule": crontab(minute="*/5"),
     },
 }
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("accounts/", include("portal.accounts.urls")),
     path("compliance/", include("portal.compliance.urls")),
     path("audit/", include("portal.audit.urls")),
+    path("reports/", include("portal.reports.urls")),
     path("play/", include("portal.game.urls")),
     path("api/", include("portal.api.urls")),
     path("admin/", admin.site.urls),

@@ -18,5 +18,6 @@ def portal(request: HttpRequest) -> dict:
         "game_version": jinzi.__version__,
         "nav_compliance": policy.may(user, Action.VIEW),
         "nav_audit": policy.may(user, Action.VIEW_AUDIT),
+        "nav_reports": policy.may(user, Action.VIEW),
         "nav_game": policy.may(user, Action.PLAY),
     }

@@ -31,6 +31,7 @@ class Action(StrEnum):
     VIEW_TABLES = "view_tables"  # see offerings and whether they are live (staff and players)
     VIEW_ROUNDS = "view_rounds"  # look up any player's round by id
     OWN_API_TOKENS = "own_api_tokens"  # issue, list and revoke one's own API tokens
+    RUN_REPORTS = "run_reports"  # request report runs (compliance, auditors)
 
 
 NOT_SIGNED_IN = "sign in first"
@@ -93,6 +94,10 @@ def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> s
         return WRONG_ROLE.format(action="look up other players' rounds")
     if action is Action.OWN_API_TOKENS:
         return None  # anyone signed in and active; a token acts with its user's roles
+    if action is Action.RUN_REPORTS:
+        if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
+            return None
+        return WRONG_ROLE.format(action="run reports")
     if action is Action.MANAGE_HOLDERS:
         return None if superuser else WRONG_ROLE.format(action="manage certificate holders")
     raise ValueError(f"unknown action {action!r}")

@@ -19,6 +19,7 @@ from portal.compliance.api.offerings import OfferingViewSet
 from portal.compliance.api.paytables import PaytableViewSet
 from portal.compliance.api.rules import RulesSubmissionViewSet
 from portal.game.api import RoundViewSet, WalletViewSet
+from portal.reports.api import ReportRunViewSet
 
 router = DefaultRouter()
 # No ".json" suffix routes: one URL per resource, and nothing for a suffix to break.
@@ -31,6 +32,7 @@ router.register("offerings", OfferingViewSet, basename="offering")
 router.register("audit-events", AuditEventViewSet, basename="audit-event")
 router.register("availability", AvailabilityViewSet, basename="availability")
 router.register("tokens", ApiTokenViewSet, basename="api-token")
+router.register("reports", ReportRunViewSet, basename="report-run")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("wallet", WalletViewSet, basename="wallet")
 

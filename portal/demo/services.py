@@ -12,13 +12,15 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
-from django.utils import timezone
 
 import jinzi
 from portal.accounts.models import CertificateHolder, Role
 from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
 from portal.compliance import services
+from portal.core.padates import pa_today
 from portal.game.services import wallet_top_up
+from portal.reports.models import ReportKind
+from portal.reports.services import report_run_request
 
 DEMO_PASSWORD = "jinzi-demo-2026"
 DEMO_BALANCE = 100_000  # $1,000.00 of demo credit for the player
@@ -162,7 +164,7 @@ def _more_statuses(holder, manager, officer, paytable, layout) -> None:
     services.rules_submission_approve(actor=officer, submission=new)  # supersedes v1
     pulled = _rules(manager, holder, "Tournament rules", "approved", officer, paytable, layout)
     services.rules_submission_withdraw(actor=officer, submission=pulled, reason="Cancelled")
-    tomorrow = timezone.now().date() + datetime.timedelta(days=1)
+    tomorrow = pa_today() + datetime.timedelta(days=1)
     _rules(manager, holder, "Summer rules", "approved", officer, paytable, layout, tomorrow)
 
 
@@ -200,11 +202,11 @@ def _seed_statuses(holder, manager, officer) -> None:
         layout=amended,
         reference_number="BGO-DEMO-LOBBY-2",
         effective_date=EFFECTIVE,
-        expiry_date=timezone.now().date() + datetime.timedelta(days=20),
+        expiry_date=pa_today() + datetime.timedelta(days=20),
     )  # supersedes v1; expires within 30 days, so it shows on the dashboard
     withdrawn = _layout(manager, holder, "Retired patio layout", "approved", officer)
     services.layout_withdraw(actor=officer, layout=withdrawn, reason="Patio closed")
-    today = timezone.now().date()
+    today = pa_today()
     expiring = _layout(manager, holder, "Summer pop-up layout", "submitted", officer)
     services.layout_approve(
         actor=officer,
@@ -267,4 +269,6 @@ def seed_demo() -> list[tuple[str, str, str]]:
     _more_statuses(first, users["manager"], users["officer"], paytable, layout)
     _seed_statuses(first, users["manager"], users["officer"])
     wallet_top_up(player=users["player"], amount=DEMO_BALANCE)
+    # One report of each kind already run (in-process without a broker; queued with one).
+    report_run_request(actor=users["auditor"], kind=ReportKind.EXPIRY, parameters={}, via="page")
     return credentials

@@ -35,6 +35,8 @@ OBJECT_FOR = (
     ("holder", "holder"),
     ("audit-event", "event"),
     ("availability", "availability"),
+    ("reports:run", "report_run"),
+    ("report-run", "report_run"),
     ("round", "round"),
 )
 
@@ -108,6 +110,15 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "availability-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "availability-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-verify": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    # The world's report run is about holder A: manager B neither sees nor downloads it.
+    "reports:run-list": ("302 403 200 200 200 200 200", "302 403 400 403 403 400 400"),
+    "reports:run-detail": ("302 403 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "reports:run-retry": ("302 405 405 405 405 405 405", "302 403 409 403 404 409 409"),
+    "reports:run-file": ("302 403 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "report-run-list": ("403 403 200 200 200 200 200", "403 403 400 403 403 400 400"),
+    "report-run-detail": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
+    "report-run-files": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
+    "report-run-retry": ("403 403 405 405 405 405 405", "403 403 409 403 403 409 409"),
 }
 for _kind in ("layout", "paytable", "rules-submission"):
     EXPECTED.update(
@@ -161,7 +172,9 @@ def test_every_site_route_has_an_expectation():
 @pytest.mark.parametrize("route", SITE_ROUTES, ids=[route.name for route in SITE_ROUTES])
 def test_route_answers_every_role_as_expected(client, world, route):
     key = next((obj for prefix, obj in OBJECT_FOR if route.name.startswith(prefix)), None)
-    path = concrete_path(route, world, {"pk": world[key].pk if key else 0, "action": "approve"})
+    path = concrete_path(
+        route, world, {"pk": world[key].pk if key else 0, "action": "approve", "fmt": "pdf"}
+    )
     expected_get, expected_post = EXPECTED[route.name]
 
     assert (

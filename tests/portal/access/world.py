@@ -12,6 +12,7 @@ from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
 from portal.game.services import round_play, wallet_top_up
+from portal.reports.services import report_run_execute, report_run_request
 from tests.portal.factories import (
     approved_offering,
     make_layout,
@@ -79,11 +80,22 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         "holder": holder_a,
         "event": AuditEvent.objects.order_by("sequence").first(),
         "availability": AvailabilityChange.objects.get(offering=offering),
+        "report_run": _report_run(auditor, holder_a),
         "token": api_token_issue(user=manager_a, name="World token")[0],
         "draft_layout": make_layout(manager_a, holder_a, title="Draft layout"),
         "draft_paytable": make_paytable(manager_a, holder_a, name="Draft paytable"),
         "draft_rules": make_rules(manager_a, holder_a, paytable, layout, title="Draft rules"),
     }
+
+
+def _report_run(auditor, holder):
+    """A finished expiry report about holder A (run here: the test's transaction never
+    commits, so nothing is queued on commit)."""
+    run = report_run_request(
+        actor=auditor, kind="expiry", parameters={"holder": holder.pk}, via="api"
+    )[0]
+    report_run_execute(run_id=run.pk)
+    return run
 
 
 _GROUP = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")

@@ -12,7 +12,7 @@ from tests.portal.pages.helpers import addresses_off_site
 pytestmark = pytest.mark.django_db
 
 RESOURCES = ["holders", "layouts", "paytables", "rules-submissions", "offerings", "audit-events"]
-ROOT_RESOURCES = [*RESOURCES, "availability", "tokens", "rounds", "wallet"]
+ROOT_RESOURCES = [*RESOURCES, "availability", "tokens", "reports", "rounds", "wallet"]
 ACTIONS = ["submit", "approve", "reject", "request-changes", "withdraw", "amend"]
 
 

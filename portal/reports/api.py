@@ -1,0 +1,133 @@
+"""``/api/reports/``: ask for a report run, watch it, retry it, download its files.
+
+Compliance and auditors ask for runs and see every run; a manager sees only the runs about
+their own holder. Files come only through ``files/{format}/``, which checks the role and
+records the download in the audit trail; nothing is under a public URL.
+"""
+
+from __future__ import annotations
+
+from django.http import FileResponse, Http404
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers
+from rest_framework.decorators import action
+
+from portal.accounts.policy import Action, visible
+from portal.api.base import ApiViewSet
+from portal.api.fields import StrictInput
+from portal.reports import render
+from portal.reports.models import ReportKind, ReportRun
+from portal.reports.services import (
+    QUEUE_DOWN,
+    report_file_downloaded,
+    report_run_request,
+    report_run_retry,
+)
+
+
+class ReportRunSerializer(serializers.ModelSerializer):
+    requested_by = serializers.SerializerMethodField()
+    progress = serializers.SerializerMethodField()
+    files = serializers.SerializerMethodField()
+
+    class Meta:
+        model = ReportRun
+        fields = (
+            "id",
+            "kind",
+            "definition_version",
+            "parameters",
+            "status",
+            "progress",
+            "attempts",
+            "requested_by",
+            "requested_via",
+            "queued_at",
+            "started_at",
+            "finished_at",
+            "error",
+            "files",
+        )
+        read_only_fields = fields
+
+    def get_requested_by(self, run: ReportRun) -> str:
+        return run.requested_by.get_username() if run.requested_by else "schedule"
+
+    def get_progress(self, run: ReportRun) -> dict:
+        return {"done": run.progress_done, "total": run.progress_total}
+
+    def get_files(self, run: ReportRun) -> list[dict]:
+        return [
+            {
+                "format": f.format,
+                "size": f.size,
+                "sha256": f.sha256,
+                "url": reverse("report-run-files", args=[run.pk, f.format]),
+            }
+            for f in run.files.all()
+        ]
+
+
+class ReportRequestInput(StrictInput):
+    read_only_from = ReportRunSerializer
+
+    kind = serializers.ChoiceField(choices=ReportKind.choices)
+    parameters = serializers.DictField(
+        required=False,
+        help_text='expiry: {"as_of": "YYYY-MM-DD" (Pennsylvania date; today if left out), '
+        '"holder": id, "offering": id}',
+    )
+
+
+class ReportRunViewSet(ApiViewSet):
+    serializer_class = ReportRunSerializer
+    filterset_class = None
+    http_method_names = ["get", "post", "head", "options"]
+    write_actions = {"create": Action.RUN_REPORTS, "retry": Action.RUN_REPORTS}
+
+    def get_queryset(self):
+        runs = ReportRun.objects.select_related("requested_by").prefetch_related("files")
+        return visible(self.request.user, runs)
+
+    @extend_schema(request=ReportRequestInput, responses={201: ReportRunSerializer})
+    def create(self, request):
+        data = self.parse(ReportRequestInput)
+        run, created = report_run_request(
+            actor=request.user, kind=data["kind"], parameters=data.get("parameters", {}), via="api"
+        )
+        answer = self.respond(run, status=201 if created else 200)
+        if getattr(run, "queue_unreachable", False):
+            answer.data["notice"] = QUEUE_DOWN
+        return answer
+
+    @extend_schema(request=None, responses={200: ReportRunSerializer})
+    @action(detail=True, methods=["post"])
+    def retry(self, request, pk=None):
+        run = report_run_retry(actor=request.user, run=self.get_object())
+        return self.respond(run)
+
+    @extend_schema(
+        summary="One of the run's files (json, csv, xlsx, pdf); the download is audited",
+        responses={(200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY)},
+    )
+    @action(
+        detail=True,
+        methods=["get"],
+        url_path=r"files/(?P<fmt>[a-z]+)",
+        url_name="files",
+        pagination_class=None,
+    )
+    def files(self, request, pk=None, fmt=None):
+        run = self.get_object()
+        report_file = run.files.filter(format=fmt).first()
+        if fmt not in render.FORMATS or report_file is None:
+            raise Http404(f"this run has no {fmt} file")
+        path = report_file_downloaded(actor=request.user, report_file=report_file, via="api")
+        return FileResponse(
+            open(path, "rb"),  # noqa: SIM115 - FileResponse closes it
+            as_attachment=True,
+            filename=report_file.name,
+            content_type=report_file.content_type,
+        )

@@ -1,0 +1,71 @@
+"""The shape every report takes: the JSON document each format is rendered from.
+
+§ 811a.9 (DOMAIN.md §2 "Reports") asks each report for a title, the software and
+report-definition versions, the certificate holder's name, the period, the generation
+time, column and row titles, subtotals and totals, the filters used, page numbers (the
+PDF's), and "No Activity" for an empty period. A report builder returns a ``document``
+dict of this shape; the CSV, XLSX and PDF renderers read nothing else.
+
+    {
+      "report": "expiry",                      # the kind
+      "title": "Expiry report",
+      "definition_version": "1",
+      "software_versions": {"portal": "0.1.0", "engine": "1.0.0"},
+      "holder": "All certificate holders",     # or the holder's name
+      "period": {"as_of": "2026-11-30"}        # or {"from": "…", "to": "…"} (PA dates)
+      "generated_at": {"pa": "2026-11-30T10:26:12-05:00", "utc": "2026-11-30T15:26:12+00:00"},
+      "filters": {"holder": null, "offering": null},
+      "sections": [
+        {
+          "key": "approvals",
+          "title": "Approvals register",
+          "columns": [{"key": "holder", "title": "Holder", "type": "text"}, …],
+          "rows": [{"holder": "…", …, "row_type": "detail"}, …],   # or "subtotal"
+          "totals": {"label": "Total", "values": {…}} | null,
+          "no_activity": false,
+          "notes": ["…"]
+        }, …
+      ]
+    }
+
+Column types: text, integer, money (integer minor units), percent (a number, 0.25 = 25 %),
+date (ISO, a Pennsylvania date), datetime (ISO 8601 with offset), boolean, flag (text
+naming a problem, blank when none). A subtotal row carries ``row_type: "subtotal"`` and a
+``label``; detail rows ``row_type: "detail"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+COLUMN_TYPES = ("text", "integer", "money", "percent", "date", "datetime", "boolean", "flag")
+NO_ACTIVITY = "No Activity"
+
+
+def column(key: str, title: str, kind: str = "text") -> dict[str, str]:
+    if kind not in COLUMN_TYPES:
+        raise ValueError(f"unknown column type {kind!r}")
+    return {"key": key, "title": title, "type": kind}
+
+
+def section(
+    key: str,
+    title: str,
+    columns: list[dict[str, str]],
+    rows: list[dict[str, Any]],
+    *,
+    totals: dict[str, Any] | None = None,
+    notes: list[str] | None = None,
+) -> dict[str, Any]:
+    """One section; rows without a ``row_type`` are details."""
+    for row in rows:
+        row.setdefault("row_type", "detail")
+    return {
+        "key": key,
+        "title": title,
+        "columns": columns,
+        "rows": rows,
+        "totals": {"label": "Total", "values": totals} if totals is not None else None,
+        "no_activity": not rows,
+        "notes": list(notes or []),
+    }

@@ -1,0 +1,207 @@
+"""CSV and XLSX: the report as rows, one section after another (CSV) or a sheet each (XLSX)."""
+
+from __future__ import annotations
+
+import csv
+from datetime import date
+from typing import Any, BinaryIO
+
+import xlsxwriter
+
+from portal.core.csv_export import safe_cell
+from portal.reports.document import NO_ACTIVITY
+from portal.reports.render.common import (
+    Document,
+    as_number,
+    as_whole,
+    column_title,
+    header_lines,
+    plain_text,
+    section_lines,
+    text_stream,
+)
+
+# --- CSV ----------------------------------------------------------------------------------
+
+
+def write_csv(document: Document, out: BinaryIO) -> None:
+    """One RFC 4180 file: UTF-8 without a byte-order mark, ``\\r\\n`` line endings.
+
+    First the § 811a.9 header as (label, value) rows and a blank row; then each section:
+    its title, its column titles, its rows and totals (or one "No Activity" row), its
+    notes, a blank row. Integer and money cells are bare integers (money in cents),
+    percent a decimal fraction (0.25 is 25 %), booleans Yes/No. Text cells go through
+    ``safe_cell`` so a spreadsheet never runs one as a formula; numbers do not, so a
+    negative amount stays a number. Rows are written one at a time as they are made.
+    """
+    with text_stream(out) as text:
+        writer = csv.writer(text)  # lineterminator "\r\n", quoting only where needed
+        for label, value in header_lines(document):
+            writer.writerow([label, safe_cell(value)])
+        writer.writerow([])
+        for section in document["sections"]:
+            writer.writerow([safe_cell(section["title"])])
+            writer.writerow([safe_cell(column_title(column)) for column in section["columns"]])
+            if section["no_activity"]:
+                writer.writerow([NO_ACTIVITY])
+            else:
+                for _row_type, cells in section_lines(section):
+                    writer.writerow([_csv_cell(kind, value) for kind, value in cells])
+            for note in section["notes"]:
+                writer.writerow([safe_cell(note)])
+            writer.writerow([])
+
+
+def _csv_cell(kind: str, value: Any) -> Any:
+    if value is None:
+        return ""
+    if kind in ("integer", "money"):
+        return as_whole(value)
+    if kind == "percent":
+        return as_number(value)
+    if kind == "boolean":
+        return "Yes" if value else "No"
+    return safe_cell(value)
+
+
+# --- XLSX ---------------------------------------------------------------------------------
+
+XLSX_NUMBER_FORMATS = {
+    "integer": "#,##0",
+    "money": "#,##0",  # cents, as in the CSV and the JSON: exact, no float rounding
+    "percent": "0.000%",
+    "date": "yyyy-mm-dd",
+}
+XLSX_WIDTHS = {"text": 30, "flag": 24, "datetime": 27, "date": 12, "boolean": 8, "percent": 10}
+SHEET_NAME_LIMIT = 31
+SHEET_NAME_FORBIDDEN = str.maketrans({char: " " for char in "[]:*?/\\"})
+
+
+def write_xlsx(document: Document, out: BinaryIO) -> None:
+    """A workbook: a "Report" sheet with the § 811a.9 header and a list of the sections,
+    then one sheet per section.
+
+    The header is on the "Report" sheet only, so that each section sheet is a plain table:
+    its title on row 1, its column titles (bold, frozen) on row 2, its rows from row 3, the
+    totals bold, then the notes. Every sheet prints landscape with the report's title and
+    "Page X of Y" in its footer. Money is written as integer cents with format ``#,##0``
+    (the column title says cents), the same numbers as the CSV; percent as a fraction with
+    format ``0.000%``; dates as real Excel dates; date-times as ISO 8601 text with their
+    offset; booleans as Excel booleans.
+
+    ``constant_memory`` keeps only the current row in memory and so needs every sheet
+    written row by row, in order, which is how the sheets below are written. Text is
+    written with ``write_string``, so no cell ever becomes a formula.
+    """
+    sections = document["sections"]
+    names = _sheet_names(sections)
+    with xlsxwriter.Workbook(out, {"constant_memory": True}) as workbook:
+        workbook.set_properties({"title": plain_text(document["title"])})
+        bold = workbook.add_format({"bold": True})
+        heading = workbook.add_format({"bold": True, "text_wrap": True, "bottom": 1})
+        big = workbook.add_format({"bold": True, "font_size": 14})
+        formats = {
+            (kind, is_bold): workbook.add_format(
+                {"bold": is_bold, "num_format": XLSX_NUMBER_FORMATS[kind]}
+                if kind in XLSX_NUMBER_FORMATS
+                else {"bold": is_bold}
+            )
+            for kind in ("text", "integer", "money", "percent", "date", "datetime", "boolean")
+            for is_bold in (False, True)
+        }
+        footer = _xlsx_footer(document)
+
+        sheet = workbook.add_worksheet("Report")
+        _xlsx_print_setup(sheet, footer)
+        sheet.set_column(0, 0, 30)
+        sheet.set_column(1, 1, 80)
+        sheet.write_string(0, 0, plain_text(document["title"]), big)
+        row = 2
+        for label, value in header_lines(document):
+            sheet.write_string(row, 0, label, bold)
+            sheet.write_string(row, 1, value)
+            row += 1
+        row += 1
+        sheet.write_string(row, 0, "Sheet", bold)
+        sheet.write_string(row, 1, "Section", bold)
+        for name, section in zip(names, sections, strict=True):
+            row += 1
+            sheet.write_string(row, 0, name)
+            empty = f" ({NO_ACTIVITY})" if section["no_activity"] else ""
+            sheet.write_string(row, 1, plain_text(section["title"]) + empty)
+
+        for name, section in zip(names, sections, strict=True):
+            sheet = workbook.add_worksheet(name)
+            _xlsx_print_setup(sheet, footer)
+            columns = section["columns"]
+            for index, column in enumerate(columns):
+                default = XLSX_WIDTHS.get(column["type"], 14)
+                sheet.set_column(index, index, max(default, min(len(column_title(column)), 40)))
+            sheet.freeze_panes(2, 0)
+            sheet.repeat_rows(1)  # column titles on every printed page
+            sheet.write_string(0, 0, plain_text(section["title"]), bold)
+            for index, column in enumerate(columns):
+                sheet.write_string(1, index, column_title(column), heading)
+            row = 2
+            if section["no_activity"]:
+                sheet.write_string(row, 0, NO_ACTIVITY, bold)
+                row += 1
+            else:
+                for row_type, cells in section_lines(section):
+                    for index, (kind, value) in enumerate(cells):
+                        cell_format = formats[_xlsx_kind(kind), row_type != "detail"]
+                        _xlsx_cell(sheet, row, index, kind, value, cell_format)
+                    row += 1
+            for offset, note in enumerate(section["notes"], 1):
+                sheet.write_string(row + offset, 0, plain_text(note))
+
+
+def _xlsx_kind(kind: str) -> str:
+    return "text" if kind == "flag" else kind
+
+
+def _xlsx_cell(sheet, row: int, col: int, kind: str, value: Any, cell_format) -> None:
+    if value is None:
+        sheet.write_blank(row, col, None, cell_format)
+    elif kind in ("integer", "money"):
+        sheet.write_number(row, col, as_whole(value), cell_format)
+    elif kind == "percent":
+        sheet.write_number(row, col, float(as_number(value)), cell_format)
+    elif kind == "date":
+        day = value if isinstance(value, date) else date.fromisoformat(value)
+        sheet.write_datetime(row, col, day, cell_format)
+    elif kind == "boolean":
+        sheet.write_boolean(row, col, bool(value), cell_format)
+    else:
+        sheet.write_string(row, col, plain_text(value), cell_format)
+
+
+def _sheet_names(sections: list[dict[str, Any]]) -> list[str]:
+    """A sheet name per section: its title without the characters Excel refuses, at most
+    31 characters, not starting or ending with an apostrophe, unique ignoring case."""
+    used = {"report", "history"}  # ours, and the one Excel reserves
+    names = []
+    for number, section in enumerate(sections, 1):
+        base = " ".join(plain_text(section["title"]).translate(SHEET_NAME_FORBIDDEN).split())
+        base = base.strip("'") or f"Section {number}"
+        name, copy = base[:SHEET_NAME_LIMIT].strip(" '"), 1
+        while name.lower() in used:
+            copy += 1
+            suffix = f" ({copy})"
+            name = base[: SHEET_NAME_LIMIT - len(suffix)].strip(" '") + suffix
+        used.add(name.lower())
+        names.append(name)
+    return names
+
+
+def _xlsx_footer(document: Document) -> str:
+    # "&" starts a code in Excel's header and footer strings; the whole is at most 255.
+    title = plain_text(document["title"])[:120].replace("&", "&&")
+    return f"&L{title}&RPage &P of &N"
+
+
+def _xlsx_print_setup(sheet, footer: str) -> None:
+    sheet.set_landscape()
+    sheet.set_paper(1)  # letter
+    sheet.fit_to_pages(1, 0)  # as wide as one page, as long as it takes
+    sheet.set_footer(footer)

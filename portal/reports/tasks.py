@@ -1,0 +1,54 @@
+"""Report jobs: thin; each takes ids or nothing and calls a service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from portal.core.padates import pa_today
+from portal.reports.models import ReportKind
+from portal.reports.services import (
+    report_run_execute,
+    report_run_fail,
+    report_run_request,
+    report_runs_resend_stuck,
+)
+
+MAX_RETRIES = 3
+
+
+@shared_task(
+    bind=True,
+    name="reports.run",
+    acks_late=True,  # a worker killed mid-run leaves the message for another
+    reject_on_worker_lost=True,
+    soft_time_limit=15 * 60,
+    time_limit=16 * 60,
+    max_retries=MAX_RETRIES,
+)
+def run_report(self, run_id: int) -> None:
+    try:
+        report_run_execute(run_id=run_id)
+    except Exception as error:
+        if self.request.retries >= self.max_retries:
+            report_run_fail(run_id=run_id, error=f"{type(error).__name__}: {error}")
+            return
+        # Back off 10 s, 20 s, 40 s: the run is claimed again and its files rewritten.
+        raise self.retry(exc=error, countdown=10 * 2**self.request.retries) from error
+
+
+@shared_task(name="reports.expiry_daily")
+def expiry_report_daily() -> int:
+    """The schedule's expiry report, as of the Pennsylvania date it runs on."""
+    run, _ = report_run_request(
+        actor=None,
+        kind=ReportKind.EXPIRY,
+        parameters={"as_of": pa_today().isoformat()},
+        via="schedule",
+    )
+    return run.pk
+
+
+@shared_task(name="reports.resend_stuck")
+def resend_stuck_runs() -> int:
+    """Runs still queued a while after they were asked for (the queue was down): send again."""
+    return report_runs_resend_stuck()

@@ -1,0 +1,110 @@
+"""The Reports pages: ask for a run, watch it (htmx polls while it works), download files."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from portal.accounts import policy
+from portal.accounts.models import CertificateHolder
+from portal.accounts.policy import Action
+from portal.core.errors import ValidationFailed
+from portal.core.padates import pa_today
+from portal.core.pages import domain_errors, paginate
+from portal.reports import render as formats
+from portal.reports.models import ReportKind, ReportRun
+from portal.reports.services import (
+    QUEUE_DOWN,
+    report_file_downloaded,
+    report_run_request,
+    report_run_retry,
+)
+
+
+def _runs(request: HttpRequest):
+    policy.require(request.user, Action.VIEW)
+    runs = ReportRun.objects.select_related("requested_by").prefetch_related("files")
+    return policy.visible(request.user, runs)
+
+
+def _run(request: HttpRequest, pk: int) -> ReportRun:
+    run = _runs(request).filter(pk=pk).first()
+    if run is None:
+        raise Http404("no such report run")
+    return run
+
+
+def _list_page(request, *, errors=None, values=None, status=200) -> HttpResponse:
+    context = {
+        "page": paginate(request, _runs(request)),
+        "may_run": policy.may(request.user, Action.RUN_REPORTS),
+        "kinds": ReportKind.choices,
+        "holders": CertificateHolder.objects.order_by("name"),
+        "errors": errors or {},
+        "values": values or {"as_of": pa_today().isoformat()},
+    }
+    return render(request, "reports/list.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+@domain_errors
+def report_list(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _list_page(request)
+    values = {name: request.POST.get(name, "") for name in ("kind", "as_of", "holder")}
+    try:
+        run, created = report_run_request(
+            actor=request.user,
+            kind=values["kind"],
+            parameters={"as_of": values["as_of"], "holder": values["holder"]},
+            via="page",
+        )
+    except ValidationFailed as error:
+        return _list_page(request, errors=error.field_errors, values=values, status=400)
+    if getattr(run, "queue_unreachable", False):
+        request.session["report_notice"] = QUEUE_DOWN
+    return redirect("reports:run-detail", pk=run.pk)
+
+
+@login_required
+@require_safe
+@domain_errors
+def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    run = _run(request, pk)
+    template = "reports/_run_status.html" if request.htmx else "reports/detail.html"
+    context = {
+        "run": run,
+        "may_run": policy.may(request.user, Action.RUN_REPORTS),
+        "notice": request.session.pop("report_notice", None),
+    }
+    return render(request, template, context)
+
+
+@login_required
+@require_POST
+@domain_errors
+def run_retry(request: HttpRequest, pk: int) -> HttpResponse:
+    report_run_retry(actor=request.user, run=_run(request, pk))
+    return redirect("reports:run-detail", pk=pk)
+
+
+@login_required
+@require_safe
+@domain_errors
+def run_file(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
+    run = _run(request, pk)
+    report_file = run.files.filter(format=fmt).first()
+    if fmt not in formats.FORMATS or report_file is None:
+        raise Http404(f"this run has no {fmt} file")
+    path = report_file_downloaded(actor=request.user, report_file=report_file, via="page")
+    response = FileResponse(
+        open(path, "rb"),  # noqa: SIM115 - FileResponse closes it
+        as_attachment=True,
+        filename=report_file.name,
+        content_type=report_file.content_type,
+    )
+    response["Cache-Control"] = "private, no-store"
+    return response

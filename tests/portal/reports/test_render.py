@@ -1,0 +1,353 @@
+"""A report document written as JSON, CSV, XLSX and PDF (no database: documents are dicts)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import tracemalloc
+import zipfile
+from datetime import date
+
+import pytest
+
+from portal.reports import render
+from portal.reports.document import NO_ACTIVITY, column, section
+from portal.reports.render import common, pdf, tabular
+
+FORMULA = '=HYPERLINK("http://evil.example","click")'
+NOVEMBER_30 = (date(2026, 11, 30) - date(1899, 12, 30)).days  # its Excel serial number
+
+
+class WriteOnly(io.RawIOBase):
+    """A binary stream that can only be written to (no seek, no tell, no read), like the
+    hashing file the worker hands the writers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data = bytearray()
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.data += data
+        return len(data)
+
+
+def hold_columns():
+    return [
+        column("holder", "Holder"),
+        column("day", "Gaming day", "date"),
+        column("rounds", "Rounds", "integer"),
+        column("handle", "Handle", "money"),
+        column("win", "Win", "money"),
+        column("hold", "Hold %", "percent"),
+        column("last", "Last round", "datetime"),
+        column("live", "Live", "boolean"),
+        column("flag", "Flag", "flag"),
+    ]
+
+
+def hold_row(number: int, **values):
+    row = {
+        "holder": f"Holder {number}",
+        "day": "2026-11-30",
+        "rounds": number,
+        "handle": 250_000,
+        "win": 12_345,
+        "hold": 0.04938,
+        "last": "2026-11-30T10:26:12-05:00",
+        "live": True,
+        "flag": "",
+    }
+    return row | values
+
+
+def make_document(rows=None, *, title="Hold report", empty_title="Exceptions"):
+    if rows is None:
+        rows = [
+            hold_row(1, holder=FORMULA, win=-150_000, hold=-0.6, flag="beyond 3.29 SD"),
+            hold_row(2),
+            {"row_type": "subtotal", "label": "Subtotal", "rounds": 3, "win": -137_655},
+        ]
+    return {
+        "report": "hold",
+        "title": title,
+        "definition_version": "1",
+        "software_versions": {"portal": "0.1.0", "engine": "1.0.0"},
+        "holder": "Keystone Casino",
+        "period": {"from": "2026-11-01", "to": "2026-11-30"},
+        "generated_at": {"pa": "2026-11-30T10:26:12-05:00", "utc": "2026-11-30T15:26:12+00:00"},
+        "filters": {"holder": "Keystone Casino", "offering": None},
+        "sections": [
+            section(
+                "hold",
+                "Hold by gaming day",
+                hold_columns(),
+                rows,
+                totals={"rounds": 3, "handle": 500_000, "win": -137_655, "hold": -0.27531},
+                notes=["Money in cents."],
+            ),
+            section("exceptions", empty_title, [column("offering", "Offering")], []),
+        ],
+    }
+
+
+def written(writer, document, **options) -> bytes:
+    out = WriteOnly()
+    writer(document, out, **options)
+    assert not out.closed
+    return bytes(out.data)
+
+
+# --- JSON ---------------------------------------------------------------------------------
+
+
+def test_json_is_the_document_with_sorted_keys_and_raw_unicode():
+    document = make_document(title="Hold ≤ 3.29 SD")
+    data = written(render.write_json, document)
+    assert json.loads(data) == document
+    assert "Hold ≤ 3.29 SD".encode() in data
+    assert data.index(b'"definition_version"') < data.index(b'"title"')
+
+
+# --- CSV ----------------------------------------------------------------------------------
+
+
+def csv_rows(data: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(data.decode("utf-8"), newline="")))
+
+
+def test_csv_starts_with_the_header_lines_then_a_blank_row():
+    data = written(render.write_csv, make_document())
+    rows = csv_rows(data)
+    assert rows[:9] == [
+        ["Title", "Hold report"],
+        ["Report definition version", "1"],
+        ["Software versions", "engine 1.0.0, portal 0.1.0"],
+        ["Certificate holder", "Keystone Casino"],
+        ["Period", "2026-11-01 to 2026-11-30"],
+        ["Generated (Pennsylvania time)", "2026-11-30T10:26:12-05:00"],
+        ["Generated (UTC)", "2026-11-30T15:26:12+00:00"],
+        ["Filters", "holder: Keystone Casino; offering: all"],
+        [],
+    ]
+    assert not data.startswith(b"\xef\xbb\xbf")  # no byte-order mark
+    assert data.count(b"\r\n") == data.count(b"\n")  # every line ends \r\n
+
+
+def test_csv_sections_rows_totals_notes_and_no_activity():
+    rows = csv_rows(written(render.write_csv, make_document()))[9:]
+    assert rows[0] == ["Hold by gaming day"]
+    assert rows[1] == [
+        "Holder",
+        "Gaming day",
+        "Rounds",
+        "Handle (cents)",
+        "Win (cents)",
+        "Hold %",
+        "Last round",
+        "Live",
+        "Flag",
+    ]
+    assert rows[2] == [
+        "'" + FORMULA,  # neutralised: a spreadsheet shows it as text
+        "2026-11-30",
+        "1",
+        "250000",
+        "-150000",  # a number, no apostrophe
+        "-0.6",
+        "2026-11-30T10:26:12-05:00",
+        "Yes",
+        "beyond 3.29 SD",
+    ]
+    assert rows[4] == ["Subtotal", "", "3", "", "-137655", "", "", "", ""]
+    assert rows[5] == ["Total", "", "3", "500000", "-137655", "-0.27531", "", "", ""]
+    assert rows[6:] == [["Money in cents."], [], ["Exceptions"], ["Offering"], [NO_ACTIVITY], []]
+
+
+def test_csv_numbers_are_unquoted():
+    data = written(render.write_csv, make_document())
+    assert b",-150000,-0.6," in data
+    assert b",500000,-137655,-0.27531," in data
+
+
+def test_csv_refuses_a_fraction_of_a_cent():
+    document = make_document([hold_row(1, win=10.5)])
+    with pytest.raises(ValueError, match="not a whole number"):
+        written(render.write_csv, document)
+
+
+# --- XLSX ---------------------------------------------------------------------------------
+
+
+def xlsx_parts(data: bytes) -> dict[str, str]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name).decode() for name in archive.namelist()}
+
+
+def test_xlsx_sheets_numbers_dates_and_no_activity():
+    awkward = "Exceptions: [beyond 3.29 SD] / by offering and day"
+    parts = xlsx_parts(written(render.write_xlsx, make_document(empty_title=awkward)))
+    names = re.findall(r'<sheet name="([^"]*)"', parts["xl/workbook.xml"])
+    assert names == ["Report", "Hold by gaming day", "Exceptions beyond 3.29 SD by of"]
+    assert all(len(name) <= 31 for name in names)
+
+    report = parts["xl/worksheets/sheet1.xml"]
+    assert "Keystone Casino" in report
+    assert "holder: Keystone Casino; offering: all" in report
+
+    hold = parts["xl/worksheets/sheet2.xml"]
+    for number in (250000, -150000, -137655, 500000, -0.6, NOVEMBER_30):
+        assert f"<v>{number}</v>" in hold
+    assert "Handle (cents)" in hold
+    assert "HYPERLINK" in hold and "<f>" not in hold  # text, never a formula
+    assert '<pane ySplit="2"' in hold  # section title and column titles frozen
+
+    assert NO_ACTIVITY in parts["xl/worksheets/sheet3.xml"]
+    assert 'formatCode="0.000%"' in parts["xl/styles.xml"]
+    assert 'formatCode="yyyy-mm-dd"' in parts["xl/styles.xml"]
+
+
+def test_xlsx_sheet_names_stay_unique():
+    names = tabular._sheet_names(
+        [{"title": "Report"}, {"title": "A" * 40}, {"title": "a" * 40}, {"title": "[]"}]
+    )
+    assert names == ["Report (2)", "A" * 31, "a" * 27 + " (2)", "Section 4"]
+
+
+def test_xlsx_writes_50000_rows_in_constant_memory_mode():
+    data = written(render.write_xlsx, make_document([hold_row(n) for n in range(50_000)]))
+    parts = xlsx_parts(data)
+    # constant_memory writes each string inline in its row: no shared-string table.
+    assert "xl/sharedStrings.xml" not in parts
+    assert 't="inlineStr"' in parts["xl/worksheets/sheet2.xml"]
+    assert "<v>49999</v>" in parts["xl/worksheets/sheet2.xml"]
+
+
+class Discard(WriteOnly):
+    """Counts what is written and keeps none of it, so only the writer's memory is measured."""
+
+    def write(self, data) -> int:
+        self.size = getattr(self, "size", 0) + len(data)
+        return len(data)
+
+
+def peak_memory(writer, rows: int) -> int:
+    document = make_document([hold_row(n) for n in range(rows)])
+    tracemalloc.start()
+    try:
+        writer(document, Discard())
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_csv_and_xlsx_memory_does_not_grow_with_the_rows(fmt):
+    writer = render.FORMATS[fmt][0]
+    small, large = peak_memory(writer, 500), peak_memory(writer, 5000)
+    # Ten times the rows, nearly the same peak (holding the cells would take ~10 times more).
+    assert large < small * 1.5 + 100_000
+
+
+# --- PDF ----------------------------------------------------------------------------------
+
+
+def page_count(data: bytes) -> int:
+    return len(re.findall(rb"/Type /Page\b", data))  # \b: not /Type /Pages
+
+
+def test_pdf_numbers_its_pages_page_x_of_y():
+    rows = [hold_row(number) for number in range(pdf.PDF_TABLE_ROWS + 200)]  # two tables
+    data = written(render.write_pdf, make_document(rows), compress=False)
+    assert data.startswith(b"%PDF")
+    pages = page_count(data)
+    assert pages > 3
+    assert b"(Holder 0)" in data and f"(Holder {len(rows) - 1})".encode() in data
+    for number in (1, pages):
+        assert f"(Page {number} of {pages})".encode() in data
+    assert f"of {pages + 1})".encode() not in data
+    assert b"(Hold report | Generated 2026-11-30T10:26:12-05:00)" in data
+
+
+def test_pdf_has_the_header_the_rows_and_no_activity():
+    data = written(render.write_pdf, make_document(), compress=False)
+    for text in (
+        "Keystone Casino",
+        "2026-11-01 to 2026-11-30",
+        "2026-11-30T15:26:12+00:00",
+        "holder: Keystone Casino; offering: all",
+        "engine 1.0.0, portal 0.1.0",
+        "-150,000",
+        "-60.000%",
+        "-137,655",
+        "Subtotal",
+        "Total",
+        NO_ACTIVITY,
+        "Money in cents.",
+    ):
+        assert text.encode() in data, text
+    assert page_count(data) == 1
+
+
+def test_pdf_wraps_long_text_and_splits_a_row_taller_than_a_page():
+    words = " ".join(f"w{number}" for number in range(3000))
+    unbroken = "x" * 300
+    document = make_document([hold_row(1, flag=words), hold_row(2, holder=unbroken)])
+    data = written(render.write_pdf, document, compress=False)
+    assert page_count(data) > 2
+    drawn = [int(number) for number in re.findall(rb"w(\d+)", data)]
+    assert sorted(drawn) == list(range(3000))  # every word, once
+    assert data.count(b"x") >= 300
+
+
+def test_pdf_fits_a_wide_table_on_the_page_in_smaller_type():
+    columns = [column(f"c{n}", f"Column {n}", "money" if n % 2 else "date") for n in range(14)]
+    row = {f"c{n}": -123_456_789 if n % 2 else "2026-11-30" for n in range(14)}
+    size, widths = pdf._pdf_layout(
+        [common.column_title(c) for c in columns],
+        [[pdf._pdf_display(c["type"], row[c["key"]]) for c in columns]],
+    )
+    assert size < 8
+    assert sum(widths) <= pdf.TABLE_WIDTH + 0.01
+    document = make_document()
+    document["sections"].append(section("wide", "Wide", columns, [row]))
+    assert b"(-123,456,789)" in written(render.write_pdf, document, compress=False)  # whole
+
+
+def test_pdf_draws_text_outside_latin_1_with_ascii_look_alikes():
+    title = "Hold ≤ 3.29 SD – “checked” … it’s § 811a.9 — Łódź 中"
+    data = written(render.write_pdf, make_document(title=title), compress=False)
+    assert data.startswith(b"%PDF")
+    # the footer, drawn as one string: "§" and "ó" are Latin-1 (octal escapes in the PDF)
+    assert b'(Hold <= 3.29 SD - "checked" ... it\'s \\247 811a.9 - L\\363dz ? | Gen' in data
+
+
+def test_pdf_text_mapping():
+    assert pdf.pdf_text("a ≥ b ≤ c – d — e … f ’g’") == "a >= b <= c - d - e ... f 'g'"
+    assert pdf.pdf_text("§ 811a.9 café") == "§ 811a.9 café"  # Latin-1 stays
+    assert pdf.pdf_text("Łódź 中") == "Lódz ?"
+    assert pdf.pdf_text("tab\tbell\x07") == "tab bell "
+    assert pdf.pdf_text(None) == ""
+
+
+# --- All formats --------------------------------------------------------------------------
+
+
+def test_formats_name_writer_content_type_and_extension():
+    assert render.FORMATS["csv"][1:] == ("text/csv", "csv")
+    assert render.FORMATS["pdf"][1:] == ("application/pdf", "pdf")
+    assert render.FORMATS["json"][1:] == ("application/json", "json")
+    assert render.FORMATS["xlsx"][2] == "xlsx"
+    for writer, _content_type, _extension in render.FORMATS.values():
+        assert written(writer, make_document())
+
+
+def test_every_format_renders_an_all_empty_document():
+    document = make_document([])
+    document["sections"][0]["totals"] = None
+    for writer, _content_type, _extension in render.FORMATS.values():
+        assert written(writer, document)
