@@ -27,10 +27,13 @@ migrate: install
 seed: migrate
 	$(PY) manage.py seed_demo
 
+# The web server, a Celery worker and beat (Procfile), on a broker that needs no server.
 run: seed
 	$(PY) manage.py collectstatic --noinput --verbosity 0
-	@echo "Serving the portal on http://$(HOST):$(PORT)/ (Ctrl-C to stop)"
-	DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py runserver $(HOST):$(PORT)
+	@echo "Serving the portal on http://$(HOST):$(PORT)/ with a worker and beat (Ctrl-C stops all)"
+	PATH="$(abspath $(BIN)):$$PATH" HOST=$(HOST) PORT=$(PORT) \
+	  DJANGO_DEBUG=$${DJANGO_DEBUG:-1} CELERY_BROKER_URL=$${CELERY_BROKER_URL:-filesystem://} \
+	  $(BIN)/honcho start -f Procfile
 
 lint: install
 	$(BIN)/ruff check .

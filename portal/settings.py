@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_htmx",
+    "django_celery_beat",
     "portal.core",
     "portal.accounts",
     "portal.audit",
@@ -172,11 +173,25 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {"ReportKindEnum": "portal.reports.models.ReportKind"},
 }
 
-# Celery: with no broker configured, tasks run in-process (eagerly) so the embedded
-# install needs no server; set CELERY_BROKER_URL (e.g. redis://) to run real workers.
+# Celery. `make run` starts a real worker and beat on kombu's filesystem transport
+# (CELERY_BROKER_URL=filesystem://: messages are files under var/broker, no server); at
+# scale, redis://. With no broker configured at all, tasks run in-process (eagerly): the
+# test suite's mode, and what a bare `manage.py` command gets.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
+if CELERY_BROKER_URL.startswith("filesystem://"):
+    _BROKER_DIR = VAR_DIR / "broker"
+    (_BROKER_DIR / "processed").mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_BROKER_DIR),
+        "data_folder_out": str(_BROKER_DIR),
+        "processed_folder": str(_BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+# Beat keeps its schedules in the database, editable in the admin (django-celery-beat);
+# the entries below are installed there on start, crontabs in America/New_York.
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TASK_EAGER_PROPAGATES = True
 # Schedules are read in Pennsylvania time: "midnight" is local midnight (DOMAIN.md 2a).
 CELERY_TIMEZONE = "America/New_York"
