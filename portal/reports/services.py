@@ -199,11 +199,18 @@ def _write_file(run: ReportRun, document: dict, fmt: str) -> None:
         temporary.unlink(missing_ok=True)
 
 
+def _sweep_partial_files(run: ReportRun) -> None:
+    """A worker killed while writing leaves its temporary file: the next attempt removes it."""
+    for leftover in reports_dir().glob(f".{run.kind}-{run.pk}.*.part"):
+        leftover.unlink(missing_ok=True)
+
+
 def report_run_execute(*, run_id: int) -> None:
     """The worker's part: claim the run, build its document, write every format, done."""
     if not _claim(run_id):
         return  # finished already (a duplicate message): nothing to do
     run = ReportRun.objects.get(pk=run_id)
+    _sweep_partial_files(run)
     report = definitions.definition(run.kind)
     document = report.build(run.parameters, lambda done, total: _progress(run_id, done, total))
     for fmt in render.FORMATS:

@@ -177,6 +177,9 @@ def test_a_run_interrupted_mid_way_is_claimed_again_and_leaves_one_set_of_files(
     with pytest.raises(SystemExit):
         services.report_run_execute(run_id=run.pk)
     assert ReportRun.objects.get(pk=run.pk).status == RunStatus.RUNNING
+    # A hard kill mid-write leaves the temporary file behind (no ``finally`` runs).
+    half = settings.JINZI_REPORTS_DIR / f".expiry-{run.pk}.xlsx.0123abcd.part"
+    half.write_bytes(b"PK\x03\x04 half a workbook")
     monkeypatch.setattr(services, "_write_file", written)
 
     services.report_run_execute(run_id=run.pk)  # the message comes back (acks_late)
