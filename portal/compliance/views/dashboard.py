@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -10,6 +12,7 @@ from django.views.decorators.http import require_safe
 from portal.accounts import policy
 from portal.accounts.policy import Action
 from portal.compliance import selectors
+from portal.core.padates import pa_today
 from portal.core.pages import detail_url, domain_errors
 
 
@@ -32,6 +35,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "awaiting": _rows(selectors.awaiting_review(user)) if deciding else None,
         "drafts": _rows(selectors.drafts_for(user)) if drafting else None,
         "expiring": _rows(selectors.expiring_within(user, 30)),
+        # Came inside the 30 days today: its expiry is exactly 30 Pennsylvania days away.
+        "newly_expiring": pa_today() + datetime.timedelta(days=30),
         "may_draft": drafting,
         "may_audit": policy.may(user, Action.VIEW_AUDIT),
     }

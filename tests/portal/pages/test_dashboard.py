@@ -92,3 +92,23 @@ def test_anonymous_visitors_are_sent_to_sign_in(client, db):
 
     assert response.status_code == 302
     assert response["Location"] == "/accounts/login/?next=/compliance/"
+
+
+def test_an_approval_that_came_inside_30_days_today_is_marked_new(
+    login, officer, manager_a, holder_a
+):
+    from portal.core.padates import pa_today
+
+    for days, title in ((30, "Thirty days out"), (29, "Twenty-nine days out")):
+        approve_layout(
+            officer,
+            submitted_layout(manager_a, holder_a, title=title),
+            effective_date=EFFECTIVE,
+            expiry_date=pa_today() + datetime.timedelta(days=days),
+        )
+
+    expiring = _section(text(login(officer).get("/compliance/")), "Expiring within 30 days")
+
+    thirty, twenty_nine = expiring.split("Thirty days out")[1], expiring.split("Twenty-nine")[1]
+    assert "new today" in thirty.split("</li>")[0]
+    assert "new today" not in twenty_nine.split("</li>")[0]
