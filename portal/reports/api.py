@@ -18,6 +18,7 @@ from portal.accounts.policy import Action, visible
 from portal.api.base import ApiViewSet
 from portal.api.fields import StrictInput
 from portal.reports import render
+from portal.reports.document import COLUMN_TYPES
 from portal.reports.models import ReportKind, ReportRun
 from portal.reports.services import (
     QUEUE_DOWN,
@@ -25,6 +26,8 @@ from portal.reports.services import (
     report_run_request,
     report_run_retry,
 )
+
+XLSX = render.FORMATS["xlsx"][1]
 
 
 class ReportRunSerializer(serializers.ModelSerializer):
@@ -70,6 +73,48 @@ class ReportRunSerializer(serializers.ModelSerializer):
         ]
 
 
+class ReportColumn(serializers.Serializer):
+    key = serializers.CharField()
+    title = serializers.CharField()
+    type = serializers.ChoiceField(choices=COLUMN_TYPES)
+
+
+class ReportTotals(serializers.Serializer):
+    label = serializers.CharField()
+    values = serializers.DictField(help_text="By column key.")
+
+
+class ReportSection(serializers.Serializer):
+    key = serializers.CharField()
+    title = serializers.CharField()
+    columns = ReportColumn(many=True)
+    rows = serializers.ListField(
+        child=serializers.DictField(),
+        help_text='By column key, plus "row_type": "detail" or "subtotal" (with a "label").',
+    )
+    totals = ReportTotals(allow_null=True)
+    no_activity = serializers.BooleanField(help_text='True: the section says "No Activity".')
+    notes = serializers.ListField(child=serializers.CharField())
+
+
+class ReportDocumentSerializer(serializers.Serializer):
+    """A report's JSON file: the document its CSV, XLSX and PDF are rendered from (§ 811a.9)."""
+
+    report = serializers.ChoiceField(choices=ReportKind.choices)
+    title = serializers.CharField()
+    definition_version = serializers.CharField()
+    software_versions = serializers.DictField(child=serializers.CharField())
+    holder = serializers.CharField(help_text='The holder\'s name, or "All certificate holders".')
+    period = serializers.DictField(
+        help_text='{"as_of": date} or {"from": date, "to": date}: Pennsylvania dates.'
+    )
+    generated_at = serializers.DictField(
+        child=serializers.CharField(), help_text='{"pa": ISO 8601, "utc": ISO 8601}'
+    )
+    filters = serializers.DictField()
+    sections = ReportSection(many=True)
+
+
 class ReportRequestInput(StrictInput):
     read_only_from = ReportRunSerializer
 
@@ -110,7 +155,12 @@ class ReportRunViewSet(ApiViewSet):
 
     @extend_schema(
         summary="One of the run's files (json, csv, xlsx, pdf); the download is audited",
-        responses={(200, "application/octet-stream"): OpenApiResponse(OpenApiTypes.BINARY)},
+        responses={
+            (200, "application/json"): ReportDocumentSerializer,
+            (200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY),
+            (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY),
+            (200, XLSX): OpenApiResponse(OpenApiTypes.BINARY),
+        },
     )
     @action(
         detail=True,

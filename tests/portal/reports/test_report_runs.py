@@ -245,3 +245,21 @@ def test_a_run_in_progress_is_polled_by_htmx(client, auditor, monkeypatch):
     polled = client.get(f"/reports/{run.pk}/", headers={"HX-Request": "true"}).content.decode()
 
     assert 'hx-trigger="every 2s"' in polled and "Queued" in polled
+
+
+def test_811a9_the_json_file_is_the_document_the_openapi_schema_describes(auditor, tmp_path):
+    from django.core.management import call_command
+
+    from portal.reports.api import ReportDocumentSerializer
+
+    run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
+    document = json.loads((settings.JINZI_REPORTS_DIR / f"expiry-{run.pk}.json").read_text())
+    call_command("spectacular", "--file", str(tmp_path / "schema.json"), "--format", "openapi-json")
+    schema = json.loads((tmp_path / "schema.json").read_text())
+
+    described = schema["components"]["schemas"]["ReportDocument"]["properties"]
+    answer = schema["paths"]["/api/reports/{id}/files/{fmt}/"]["get"]["responses"]["200"]
+    assert answer["content"]["application/json"]["schema"]["$ref"].endswith("/ReportDocument")
+    assert set(document) == set(described) == set(ReportDocumentSerializer().fields)
+    section_fields = set(schema["components"]["schemas"]["ReportSection"]["properties"])
+    assert all(set(section) == section_fields for section in document["sections"])
