@@ -16,6 +16,7 @@ from portal.accounts.models import CertificateHolder
 from portal.compliance.models import Offering
 from portal.core.errors import ValidationFailed
 from portal.core.padates import pa_today
+from portal.reports import expiry
 from portal.reports.models import ReportKind
 
 AS_OF_TEXT = "as_of is a Pennsylvania date, YYYY-MM-DD (DOMAIN.md 2a)"
@@ -74,8 +75,6 @@ def clean_expiry(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _build_expiry(parameters: dict, progress) -> dict:
-    from portal.reports import expiry
-
     return expiry.expiry_report(
         as_of=datetime.date.fromisoformat(parameters["as_of"]),
         holder_id=parameters["holder"],
@@ -84,17 +83,11 @@ def _build_expiry(parameters: dict, progress) -> dict:
     )
 
 
-def _expiry_version() -> str:
-    from portal.reports import expiry
-
-    return expiry.DEFINITION_VERSION
-
-
-DEFINITIONS: dict[str, Callable[[], Definition]] = {
-    ReportKind.EXPIRY: lambda: Definition(
+DEFINITIONS: dict[str, Definition] = {
+    ReportKind.EXPIRY: Definition(
         kind=ReportKind.EXPIRY,
-        title="Expiry report",
-        version=_expiry_version(),
+        title=expiry.TITLE,
+        version=expiry.DEFINITION_VERSION,
         parameters=("as_of", "holder", "offering"),
         build=_build_expiry,
     ),
@@ -106,7 +99,7 @@ def definition(kind: str) -> Definition:
     if kind not in DEFINITIONS:
         known = ", ".join(DEFINITIONS)
         raise ValidationFailed.on("kind", f"unknown report {kind!r}; the reports are {known}")
-    return DEFINITIONS[kind]()
+    return DEFINITIONS[kind]
 
 
 def clean(kind: str, raw: Any) -> dict[str, Any]:
