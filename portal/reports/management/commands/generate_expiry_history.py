@@ -27,7 +27,7 @@ from portal.compliance.models import SUNSET, ListedGame, Offering, OfferingStatu
 from portal.core.hashing import GENESIS_HASH
 from portal.core.padates import day_starts, pa_today
 from portal.game.models import Round
-from portal.reports.expiry import KINDS
+from portal.reports.expiry.world import KINDS
 
 S = RecordStatus
 EFFECTIVE = datetime.date(2025, 7, 1)

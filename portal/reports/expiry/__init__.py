@@ -1,0 +1,83 @@
+"""The expiry report: what each approval's expiry and § 617b.8's sunset take down, as of a date.
+
+A pure read (no files, no Celery): ``expiry_report`` returns the document of
+``portal.reports.document`` (§ 811a.9: title, software and definition versions, holder,
+period, generation time, column titles, subtotals and totals, filters, "No Activity").
+
+Sections, in order:
+1. ``rule``: § 617b.8's life, effective 2025-06-14, sunset 2028-06-14 (DOMAIN.md 2a).
+2. ``approvals``: every layout (§ 601a.10), paytable (§ 617b.8(f)) and rules submission
+   (§ 601a.2) version; its stored status against the status its dates imply on ``as_of``.
+3. ``offerings``: live or not on ``as_of`` (DOMAIN.md §3), when each goes dark, its rounds.
+4. ``changes``: approvals, supersessions, expiries and withdrawals (the audit trail,
+   § 811a.7) and the game availability log (§ 811a.7(f)) over the report's period.
+5. ``stuck``: drafts and submissions that can no longer be approved, and layout reviews
+   past § 601a.10(a)'s 15 days.
+6. ``job``: when the midnight expiry job last ran and what it changed.
+7. ``violations``: rounds (§ 810a.11) played while a part of their offering did not hold.
+
+Readings of this report (each is also a note in the document):
+- every date is a Pennsylvania date (``portal.core.padates``), ``as_of`` included;
+- the period of ``changes`` is the 30 PA days up to and including ``as_of``;
+- liveness is asked at noon of ``as_of`` (PA): ``offering_is_live`` reads only the PA date,
+  and noon lies inside that date even on the days the clocks change;
+- an approval without an expiry date holds until the sunset;
+- rounds and audit events after the end of ``as_of`` are left out.
+
+It runs a fixed number of queries whatever the number of rows: 11, one more with a holder
+filter, one more once the expiry job has run (its last run is a second read). Rounds are
+aggregated in the database, one row per offering and part versions.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+
+from django.utils import timezone
+
+import jinzi
+import portal
+from portal.accounts.models import CertificateHolder
+from portal.core.padates import UTC, pa_time
+from portal.reports.expiry.activity import SECTIONS
+from portal.reports.expiry.world import load_world
+
+DEFINITION_VERSION = "1"
+TITLE = "Expiry report"
+ALL_HOLDERS = "All certificate holders"
+
+
+def expiry_report(
+    *,
+    as_of: datetime.date,
+    holder_id: int | None = None,
+    offering_id: int | None = None,
+    now: datetime.datetime | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """The expiry report as of the Pennsylvania date ``as_of`` (a § 811a.9 document).
+
+    ``progress(done, total)`` is called after each of the seven sections.
+    """
+    now = now or timezone.now()
+    holder = (
+        CertificateHolder.objects.get(pk=holder_id).name if holder_id is not None else ALL_HOLDERS
+    )
+    world = load_world(as_of, holder_id, offering_id)
+    sections = []
+    for done, build in enumerate(SECTIONS, 1):
+        sections.append(build(world))
+        if progress is not None:
+            progress(done, len(SECTIONS))
+    return {
+        "report": "expiry",
+        "title": TITLE,
+        "definition_version": DEFINITION_VERSION,
+        "software_versions": {"portal": portal.__version__, "engine": jinzi.__version__},
+        "holder": holder,
+        "period": {"as_of": as_of.isoformat()},
+        "generated_at": {"pa": pa_time(now).isoformat(), "utc": now.astimezone(UTC).isoformat()},
+        "filters": {"holder": holder_id, "offering": offering_id},
+        "sections": sections,
+    }
