@@ -41,6 +41,7 @@ from jinzi.layout import (
 from jinzi.paytable import MINIMUM_ODDS, Paytable, format_odds
 from jinzi.rng import RNG_METHOD, Draw, draw, spin, spins
 from jinzi.settlement import SettlementTable, check_stake, settle, unit_return
+from jinzi.stats import ChiSquare, HoldCheck, chi_square_p, hold_check, outcome_chi_square
 from jinzi.wagers import KIND_LABELS, SPOT_COUNT, WAGER_KINDS, Wager, WagerKind, legal_wagers
 from jinzi.wheel import STANDARD_ORDER, Colour, Wheel, check_outcome
 
@@ -69,8 +70,10 @@ __all__ = [
     "WAGER_KINDS",
     "WHEEL_SIZE",
     "ZERO_NEIGHBOURS",
+    "ChiSquare",
     "Colour",
     "Draw",
+    "HoldCheck",
     "HoldRange",
     "InvalidOutcome",
     "InvalidPaytable",
@@ -90,15 +93,18 @@ __all__ = [
     "Wheel",
     "__version__",
     "check_outcome",
+    "chi_square_p",
     "check_stake",
     "draw",
     "edge_table",
     "format_odds",
     "format_percent",
+    "hold_check",
     "hold_range",
     "house_edge",
     "in_force",
     "legal_wagers",
+    "outcome_chi_square",
     "paytable_flags",
     "return_variance",
     "round_moments",
