@@ -1,4 +1,4 @@
-"""What every CSV export of the API shares: its renderer and its schema."""
+"""What every CSV export of the API shares: its renderer, its schema and its route."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ import csv
 import io
 
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import renderers
+from rest_framework.decorators import action
 
 
 class CsvRenderer(renderers.BaseRenderer):
@@ -31,3 +34,21 @@ class FilteredExportSchema(AutoSchema):
         if getattr(self.view, "action", None) == "export":
             return self.view.filter_backends
         return super().get_filter_backends()
+
+
+def csv_export(summary: str):
+    """A list's ``export/`` route: GET the filtered list as CSV (the viewset also sets
+    ``schema = FilteredExportSchema()`` so the route documents the list's filters)."""
+
+    def decorate(method):
+        routed = action(
+            detail=False,
+            methods=["get"],
+            renderer_classes=[renderers.JSONRenderer, CsvRenderer],
+            pagination_class=None,
+        )(method)
+        return extend_schema(
+            summary=summary, responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY)}
+        )(routed)
+
+    return decorate

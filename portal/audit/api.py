@@ -3,15 +3,14 @@ filter it, export it as CSV, and verify the chain. For compliance, auditors, sup
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import renderers, serializers
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from portal.accounts.policy import Action
 from portal.api.base import ApiViewSet
-from portal.api.exports import CsvRenderer, FilteredExportSchema
+from portal.api.exports import FilteredExportSchema, csv_export
 from portal.audit.chain import verify_stored
 from portal.audit.export import csv_rows
 from portal.audit.filters import AuditEventFilter, filters_given
@@ -65,16 +64,7 @@ class AuditEventViewSet(ApiViewSet):
     http_method_names = ["get", "head", "options"]
     schema = FilteredExportSchema()
 
-    @extend_schema(
-        summary="The filtered trail as CSV, oldest first",
-        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY)},
-    )
-    @action(
-        detail=False,
-        methods=["get"],
-        renderer_classes=[renderers.JSONRenderer, CsvRenderer],
-        pagination_class=None,
-    )
+    @csv_export("The filtered trail as CSV, oldest first")
     def export(self, request):
         events = self.filter_queryset(self.get_queryset())  # a bad filter stops here: 400
         if request.method == "GET":  # a HEAD takes no copy

@@ -3,14 +3,11 @@ by holder, offering and period (Pennsylvania dates), and ``export/`` as CSV."""
 
 from __future__ import annotations
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import renderers, serializers
-from rest_framework.decorators import action
+from rest_framework import serializers
 
 from portal.accounts.policy import Action
 from portal.api.base import ApiViewSet
-from portal.api.exports import CsvRenderer, FilteredExportSchema
+from portal.api.exports import FilteredExportSchema, csv_export
 from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows
 from portal.compliance.models import AvailabilityChange
 from portal.core.csv_export import csv_response
@@ -52,16 +49,7 @@ class AvailabilityViewSet(ApiViewSet):
     def get_queryset(self):
         return availability_log().order_by("-at", "-pk")
 
-    @extend_schema(
-        summary="The filtered log as CSV, oldest first (instants in UTC)",
-        responses={(200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY)},
-    )
-    @action(
-        detail=False,
-        methods=["get"],
-        renderer_classes=[renderers.JSONRenderer, CsvRenderer],
-        pagination_class=None,
-    )
+    @csv_export("The filtered log as CSV, oldest first (instants in UTC)")
     def export(self, request):
         changes = self.filter_queryset(self.get_queryset())  # a bad filter stops here: 400
         return csv_response(csv_rows(changes), "availability-log.csv")
