@@ -16,11 +16,19 @@ from portal.accounts.models import CertificateHolder
 from portal.compliance.models import Offering
 from portal.core.errors import ValidationFailed
 from portal.core.padates import pa_today
-from portal.reports import expiry
+from portal.reports import audit, expiry
 from portal.reports.models import ReportKind
 
 AS_OF_TEXT = "as_of is a Pennsylvania date, YYYY-MM-DD (DOMAIN.md 2a)"
 AS_OF_RANGE = "as_of must fall between 2025-06-14 and 2028-06-14 (§ 617b.8's life, 55 Pa.B. 4012)"
+DAY_TEXT = "{name} is a Pennsylvania gaming day, YYYY-MM-DD (DOMAIN.md 2a)"
+DAY_RANGE = (
+    "{name} must fall between 2025-06-14 and 2028-06-13, the gaming days of § 617b.8's life "
+    "(55 Pa.B. 4012)"
+)
+DAY_FUTURE = "{name} is after today ({today}): a report covers days that have begun"
+DAYS_ORDER = "start must not be after end"
+THRESHOLD_TEXT = "win_threshold is a whole number of cents, at least 1"
 NO_SUCH_HOLDER = "there is no certificate holder {id}"
 NO_SUCH_OFFERING = "there is no offering {id}"
 UNKNOWN_PARAMETERS = "unknown parameter(s) {names}; this report takes {known}"
@@ -74,6 +82,58 @@ def clean_expiry(raw: dict[str, Any]) -> dict[str, Any]:
     return {"as_of": _as_of(raw.get("as_of")).isoformat(), "holder": holder, "offering": offering}
 
 
+def _gaming_day(name: str, value, default: datetime.date) -> datetime.date:
+    if value in (None, ""):
+        return default
+    try:
+        day = datetime.date.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise ValidationFailed.on(name, DAY_TEXT.format(name=name))
+    if not jinzi.EFFECTIVE <= day < jinzi.SUNSET:
+        raise ValidationFailed.on(name, DAY_RANGE.format(name=name))
+    if day > pa_today():
+        raise ValidationFailed.on(name, DAY_FUTURE.format(name=name, today=pa_today()))
+    return day
+
+
+def clean_audit(raw: dict[str, Any]) -> dict[str, Any]:
+    """{"start", "end": gaming days (yesterday if blank), "holder", "offering",
+    "win_threshold": cents}."""
+    scope = clean_expiry({"holder": raw.get("holder"), "offering": raw.get("offering")})
+    yesterday = pa_today() - datetime.timedelta(days=1)
+    end = _gaming_day("end", raw.get("end"), max(yesterday, jinzi.EFFECTIVE))
+    start = _gaming_day("start", raw.get("start"), end)
+    if start > end:
+        raise ValidationFailed.on("start", DAYS_ORDER)
+    threshold = raw.get("win_threshold")
+    if threshold in (None, ""):
+        threshold = audit.DEFAULT_WIN_THRESHOLD
+    elif type(threshold) is str and threshold.isascii() and threshold.isdigit():
+        threshold = int(threshold) if len(threshold) <= 15 else 0
+    if type(threshold) is not int or not 1 <= threshold < 10**15:
+        raise ValidationFailed.on("win_threshold", THRESHOLD_TEXT)
+    return {
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "holder": scope["holder"],
+        "offering": scope["offering"],
+        "win_threshold": threshold,
+    }
+
+
+def _build_audit(parameters: dict, progress) -> dict:
+    return audit.audit_report(
+        start=datetime.date.fromisoformat(parameters["start"]),
+        end=datetime.date.fromisoformat(parameters["end"]),
+        holder_id=parameters["holder"],
+        offering_id=parameters["offering"],
+        win_threshold=parameters["win_threshold"],
+        progress=progress,
+    )
+
+
 def _build_expiry(parameters: dict, progress) -> dict:
     return expiry.expiry_report(
         as_of=datetime.date.fromisoformat(parameters["as_of"]),
@@ -91,8 +151,15 @@ DEFINITIONS: dict[str, Definition] = {
         parameters=("as_of", "holder", "offering"),
         build=_build_expiry,
     ),
+    ReportKind.AUDIT: Definition(
+        kind=ReportKind.AUDIT,
+        title=audit.TITLE,
+        version=audit.DEFINITION_VERSION,
+        parameters=("start", "end", "holder", "offering", "win_threshold"),
+        build=_build_audit,
+    ),
 }
-CLEANERS = {ReportKind.EXPIRY: clean_expiry}
+CLEANERS = {ReportKind.EXPIRY: clean_expiry, ReportKind.AUDIT: clean_audit}
 
 
 def definition(kind: str) -> Definition:

@@ -28,17 +28,35 @@ dict of this shape; the CSV, XLSX and PDF renderers read nothing else.
       ]
     }
 
-Column types: text, integer, money (integer minor units), percent (a number, 0.25 = 25 %),
-date (ISO, a Pennsylvania date), datetime (ISO 8601 with offset), boolean, flag (text
-naming a problem, blank when none). A subtotal row carries ``row_type: "subtotal"`` and a
-``label``; detail rows ``row_type: "detail"``.
+Column types: text, integer, money (integer minor units), decimal (an exact figure that is
+not whole, as a decimal string: an expected win in cents to 4 places), percent (a number,
+0.25 = 25 %), date (ISO, a Pennsylvania date), datetime (ISO 8601 with offset), boolean,
+flag (text naming a problem, blank when none). A subtotal row carries
+``row_type: "subtotal"`` and a ``label``; detail rows ``row_type: "detail"``.
+
+A **streamed** section (``streamed_section``) is too long to hold: its rows are made as a
+file is written, by calling ``stream()``, as lists of values in column order. It belongs to
+the tabular formats only (``formats``); the JSON and the PDF carry its title, columns, row
+count and notes, with a note naming the files that hold its rows.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
-COLUMN_TYPES = ("text", "integer", "money", "percent", "date", "datetime", "boolean", "flag")
+COLUMN_TYPES = (
+    "text",
+    "integer",
+    "money",
+    "decimal",
+    "percent",
+    "date",
+    "datetime",
+    "boolean",
+    "flag",
+)
+TABULAR = ("csv", "xlsx")
 NO_ACTIVITY = "No Activity"
 
 
@@ -69,3 +87,43 @@ def section(
         "no_activity": not rows,
         "notes": list(notes or []),
     }
+
+
+def streamed_section(
+    key: str,
+    title: str,
+    columns: list[dict[str, str]],
+    stream: Callable[[], Iterator[list[Any]]],
+    *,
+    count: int,
+    notes: list[str] | None = None,
+) -> dict[str, Any]:
+    """A section of ``count`` rows, made by ``stream()`` each time a file is written."""
+    return {
+        "key": key,
+        "title": title,
+        "columns": columns,
+        "rows": [],
+        "totals": None,
+        "no_activity": count == 0,
+        "notes": list(notes or []),
+        "streamed": True,
+        "row_count": count,
+        "formats": list(TABULAR),
+        "stream": stream,
+    }
+
+
+def without_streams(document: dict[str, Any]) -> dict[str, Any]:
+    """The document as the JSON and the PDF carry it: each streamed section without its
+    stream, saying where its rows are."""
+    if not any(s.get("streamed") for s in document["sections"]):
+        return document
+    sections = []
+    for s in document["sections"]:
+        if s.get("streamed"):
+            where = f"{s['row_count']:,} rows, in the CSV and XLSX files of this report."
+            s = {k: v for k, v in s.items() if k != "stream"}
+            s["notes"] = [*s["notes"], where]
+        sections.append(s)
+    return {**document, "sections": sections}

@@ -11,6 +11,7 @@ from portal.accounts.models import CertificateHolder
 
 class ReportKind(models.TextChoices):
     EXPIRY = "expiry", "Expiry report"
+    AUDIT = "audit", "Audit report"
 
 
 class RunStatus(models.TextChoices):

@@ -29,7 +29,6 @@ from portal.reports.expiry.world import (
     JOB_RUN,
     KINDS,
     NOON,
-    PERIOD_DAYS,
     ROUND_VERSION,
     SOON_DAYS,
     VERBS,
@@ -127,7 +126,7 @@ def _offering_totals(counts: Counter) -> dict:
 
 
 def changes_section(w: World) -> dict:
-    first = w.as_of - datetime.timedelta(days=PERIOD_DAYS - 1)
+    first = w.first_day
     start = day_starts(first)
     rows = []
     events = AuditEvent.objects.filter(
@@ -181,7 +180,8 @@ def changes_section(w: World) -> dict:
         column("reason", "Reason"),
     ]
     notes = [
-        f"Period: the {PERIOD_DAYS} Pennsylvania days {first} to {w.as_of}, both included "
+        f"Period: the {(w.as_of - first).days + 1} Pennsylvania days {first} to {w.as_of}, "
+        "both included "
         "(00:00 to 24:00 PA time; DOMAIN.md 2a).",
         "Approvals, supersessions, expiries and withdrawals come from the audit trail "
         "(§ 811a.7); openings and closings from the game availability log (§ 811a.7(f)); "

@@ -112,9 +112,20 @@ class World:
     groups: list[dict]  # rounds by offering and part versions, up to the end of as_of
     parts: dict[tuple[str, int], VersionedRecord]  # the records those rounds recorded
     day_end: datetime.datetime  # the end of as_of (PA)
+    first_day: datetime.date  # the first PA day of the changes' period
 
 
-def load_world(as_of: datetime.date, holder_id: int | None, offering_id: int | None) -> World:
+def load_world(
+    as_of: datetime.date,
+    holder_id: int | None,
+    offering_id: int | None,
+    *,
+    first_day: datetime.date | None = None,
+) -> World:
+    """``first_day``: where the changes' period and the rounds read start (the audit
+    report's period); by default the rounds start with the first and the changes cover
+    the ``PERIOD_DAYS`` PA days up to ``as_of``."""
+
     offerings = offerings_with_parts()
     if holder_id is not None:
         offerings = offerings.filter(holder_id=holder_id)
@@ -153,6 +164,8 @@ def load_world(as_of: datetime.date, holder_id: int | None, offering_id: int | N
 
     day_end = day_starts(as_of + datetime.timedelta(days=1))
     rounds = Round.objects.filter(started_at__lt=day_end)
+    if first_day is not None:
+        rounds = rounds.filter(started_at__gte=day_starts(first_day))
     if holder_id is not None:
         rounds = rounds.filter(offering__holder_id=holder_id)
     if offering_id is not None:
@@ -184,6 +197,7 @@ def load_world(as_of: datetime.date, holder_id: int | None, offering_id: int | N
         groups,
         parts,
         day_end,
+        first_day or as_of - datetime.timedelta(days=PERIOD_DAYS - 1),
     )
 
 

@@ -20,16 +20,24 @@ from __future__ import annotations
 import json
 from typing import BinaryIO
 
+from portal.reports.document import without_streams
 from portal.reports.render.common import Document, text_stream
 from portal.reports.render.pdf import write_pdf
 from portal.reports.render.tabular import write_csv, write_xlsx
 
 
 def write_json(document: Document, out: BinaryIO) -> None:
-    """The document itself: UTF-8, keys sorted, non-ASCII kept as is, one-space indent."""
+    """The document itself: UTF-8, keys sorted, non-ASCII kept as is, one-space indent;
+    a streamed section's rows are in the CSV and XLSX only."""
+    document = without_streams(document)
     with text_stream(out) as text:
         json.dump(document, text, sort_keys=True, ensure_ascii=False, indent=1, allow_nan=False)
         text.write("\n")
+
+
+def write_pdf_document(document: Document, out: BinaryIO) -> None:
+    """The PDF: a streamed section's rows are in the CSV and XLSX only."""
+    write_pdf(without_streams(document), out)
 
 
 # --- Format name -> (writer, content type, file extension) --------------------------------
@@ -42,5 +50,5 @@ FORMATS = {
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         "xlsx",
     ),
-    "pdf": (write_pdf, "application/pdf", "pdf"),
+    "pdf": (write_pdf_document, "application/pdf", "pdf"),
 }

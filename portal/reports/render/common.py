@@ -13,7 +13,7 @@ from typing import Any, BinaryIO
 Document = dict[str, Any]
 Cells = list[tuple[str, Any]]  # (column type, value) for each column of a row
 
-NUMERIC = ("integer", "money", "percent")
+NUMERIC = ("integer", "money", "decimal", "percent")
 
 
 # --- What every format shares -------------------------------------------------------------
@@ -47,6 +47,8 @@ def _period_text(period: dict[str, Any]) -> str:
         return f"As of {period['as_of']}"
     if set(period) == {"from", "to"}:
         return f"{period['from']} to {period['to']}"
+    if set(period) == {"start", "end"}:
+        return f"Gaming days {period['start']} to {period['end']} (Pennsylvania dates)"
     return "; ".join(f"{key}: {value}" for key, value in sorted(period.items()))
 
 
@@ -103,6 +105,21 @@ def as_whole(value: Any) -> int:
     if number and value == int(value):
         return int(value)
     raise ValueError(f"not a whole number: {value!r}")
+
+
+def as_decimal_text(value: Any) -> str:
+    """A decimal figure as its exact text ("12.3456"); anything else is a builder's bug."""
+    if isinstance(value, str):
+        try:
+            Decimal(value)
+        except ArithmeticError:
+            pass
+        else:
+            if Decimal(value).is_finite():
+                return value
+    if isinstance(value, int | Decimal) and not isinstance(value, bool):
+        return str(value)
+    raise ValueError(f"not a decimal figure: {value!r}")
 
 
 def as_number(value: Any) -> int | float | Decimal:

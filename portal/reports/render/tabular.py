@@ -12,6 +12,7 @@ from portal.core.csv_export import safe_cell
 from portal.reports.document import NO_ACTIVITY
 from portal.reports.render.common import (
     Document,
+    as_decimal_text,
     as_number,
     as_whole,
     column_title,
@@ -44,6 +45,12 @@ def write_csv(document: Document, out: BinaryIO) -> None:
             writer.writerow([safe_cell(column_title(column)) for column in section["columns"]])
             if section["no_activity"]:
                 writer.writerow([NO_ACTIVITY])
+            elif section.get("streamed"):
+                kinds = [c["type"] for c in section["columns"]]
+                writer.writerows(
+                    [_csv_cell(kind, value) for kind, value in zip(kinds, values, strict=True)]
+                    for values in section["stream"]()
+                )
             else:
                 for _row_type, cells in section_lines(section):
                     writer.writerow([_csv_cell(kind, value) for kind, value in cells])
@@ -59,6 +66,8 @@ def _csv_cell(kind: str, value: Any) -> Any:
         return as_whole(value)
     if kind == "percent":
         return as_number(value)
+    if kind == "decimal":
+        return as_decimal_text(value)
     if kind == "boolean":
         return "Yes" if value else "No"
     return safe_cell(value)
@@ -68,11 +77,14 @@ def _csv_cell(kind: str, value: Any) -> Any:
 
 XLSX_NUMBER_FORMATS = {
     "integer": "#,##0",
+    "decimal": "#,##0.0000",
     "money": "#,##0",  # cents, as in the CSV and the JSON: exact, no float rounding
     "percent": "0.000%",
     "date": "yyyy-mm-dd",
 }
 XLSX_WIDTHS = {"text": 30, "flag": 24, "datetime": 27, "date": 12, "boolean": 8, "percent": 10}
+XLSX_KINDS = ("text", "integer", "money", "decimal", "percent", "date", "datetime", "boolean")
+XLSX_ROWS = 1_048_576  # a worksheet's rows: a longer streamed section goes on to a new sheet
 SHEET_NAME_LIMIT = 31
 SHEET_NAME_FORBIDDEN = str.maketrans({char: " " for char in "[]:*?/\\"})
 
@@ -106,7 +118,7 @@ def write_xlsx(document: Document, out: BinaryIO) -> None:
                 if kind in XLSX_NUMBER_FORMATS
                 else {"bold": is_bold}
             )
-            for kind in ("text", "integer", "money", "percent", "date", "datetime", "boolean")
+            for kind in XLSX_KINDS
             for is_bold in (False, True)
         }
         footer = _xlsx_footer(document)
@@ -128,9 +140,11 @@ def write_xlsx(document: Document, out: BinaryIO) -> None:
             row += 1
             sheet.write_string(row, 0, name)
             empty = f" ({NO_ACTIVITY})" if section["no_activity"] else ""
+            if section.get("streamed") and section["row_count"] > XLSX_ROWS - 2:
+                empty = f" ({section['row_count']:,} rows: continued on the sheets after it)"
             sheet.write_string(row, 1, plain_text(section["title"]) + empty)
 
-        for name, section in zip(names, sections, strict=True):
+        def new_sheet(name: str, section: dict[str, Any], title: str):
             sheet = workbook.add_worksheet(name)
             _xlsx_print_setup(sheet, footer)
             columns = section["columns"]
@@ -139,13 +153,32 @@ def write_xlsx(document: Document, out: BinaryIO) -> None:
                 sheet.set_column(index, index, max(default, min(len(column_title(column)), 40)))
             sheet.freeze_panes(2, 0)
             sheet.repeat_rows(1)  # column titles on every printed page
-            sheet.write_string(0, 0, plain_text(section["title"]), bold)
+            sheet.write_string(0, 0, title, bold)
             for index, column in enumerate(columns):
                 sheet.write_string(1, index, column_title(column), heading)
+            return sheet
+
+        for name, section in zip(names, sections, strict=True):
+            sheet = new_sheet(name, section, plain_text(section["title"]))
             row = 2
             if section["no_activity"]:
                 sheet.write_string(row, 0, NO_ACTIVITY, bold)
                 row += 1
+            elif section.get("streamed"):
+                # Past a sheet's last row the section goes on in "<name> (2)", "(3)", …, each
+                # a plain table with its title and column titles again.
+                kinds = [_xlsx_kind(c["type"]) for c in section["columns"]]
+                cell_formats = [formats[kind, False] for kind in kinds]
+                part = 1
+                for values in section["stream"]():
+                    if row == XLSX_ROWS:
+                        part += 1
+                        title = f"{plain_text(section['title'])} (part {part})"
+                        sheet = new_sheet(_continued(name, part), section, title)
+                        row = 2
+                    for index, (kind, value) in enumerate(zip(kinds, values, strict=True)):
+                        _xlsx_cell(sheet, row, index, kind, value, cell_formats[index])
+                    row += 1
             else:
                 for row_type, cells in section_lines(section):
                     for index, (kind, value) in enumerate(cells):
@@ -167,6 +200,9 @@ def _xlsx_cell(sheet, row: int, col: int, kind: str, value: Any, cell_format) ->
         sheet.write_number(row, col, as_whole(value), cell_format)
     elif kind == "percent":
         sheet.write_number(row, col, float(as_number(value)), cell_format)
+    elif kind == "decimal":
+        # The cell shows the figure to 4 places; the exact text is in the CSV and JSON.
+        sheet.write_number(row, col, float(as_decimal_text(value)), cell_format)
     elif kind == "date":
         day = value if isinstance(value, date) else date.fromisoformat(value)
         sheet.write_datetime(row, col, day, cell_format)
@@ -192,6 +228,12 @@ def _sheet_names(sections: list[dict[str, Any]]) -> list[str]:
         used.add(name.lower())
         names.append(name)
     return names
+
+
+def _continued(name: str, part: int) -> str:
+    """The name of a streamed section's ``part``-th sheet (unique: parts are numbered)."""
+    suffix = f" ({part})"
+    return name[: SHEET_NAME_LIMIT - len(suffix)].strip(" '") + suffix
 
 
 def _xlsx_footer(document: Document) -> str:

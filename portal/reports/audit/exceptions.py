@@ -1,0 +1,124 @@
+"""The audit report's exceptions: what an auditor looks at first.
+
+- single wins of at least the report's threshold (a round's returns less its stakes);
+- paytables with a spot whose house edge is 0 or less that took bets (legal under
+  § 617b.8(f), but to be flagged loudly: DOMAIN.md §1);
+- approvals, supersessions, expiries, withdrawals and openings/closings in the period, and
+  rounds played on an offering that was not live: the expiry report's own sections
+  (``portal.reports.expiry``), read over this report's period;
+- exports taken in the period: report downloads and audit-trail exports (§ 811a.7).
+"""
+
+from __future__ import annotations
+
+from portal.audit.models import AuditEvent
+from portal.audit.services import EXPORTED
+from portal.reports.audit.checks import player_ref
+from portal.reports.audit.figures import SpotTotal, spot_edge
+from portal.reports.audit.numbers import decimal_text
+from portal.reports.audit.scope import Scope
+from portal.reports.document import column, section
+from portal.reports.expiry.activity import changes_section, violations_section
+from portal.reports.expiry.world import load_world
+
+DOWNLOADED = "report.download"
+
+
+def big_wins_section(scope: Scope, wins: list[dict], threshold: int) -> dict:
+    rows = [
+        {
+            "round": w["pk"],
+            "holder": scope.holders[scope.offerings[w["offering_id"]][0]].name,
+            "offering": scope.offerings[w["offering_id"]][1],
+            "player": player_ref(w["player_id"]),
+            "started": w["started_at"].isoformat(),
+            "outcome": w["outcome"],
+            "staked": w["total_staked"],
+            "returned": w["total_returned"],
+            "won": w["won"],
+        }
+        for w in wins
+    ]
+    columns = [
+        column("round", "Round id", "integer"),
+        column("holder", "Certificate holder"),
+        column("offering", "Offering"),
+        column("player", "Player"),
+        column("started", "Started", "datetime"),
+        column("outcome", "Outcome", "integer"),
+        column("staked", "Staked", "money"),
+        column("returned", "Returned", "money"),
+        column("won", "Player's win", "money"),
+    ]
+    notes = [f"Rounds whose player won {threshold:,} cents or more (returned − staked)."]
+    totals = {"won": sum(r["won"] for r in rows)} if rows else None
+    return section(
+        "big_wins", "Single wins above the threshold", columns, rows, totals=totals, notes=notes
+    )
+
+
+def generous_section(scope: Scope, spots: list[SpotTotal]) -> dict:
+    rows = []
+    for spot in spots:
+        edge = spot_edge(spot.odds, spot.spot)
+        if edge <= 0:
+            rows.append(
+                {
+                    "offering": scope.offerings[spot.group[0]][1],
+                    "paytable": f"#{spot.group[1]} v{spot.group[2]}",
+                    "spot": spot.wager.label,
+                    "edge": decimal_text(edge * 100),
+                    "bets": spot.bets,
+                    "handle": spot.handle,
+                }
+            )
+    columns = [
+        column("offering", "Offering"),
+        column("paytable", "Paytable"),
+        column("spot", "Spot"),
+        column("edge", "House edge (%)", "decimal"),
+        column("bets", "Bets", "integer"),
+        column("handle", "Handle", "money"),
+    ]
+    notes = [
+        "Spots whose exact house edge under the recorded odds is 0 or less and that took "
+        "bets: legal under § 617b.8(f) (it sets minimums only), flagged for review."
+    ]
+    return section("generous", "Paytables with an edge of 0 or less", columns, rows, notes=notes)
+
+
+def exports_section(scope: Scope) -> dict:
+    first, end = scope.money_span
+    events = AuditEvent.objects.filter(
+        occurred_at__gte=first, occurred_at__lt=end, action__in=(DOWNLOADED, EXPORTED)
+    ).order_by("sequence")
+    rows = [
+        {
+            "at": e["occurred_at"].isoformat(),
+            "by": e["actor_username"],
+            "what": "report file" if e["action"] == DOWNLOADED else "audit trail",
+            "object": f"{e['object_type']} {e['object_id']}",
+            "detail": ", ".join(f"{k}: {v}" for k, v in sorted((e["after"] or {}).items())),
+        }
+        for e in events.values(
+            "occurred_at", "actor_username", "action", "object_type", "object_id", "after"
+        )
+    ]
+    columns = [
+        column("at", "When", "datetime"),
+        column("by", "By"),
+        column("what", "Export"),
+        column("object", "Object"),
+        column("detail", "Detail"),
+    ]
+    notes = ["Every copy taken out of the system in the period (the audit trail, § 811a.7)."]
+    return section("exports", "Exports taken", columns, rows, notes=notes)
+
+
+def record_sections(scope: Scope) -> list[dict]:
+    """The changes and the violations, as the expiry report reads them, over the period."""
+    world = load_world(scope.end, scope.holder_id, scope.offering_id, first_day=scope.start)
+    changes = changes_section(world)
+    violations = violations_section(world)
+    violations["title"] = "Rounds on an offering that was not live"
+    return [changes, violations]

@@ -1,0 +1,125 @@
+"""Which rounds an audit report covers: a period of gaming days, per certificate holder.
+
+**Reading (DOMAIN.md 2a):** a round belongs to the gaming day its play started in
+(``started_at``), counted with its holder's gaming-day start hour. A report over several
+holders whose days start at different hours therefore covers a slightly different stretch
+of instants for each; every figure is computed over exactly those rounds.
+
+Rounds started after the report began are left out (``cutoff``), so a report of a day that
+is still being played is a fixed picture: every part of it reads the same rounds.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+
+from portal.accounts.models import CertificateHolder
+from portal.compliance.models import Offering
+from portal.core.padates import day_starts
+
+
+@dataclass(frozen=True)
+class Holder:
+    pk: int
+    name: str
+    start_hour: int
+    first: datetime.datetime  # the instant the period's first gaming day starts (UTC)
+    end: datetime.datetime  # the instant after its last gaming day, capped at the cutoff
+    # The start of each gaming day of the period, and the instant after the last.
+    day_starts: tuple[datetime.datetime, ...] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Scope:
+    start: datetime.date
+    end: datetime.date
+    holder_id: int | None
+    offering_id: int | None
+    cutoff: datetime.datetime
+    holders: dict[int, Holder]
+    offerings: dict[int, tuple[int, str]]  # offering pk → (holder pk, name), all in scope
+
+    @property
+    def days(self) -> list[datetime.date]:
+        count = (self.end - self.start).days + 1
+        return [self.start + datetime.timedelta(days=n) for n in range(count)]
+
+    @property
+    def money_span(self) -> tuple[datetime.datetime, datetime.datetime]:
+        """The instants the wallets are reconciled over: from the earliest holder's first
+        gaming day to the latest's end (one span when every day starts at the same hour)."""
+        if not self.holders:
+            start = day_starts(self.start)
+            return start, min(day_starts(self.end + datetime.timedelta(days=1)), self.cutoff)
+        return (
+            min(h.first for h in self.holders.values()),
+            max(h.end for h in self.holders.values()),
+        )
+
+    def q(self, prefix: str = "") -> Q:
+        """The filter of the scope's rounds; ``prefix`` reaches a round from another model
+        (``"round__"`` from a bet or a ledger entry)."""
+        spans: dict[tuple[datetime.datetime, datetime.datetime], list[int]] = {}
+        for h in self.holders.values():
+            spans.setdefault((h.first, h.end), []).append(h.pk)
+        if not spans:
+            return Q(pk__in=[])
+        condition = Q()
+        for (first, end), pks in spans.items():
+            condition |= Q(
+                **{
+                    f"{prefix}offering__holder_id__in": pks,
+                    f"{prefix}started_at__gte": first,
+                    f"{prefix}started_at__lt": end,
+                }
+            )
+        if self.offering_id is not None:
+            condition &= Q(**{f"{prefix}offering_id": self.offering_id})
+        return condition
+
+    def gaming_day(self, offering_id: int, started_at: datetime.datetime) -> datetime.date:
+        """The gaming day of a round in scope (by bisection on its holder's day starts)."""
+        starts = self.holders[self.offerings[offering_id][0]].day_starts
+        index = bisect.bisect_right(starts, started_at) - 1
+        return self.start + datetime.timedelta(days=index)
+
+
+def scope_of(
+    *,
+    start: datetime.date,
+    end: datetime.date,
+    holder_id: int | None,
+    offering_id: int | None,
+    cutoff: datetime.datetime,
+) -> Scope:
+    holders = CertificateHolder.objects.order_by("name")
+    offerings = Offering.objects.order_by("name")
+    if holder_id is not None:
+        holders = holders.filter(pk=holder_id)
+        offerings = offerings.filter(holder_id=holder_id)
+    if offering_id is not None:
+        offerings = offerings.filter(pk=offering_id)
+        holders = holders.filter(pk__in=offerings.values("holder_id"))
+    count = (end - start).days + 1
+    found = {}
+    for pk, name, hour in holders.values_list("pk", "name", "gaming_day_start_hour"):
+        starts = tuple(
+            day_starts(start + datetime.timedelta(days=n), hour) for n in range(count + 1)
+        )
+        found[pk] = Holder(pk, name, hour, starts[0], min(starts[-1], cutoff), starts)
+    return Scope(
+        start=start,
+        end=end,
+        holder_id=holder_id,
+        offering_id=offering_id,
+        cutoff=cutoff,
+        holders=found,
+        offerings={
+            pk: (holder, name)
+            for pk, holder, name in offerings.values_list("pk", "holder_id", "name")
+        },
+    )

@@ -1,0 +1,246 @@
+"""The audit report (DOMAIN.md §2 "Hold", § 811a.9), on three rounds worked out by hand.
+
+Minimum paytable (§ 617b.8(f)), standard wheel (red {1,3,5,8,10,12}); the player starts
+the day with 100,000 cents.
+
+    round 1, outcome 0: red 200 → half back 100 (§ 617b.8(g)(2)); straight 0 200 → 2,400
+    round 2, outcome 5: red 200 → 400; black 200 → 0
+    round 3, outcome 7: straight 7 1,000 → 12,000; split 0-1 200 → 0
+
+H = 2,000; returned = 14,900; W = −12,900.
+E = (200 + 200 + 200 + 1,000)/26 + (200 + 200)/13 = 1,200/13 = 92.3077 (to 4 places).
+Each round's return over the 13 outcomes (169 × variance = 13 ΣR² − (ΣR)²):
+    round 1: 2,500 on 0, 400 on the 6 reds, 0 on the blacks → 69,720,000
+    round 2: 200 on 0, 400 on the other 12                → 480,000
+    round 3: 1,700 on 0, 1,200 on 1, 12,000 on 7, else 0    → 1,706,280,000
+Var W = 1,776,480,000/169, SD = 3,242.1777; z = −4.007, but 3 rounds: "low volume".
+Outcomes 0, 5 and 7 once each: chi-square = 10 exactly (12 d.f.), p = 0.615961.
+"""
+
+from __future__ import annotations
+
+import datetime
+from fractions import Fraction
+
+import pytest
+import time_machine
+from django.db import connection
+
+from portal.core import append_only
+from portal.core.padates import UTC, pa_date
+from portal.game.models import Bet, Round
+from portal.reports.audit import audit_report
+from portal.reports.audit.numbers import sqrt_text
+from portal.reports.document import NO_ACTIVITY
+from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.factories import approved_offering
+
+pytestmark = MONEY_TESTS
+
+PLAYED_AT = datetime.datetime(2026, 11, 16, 17, 0, tzinfo=UTC)  # noon in Pennsylvania
+DAY = pa_date(PLAYED_AT)
+ROUNDS = [
+    (0, [{"kind": "red", "stake": 200}, {"kind": "straight", "numbers": [0], "stake": 200}]),
+    (5, [{"kind": "red", "stake": 200}, {"kind": "black", "stake": 200}]),
+    (
+        7,
+        [
+            {"kind": "straight", "numbers": [7], "stake": 1000},
+            {"kind": "split", "numbers": [0, 1], "stake": 200},
+        ],
+    ),
+]
+
+
+@pytest.fixture
+def played(funded_player, live_offering):
+    from portal.game.services import round_play
+
+    with time_machine.travel(PLAYED_AT):
+        for number, (outcome, wagers) in enumerate(ROUNDS):
+            round_play(
+                player=funded_player,
+                offering_id=live_offering.pk,
+                wagers=wagers,
+                idempotency_key=f"audit-round-{number}",
+                rng=FixedBits(outcome),
+            )
+    return live_offering
+
+
+def report(**kwargs):
+    kwargs.setdefault("start", DAY)
+    kwargs.setdefault("end", DAY)
+    return audit_report(now=PLAYED_AT + datetime.timedelta(days=1), **kwargs)
+
+
+def sections(document) -> dict:
+    return {s["key"]: s for s in document["sections"]}
+
+
+def test_617b8_g_the_totals_are_the_hand_worked_figures(funded_player, played):
+    document = report()
+
+    assert document["report"] == "audit"
+    assert document["period"] == {"start": "2026-11-16", "end": "2026-11-16"}
+    totals = document["totals"]
+    assert (totals["rounds"], totals["bets"], totals["players"]) == (3, 6, 1)
+    assert (totals["handle"], totals["returned"], totals["win"]) == (2000, 14_900, -12_900)
+    assert totals["expected_win"] == "92.3077"
+    assert totals["win_sd"] == "3242.1777"
+    assert totals["win_sd"] == sqrt_text(Fraction(1_776_480_000, 169))
+    assert totals["flag"] == "low volume"
+
+
+def test_811a9_the_summary_groups_by_holder_offering_and_paytable_version(played):
+    document = report()
+
+    [group] = document["groups"]
+    assert group["offering_id"] == played.pk
+    assert group["paytable_id"] == played.paytable_id
+    assert (group["rounds"], group["bets"], group["handle"], group["win"]) == (3, 6, 2000, -12_900)
+    assert group["hold"] == pytest.approx(-12_900 / 2000)
+    assert group["expected_hold"] == pytest.approx(1200 / 13 / 2000)
+    assert group["z"] == "-4.007"
+    rows = sections(document)["summary"]["rows"]
+    assert [r["row_type"] for r in rows] == ["detail", "subtotal", "subtotal"]
+    assert sections(document)["summary"]["totals"]["values"]["handle"] == 2000
+
+
+def test_617b8_g_by_kind_splits_wagers_covering_zero_from_the_rest(played):
+    by_kind = {row["kind"]: row for row in report()["by_kind"]}
+
+    assert by_kind["straight"]["handle"] == 1200
+    assert by_kind["straight"]["win"] == 1200 - 2400 - 12_000
+    assert by_kind["red"]["handle"] == 400 and by_kind["red"]["win"] == 400 - 500
+    assert by_kind["covers_zero"]["handle"] == 400  # straight 0 and split 0-1
+    assert by_kind["covers_zero"]["expected_hold"] == pytest.approx(1 / 13)
+    assert by_kind["not_zero"]["handle"] == 1600
+    assert by_kind["not_zero"]["expected_hold"] == pytest.approx(1 / 26)
+
+
+def test_810a5_outcome_counts_and_chi_square_are_exact(played):
+    document = report()
+
+    assert document["outcome_counts"] == [1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0]
+    assert document["chi_square"] == "10.0000"
+    assert document["chi_square_p"] == "0.615961"
+    assert document["chi_square_alarm"] is False
+    # The rounds here were drawn from an injected source, and the round recorded so (§ 810a.5).
+    listed = [r for r in sections(document)["rng"]["rows"] if r["row_type"] == "detail"]
+    assert [r["outcome"] for r in listed] == [0, 5, 7]
+    assert all("FixedBits" in r["method"] for r in listed)
+
+
+def test_810a5_rounds_drawn_by_the_os_csprng_are_not_listed(funded_player, live_offering):
+    from portal.game.services import round_play
+
+    round_play(
+        player=funded_player,
+        offering_id=live_offering.pk,
+        wagers=[{"kind": "red", "stake": 200}],
+        idempotency_key="audit-csprng-1",
+    )
+    today = pa_date(datetime.datetime.now(UTC))
+    document = audit_report(start=today, end=today)
+
+    assert document["totals"]["rounds"] == 1
+    assert sections(document)["rng"]["no_activity"]
+
+
+def test_617b8_f_every_bet_is_settled_again_without_discrepancy(played):
+    resettlement = report()["resettlement"]
+
+    assert (resettlement["checked"], resettlement["rounds"]) == (6, 3)
+    assert resettlement["discrepancies"] == []
+
+
+def test_811a9_stakes_returns_and_the_wallet_reconcile(funded_player, played):
+    document = report()
+    reconciliation = document["reconciliation"]
+
+    assert reconciliation["ok"] is True
+    assert reconciliation["stakes"] == {"rounds": 2000, "bets": 2000, "ledger": 2000}
+    assert reconciliation["returns"] == {"rounds": 14_900, "bets": 14_900, "ledger": 14_900}
+    [wallet] = [r for r in sections(document)["wallets"]["rows"] if r["row_type"] == "detail"]
+    # The top-up came before the period: it is the opening balance.
+    assert (wallet["opening"], wallet["top_ups"], wallet["stakes"], wallet["returns"]) == (
+        100_000,
+        0,
+        2000,
+        14_900,
+    )
+    assert wallet["closing"] == 112_900 and wallet["flag"] == ""
+    last = Round.objects.filter(player=funded_player).order_by("-sequence").first()
+    assert reconciliation["round_chains"]["ok"] is True
+    heads = [r for r in sections(document)["chains"]["rows"] if r.get("hash")]
+    assert [(h["sequence"], h["hash"]) for h in heads] == [(3, last.hash)]
+    assert reconciliation["audit_chain"]["ok"] is True
+    assert len(reconciliation["audit_chain"]["head"]["hash"]) == 64
+
+
+def test_811a7_a_tampered_bet_is_a_discrepancy_and_a_broken_chain(played):
+    bet = Bet.objects.get(round__outcome=5, spot="black")
+    append_only.drop_all(connection)
+    try:
+        Bet.objects.filter(pk=bet.pk).update(returned=400)
+    finally:
+        append_only.install_all(connection)
+
+    document = report()
+
+    [discrepancy] = [d for d in document["resettlement"]["discrepancies"] if d["spot"] == "black"]
+    assert (discrepancy["paid"], discrepancy["settled"]) == (400, 0)
+    assert document["reconciliation"]["ok"] is False
+    assert document["reconciliation"]["round_chains"]["ok"] is False
+    problems = [r for r in sections(document)["chains"]["rows"] if r.get("problem")]
+    assert problems[0]["round"] == bet.round_id and "altered" in problems[0]["problem"]
+
+
+def test_811a9_an_empty_period_says_no_activity(played):
+    document = report(start=DAY - datetime.timedelta(days=3), end=DAY - datetime.timedelta(days=1))
+
+    assert document["totals"]["rounds"] == 0
+    for key in ("summary", "by_kind", "outcomes", "resettlement", "detail"):
+        assert sections(document)[key]["no_activity"], key
+    assert NO_ACTIVITY == "No Activity"
+    assert document["reconciliation"]["ok"] is True
+
+
+def test_811a9_a_holder_filter_leaves_other_holders_out(played, holder_b):
+    document = report(holder_id=holder_b.pk)
+
+    assert document["holder"] == holder_b.name
+    assert document["totals"]["rounds"] == 0
+
+
+def test_811a9_the_detail_streams_one_row_per_bet(played):
+    detail = sections(report())["detail"]
+
+    rows = list(detail["stream"]())
+    assert detail["row_count"] == len(rows) == 6
+    keys = [c["key"] for c in detail["columns"]]
+    first = dict(zip(keys, rows[0], strict=True))
+    assert (first["outcome"], first["colour"], first["spot"], first["stake"]) == (
+        0,
+        "white",
+        "red",
+        200,
+    )
+    assert (first["returned"], first["win"]) == (100, 100)
+    assert first["edge"] == pytest.approx(1 / 26)
+    assert first["player"].startswith("P")
+
+
+def test_811a9_big_wins_above_the_threshold_are_exceptions(played):
+    document = report(win_threshold=10_800)
+
+    rows = [r for r in sections(document)["big_wins"]["rows"] if r["row_type"] == "detail"]
+    assert [(r["staked"], r["returned"], r["won"]) for r in rows] == [(1200, 12_000, 10_800)]
+    assert sections(report(win_threshold=10_801))["big_wins"]["no_activity"]
+
+
+def test_617b8_f_a_second_holder_offering_is_its_own_group(played, manager_b, officer, holder_b):
+    other = approved_offering(manager_b, officer, holder_b)
+    assert other.pk != played.pk
+    assert [g["offering_id"] for g in report()["groups"]] == [played.pk]
