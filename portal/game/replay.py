@@ -28,7 +28,7 @@ class ReplaySpot:
 def replay_data(round_obj: Round, bets=None) -> dict:
     """``presenters.round_data`` plus the layout, the wheel and where it stopped."""
     data = presenters.round_data(round_obj, bets)
-    wheel = jinzi.Wheel.of(round_obj.wheel_order)
+    wheel = jinzi.Wheel.of(round_obj.wheel_order, round_obj.first_colour)
     placed = {wager["spot"]: wager for wager in data["wagers"]}
     winners = set(data["winning_spots"])
     spots = [

@@ -8,7 +8,13 @@ from portal.accounts.models import Role
 from portal.compliance.models import Layout
 from portal.game.services import wallet_top_up
 from portal.game.templatetags.game_money import dollars
-from tests.portal.factories import make_user
+from tests.portal.factories import (
+    approved_layout,
+    approved_paytable,
+    approved_rules,
+    make_offering,
+    make_user,
+)
 from tests.portal.game.conftest import MONEY_TESTS, play_round
 
 pytestmark = MONEY_TESTS
@@ -114,6 +120,23 @@ def test_810a11_replay_draws_the_recorded_wheel_not_the_current_layout(
         for n in re.findall(r'class="segment [^"]*" id="segment-\d+" data-number="(\d+)"', page)
     ]
     assert order == played.round.wheel_order != changed
+
+
+def test_617b8_c_replay_colours_a_black_first_wheel_as_it_was_played(
+    client, funded_player, manager_a, officer, holder_a
+):
+    layout = approved_layout(manager_a, officer, holder_a, first_colour="black")
+    paytable = approved_paytable(manager_a, officer, holder_a)
+    rules = approved_rules(manager_a, officer, holder_a, paytable, layout)
+    offering = make_offering(manager_a, holder_a, rules, layout, paytable)
+    play_round(funded_player, offering, "replay-black-1")
+
+    page = _replay(client, funded_player)
+
+    segment = r'class="segment (red|black|white)[^"]*" id="segment-\d+" data-number="(\d+)"'
+    colours = {int(number): colour for colour, number in re.findall(segment, page)}
+    # The standard order with black after 0: 1 is black, 7 red, and so on around the wheel.
+    assert (colours[0], colours[1], colours[7], colours[6]) == ("white", "black", "red", "red")
 
 
 def test_810a11_replay_has_nothing_to_bet_with(client, funded_player, live_offering):
