@@ -7,7 +7,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ("bench_jinzi.py", "bench_sign_in.py", "bench_rounds.py", "bench_reports.py")
+BENCHES = (
+    "bench_jinzi.py",
+    "bench_sign_in.py",
+    "bench_rounds.py",
+    "bench_reports.py",
+    "bench_audit_report.py",
+)
 
 
 def main() -> int:

@@ -215,6 +215,16 @@ CELERY_BEAT_SCHEDULE = {
         "task": "reports.expiry_daily",
         "schedule": crontab(minute=5, hour=0),
     },
+    # Each holder's previous gaming day, once it has ended: hourly, since a holder's day
+    # may start at any hour; a report already made is not made again.
+    "audit-report-daily": {
+        "task": "reports.audit_daily",
+        "schedule": crontab(minute=15),
+    },
+    "audit-report-monthly": {
+        "task": "reports.audit_monthly",
+        "schedule": crontab(minute=30, hour=1, day_of_month=1),
+    },
     "resend-stuck-report-runs": {
         "task": "reports.resend_stuck",
         "schedule": crontab(minute="*/5"),

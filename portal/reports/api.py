@@ -95,6 +95,33 @@ class ReportSection(serializers.Serializer):
     totals = ReportTotals(allow_null=True)
     no_activity = serializers.BooleanField(help_text='True: the section says "No Activity".')
     notes = serializers.ListField(child=serializers.CharField())
+    streamed = serializers.BooleanField(
+        required=False,
+        help_text="True: the rows (row_count of them) are in the CSV and XLSX files only.",
+    )
+    row_count = serializers.IntegerField(required=False)
+    formats = serializers.ListField(child=serializers.CharField(), required=False)
+
+
+class AuditTotals(serializers.Serializer):
+    rounds = serializers.IntegerField()
+    players = serializers.IntegerField()
+    bets = serializers.IntegerField()
+    handle = serializers.IntegerField(help_text="Cents.")
+    returned = serializers.IntegerField(help_text="Cents.")
+    win = serializers.IntegerField(help_text="Cents: handle − returned.")
+    expected_win = serializers.CharField(help_text="Cents, a decimal string to 4 places.")
+    win_sd = serializers.CharField(help_text="Cents, a decimal string to 4 places.")
+    flag = serializers.CharField(help_text='"", "review", "exception" or "low volume".')
+
+
+class AuditResettlement(serializers.Serializer):
+    checked = serializers.IntegerField(help_text="Bets settled again.")
+    rounds = serializers.IntegerField()
+    discrepancy_count = serializers.IntegerField()
+    discrepancies = serializers.ListField(
+        child=serializers.DictField(), help_text="The first 1,000, each with its problem."
+    )
 
 
 class ReportDocumentSerializer(serializers.Serializer):
@@ -106,13 +133,37 @@ class ReportDocumentSerializer(serializers.Serializer):
     software_versions = serializers.DictField(child=serializers.CharField())
     holder = serializers.CharField(help_text='The holder\'s name, or "All certificate holders".')
     period = serializers.DictField(
-        help_text='{"as_of": date} or {"from": date, "to": date}: Pennsylvania dates.'
+        help_text='{"as_of": date}, {"from": date, "to": date} or {"start": date, "end": '
+        'date} (gaming days): Pennsylvania dates.'
     )
     generated_at = serializers.DictField(
         child=serializers.CharField(), help_text='{"pa": ISO 8601, "utc": ISO 8601}'
     )
     filters = serializers.DictField()
     sections = ReportSection(many=True)
+    # The audit report's own contract, beside its sections (DOMAIN.md §2 "Hold").
+    totals = AuditTotals(required=False)
+    outcome_counts = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="Rounds per number 0–12."
+    )
+    chi_square = serializers.CharField(required=False, help_text="12 degrees of freedom.")
+    chi_square_p = serializers.CharField(required=False)
+    chi_square_alarm = serializers.BooleanField(required=False, help_text="p < 0.01.")
+    resettlement = AuditResettlement(required=False)
+    reconciliation = serializers.DictField(
+        required=False,
+        help_text='{"ok", "stakes", "returns", "wallets", "round_chains", "audit_chain"}',
+    )
+    groups = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="The summary per holder, offering and paytable version.",
+    )
+    by_kind = serializers.ListField(child=serializers.DictField(), required=False)
+    charts = serializers.ListField(child=serializers.DictField(), required=False)
+    timings = serializers.DictField(
+        child=serializers.FloatField(), required=False, help_text="Seconds per part."
+    )
 
 
 class ReportRequestInput(StrictInput):
@@ -122,7 +173,8 @@ class ReportRequestInput(StrictInput):
     parameters = serializers.DictField(
         required=False,
         help_text='expiry: {"as_of": "YYYY-MM-DD" (Pennsylvania date; today if left out), '
-        '"holder": id, "offering": id}',
+        '"holder": id, "offering": id}; audit: {"start", "end": gaming days (yesterday if '
+        'left out), "holder": id, "offering": id, "win_threshold": cents}',
     )
 
 

@@ -41,6 +41,8 @@ class Definition:
     version: str
     parameters: tuple[str, ...]
     build: Callable[..., dict]
+    # A worker's (soft, hard) limits in seconds for one run, files included.
+    time_limits: tuple[int, int] = (15 * 60, 16 * 60)
 
 
 def _whole_id(name: str, value) -> int | None:
@@ -157,6 +159,8 @@ DEFINITIONS: dict[str, Definition] = {
         version=audit.DEFINITION_VERSION,
         parameters=("start", "end", "holder", "offering", "win_threshold"),
         build=_build_audit,
+        # A month of a busy casino is millions of bets, streamed twice (CSV and XLSX).
+        time_limits=(4 * 3600, 4 * 3600 + 300),
     ),
 }
 CLEANERS = {ReportKind.EXPIRY: clean_expiry, ReportKind.AUDIT: clean_audit}

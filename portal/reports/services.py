@@ -22,11 +22,14 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+import jinzi
+from portal.accounts.models import CertificateHolder
 from portal.accounts.policy import Action, require
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict
+from portal.core.padates import gaming_day
 from portal.reports import definitions, render
-from portal.reports.models import ACTIVE_STATUSES, ReportFile, ReportRun, RunStatus
+from portal.reports.models import ACTIVE_STATUSES, ReportFile, ReportKind, ReportRun, RunStatus
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +61,9 @@ def _enqueue(run: ReportRun) -> None:
     sends it again) and the caller can say so."""
     from portal.reports.tasks import run_report
 
+    limits = definitions.definition(run.kind).time_limits
     try:
-        run_report.delay(run.pk)
+        run_report.apply_async((run.pk,), soft_time_limit=limits[0], time_limit=limits[1])
     except Exception:  # kombu raises its own errors, whatever the transport
         log.exception("report run %s could not be queued", run.pk)
         run.queue_unreachable = True
@@ -102,6 +106,56 @@ def report_run_request(*, actor, kind: str, parameters, via: str) -> tuple[Repor
     run.queue_unreachable = False
     transaction.on_commit(lambda: _enqueue(run), robust=True)
     return run, True
+
+
+@transaction.atomic
+def report_run_schedule(*, kind: str, parameters: dict) -> tuple[ReportRun, bool]:
+    """The schedule's request: as ``report_run_request``, but a report that already ran
+    (or is running) with these parameters is not asked for again, so a schedule that fires
+    more often than its reports change (hourly, for gaming days that end at different
+    hours) makes each report once. A failed run is asked for again."""
+    report = definitions.definition(kind)
+    cleaned = definitions.clean(kind, parameters)
+    key = json.dumps(cleaned, sort_keys=True, separators=(",", ":"))
+    done = ReportRun.objects.filter(
+        kind=kind, parameters_key=key, definition_version=report.version
+    ).exclude(status=RunStatus.FAILED)
+    existing = done.order_by("-pk").first()
+    if existing is not None:
+        return existing, False
+    return report_run_request(actor=None, kind=kind, parameters=cleaned, via="schedule")
+
+
+def audit_runs_daily(*, now: datetime.datetime) -> list[ReportRun]:
+    """Each holder's audit report of its previous gaming day, once that day has ended.
+
+    The schedule calls this hourly, since a holder's gaming day may start at any hour
+    (DOMAIN.md 2a); a report already made is not asked for again."""
+    runs = []
+    for holder_pk, start_hour in CertificateHolder.objects.order_by("pk").values_list(
+        "pk", "gaming_day_start_hour"
+    ):
+        day = gaming_day(now, start_hour) - datetime.timedelta(days=1)
+        if jinzi.EFFECTIVE <= day < jinzi.SUNSET:
+            period = {"start": day.isoformat(), "end": day.isoformat(), "holder": holder_pk}
+            runs.append(report_run_schedule(kind=ReportKind.AUDIT, parameters=period)[0])
+    return runs
+
+
+def audit_runs_monthly(*, today: datetime.date) -> list[ReportRun]:
+    """The audit report of the calendar month before ``today``'s (its days within
+    § 617b.8's life): one of all holders, and one per holder for its managers."""
+    end = today.replace(day=1) - datetime.timedelta(days=1)
+    start = max(end.replace(day=1), jinzi.EFFECTIVE)
+    end = min(end, jinzi.SUNSET - datetime.timedelta(days=1))
+    if start > end:
+        return []
+    period = {"start": start.isoformat(), "end": end.isoformat()}
+    holders = [None, *CertificateHolder.objects.order_by("pk").values_list("pk", flat=True)]
+    return [
+        report_run_schedule(kind=ReportKind.AUDIT, parameters={**period, "holder": holder})[0]
+        for holder in holders
+    ]
 
 
 @transaction.atomic

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.utils import timezone
 
 from portal.core.padates import pa_today
 from portal.reports.models import ReportKind
 from portal.reports.services import (
+    audit_runs_daily,
+    audit_runs_monthly,
     report_run_execute,
     report_run_fail,
     report_run_request,
@@ -46,6 +49,18 @@ def expiry_report_daily() -> int:
         via="schedule",
     )
     return run.pk
+
+
+@shared_task(name="reports.audit_daily")
+def audit_report_daily() -> list[int]:
+    """Each holder's audit report of its previous gaming day (hourly; made once)."""
+    return [run.pk for run in audit_runs_daily(now=timezone.now())]
+
+
+@shared_task(name="reports.audit_monthly")
+def audit_report_monthly() -> list[int]:
+    """The previous month's audit report: all holders, and each holder's own."""
+    return [run.pk for run in audit_runs_monthly(today=pa_today())]
 
 
 @shared_task(name="reports.resend_stuck")

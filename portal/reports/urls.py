@@ -11,4 +11,5 @@ urlpatterns = [
     path("<int:pk>/", views.run_detail, name="run-detail"),
     path("<int:pk>/retry/", views.run_retry, name="run-retry"),
     path("<int:pk>/files/<slug:fmt>/", views.run_file, name="run-file"),
+    path("<int:pk>/charts/<slug:key>.svg", views.report_chart, name="run-chart"),
 ]

@@ -1,4 +1,5 @@
-"""The Reports pages: ask for a run, watch it (htmx polls while it works), download files."""
+"""The Reports pages: ask for a run, watch it (htmx polls while it works), see its charts,
+download files."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ from portal.accounts.policy import Action
 from portal.core.errors import ValidationFailed
 from portal.core.padates import pa_today
 from portal.core.pages import domain_errors, paginate
+from portal.reports import definitions
 from portal.reports import render as formats
+from portal.reports.charts import stored_chart, stored_charts
 from portal.reports.models import ReportKind, ReportRun
 from portal.reports.services import (
     QUEUE_DOWN,
@@ -21,6 +24,8 @@ from portal.reports.services import (
     report_run_request,
     report_run_retry,
 )
+
+FORM_FIELDS = ("kind", "as_of", "start", "end", "holder", "win_threshold")
 
 
 def _runs(request: HttpRequest):
@@ -54,12 +59,15 @@ def _list_page(request, *, errors=None, values=None, status=200) -> HttpResponse
 def report_list(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _list_page(request)
-    values = {name: request.POST.get(name, "") for name in ("kind", "as_of", "holder")}
+    policy.require(request.user, Action.RUN_REPORTS)
+    values = {name: request.POST.get(name, "") for name in FORM_FIELDS}
     try:
+        # Each report takes its own fields of the form; the others are left out.
+        taken = definitions.definition(values["kind"]).parameters
         run, created = report_run_request(
             actor=request.user,
             kind=values["kind"],
-            parameters={"as_of": values["as_of"], "holder": values["holder"]},
+            parameters={name: values[name] for name in taken if name in values},
             via="page",
         )
     except ValidationFailed as error:
@@ -79,8 +87,15 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "run": run,
         "may_run": policy.may(request.user, Action.RUN_REPORTS),
         "notice": request.session.pop("report_notice", None),
+        # The htmx poll swaps the status only: no need to read the document for it.
+        "charts": [] if request.htmx else stored_charts(run),
     }
-    return render(request, template, context)
+    response = render(request, template, context)
+    if request.htmx and not run.active:
+        # The run ended while the page polled: load the whole page once, with its charts
+        # (the reloaded page no longer polls).
+        response["HX-Refresh"] = "true"
+    return response
 
 
 @login_required
@@ -107,4 +122,28 @@ def run_file(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
         content_type=report_file.content_type,
     )
     response["Cache-Control"] = "private, no-store"
+    return response
+
+
+# An SVG opened on its own is a document of this site: it may use its inline styles (which
+# matplotlib writes) and nothing else, no script, no fetch.
+CHART_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+
+
+@login_required
+@require_safe
+@domain_errors
+def report_chart(request: HttpRequest, pk: int, key: str) -> HttpResponse:
+    """One chart of a succeeded run, drawn from its stored JSON document, as SVG."""
+    chart = stored_chart(_run(request, pk), key)
+    if chart is None:
+        raise Http404(f"this run has no chart {key}")
+    # Here, not at the top: matplotlib takes half a second to import, which only a process
+    # that draws a chart should pay.
+    from portal.reports.render.charts import chart_svg
+
+    response = HttpResponse(chart_svg(chart), content_type="image/svg+xml")
+    response["Content-Security-Policy"] = CHART_POLICY
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, no-store"  # as the run's files: report data
     return response

@@ -1,7 +1,9 @@
-"""PDF: landscape letter, the § 811a.9 header, a table per section, and "Page X of Y"."""
+"""PDF: landscape letter, the § 811a.9 header, the charts, a table per section, and
+"Page X of Y"."""
 
 from __future__ import annotations
 
+import io
 import unicodedata
 from collections.abc import Iterator
 from functools import partial
@@ -14,9 +16,10 @@ from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import landscape, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
+from reportlab.platypus import Image, KeepTogether, Paragraph, SimpleDocTemplate, Spacer, Table
 
 from portal.reports.document import NO_ACTIVITY
 from portal.reports.render.common import (
@@ -45,6 +48,7 @@ CELL_PADDING = 3
 PDF_TABLE_ROWS = 1000
 PDF_LONGEST_WORD = 100  # points: a longer word (a hash, a URL) may be broken
 PDF_LONGEST_TEXT = 300  # points: no column asks for more before wrapping
+CHART_DPI = 150  # sharp in print at the page's width (10 inches: 1,500 pixels across)
 PDF_REPLACEMENTS = str.maketrans(
     {
         "≤": "<=",
@@ -129,7 +133,8 @@ def _fit(text: str, width: float, font: str, size: float) -> str:
 
 
 def write_pdf(document: Document, out: BinaryIO, *, compress: bool = True) -> None:
-    """Letter, landscape, Helvetica: the § 811a.9 header, then each section's title and
+    """Letter, landscape, Helvetica: the § 811a.9 header, the charts if the document has
+    any (each titled, as wide as the page, never split), then each section's title and
     table (column titles repeated on every page, subtotal and totals rows bold, "No
     Activity" when empty) and its notes. Every page's footer carries the title, the
     generation time and "Page X of Y".
@@ -151,7 +156,7 @@ def write_pdf(document: Document, out: BinaryIO, *, compress: bool = True) -> No
         pageCompression=1 if compress else 0,
         invariant=0 if compress else 1,
     )
-    story: list[Any] = [_pdf_header(document)]
+    story: list[Any] = [_pdf_header(document), *_pdf_charts(document)]
     for section in document["sections"]:
         story += _pdf_section(section)
     pdf.build(story, canvasmaker=canvasmaker)
@@ -172,6 +177,26 @@ def _pdf_header(document: Document) -> Table:
         hAlign="LEFT",
         style=[("SPAN", (0, 0), (-1, 0)), ("VALIGN", (0, 0), (-1, -1), "TOP")],
     )
+
+
+def _pdf_charts(document: Document) -> list[Any]:
+    """Each chart as its title over a PNG as wide as the tables, kept on one page."""
+    if not document.get("charts"):
+        return []
+    # Here, not at the top: matplotlib takes half a second to import, which only a process
+    # that draws a chart should pay.
+    from portal.reports.render.charts import chart_png, document_charts
+
+    heading = ParagraphStyle("chart", fontName="Helvetica-Bold", fontSize=11, leading=14)
+    story: list[Any] = []
+    for chart in document_charts(document):
+        png = chart_png(chart, dpi=CHART_DPI)
+        pixels_wide, pixels_high = ImageReader(io.BytesIO(png)).getSize()
+        height = TABLE_WIDTH * pixels_high / pixels_wide
+        title = Paragraph(escape(pdf_text(chart["title"])), heading)
+        image = Image(io.BytesIO(png), width=TABLE_WIDTH, height=height, hAlign="LEFT")
+        story += [Spacer(1, 12), KeepTogether([title, Spacer(1, 4), image])]
+    return story
 
 
 def _pdf_section(section: dict[str, Any]) -> list[Any]:

@@ -12,7 +12,7 @@ import pytest
 from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 
-from tests.portal.access.world import ROLES, build_world, concrete_path, routes
+from tests.portal.access.world import ROLES, WORLD_CHART, build_world, concrete_path, routes
 
 # Which world object fills a route's <pk>, by route-name prefix (first match wins).
 OBJECT_FOR = (
@@ -115,6 +115,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "reports:run-detail": ("302 403 200 200 404 200 200", "302 405 405 405 405 405 405"),
     "reports:run-retry": ("302 405 405 405 405 405 405", "302 403 409 403 404 409 409"),
     "reports:run-file": ("302 403 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    # The world's run has a chart in its stored document (world.WORLD_CHART, "outcomes").
+    "reports:run-chart": ("302 403 200 200 404 200 200", "302 405 405 405 405 405 405"),
     "report-run-list": ("403 403 200 200 200 200 200", "403 403 400 403 403 400 400"),
     "report-run-detail": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
     "report-run-files": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
@@ -172,9 +174,8 @@ def test_every_site_route_has_an_expectation():
 @pytest.mark.parametrize("route", SITE_ROUTES, ids=[route.name for route in SITE_ROUTES])
 def test_route_answers_every_role_as_expected(client, world, route):
     key = next((obj for prefix, obj in OBJECT_FOR if route.name.startswith(prefix)), None)
-    path = concrete_path(
-        route, world, {"pk": world[key].pk if key else 0, "action": "approve", "fmt": "pdf"}
-    )
+    args = {"pk": world[key].pk if key else 0, "action": "approve", "fmt": "pdf"}
+    path = concrete_path(route, world, args | {"key": WORLD_CHART["key"]})
     expected_get, expected_post = EXPECTED[route.name]
 
     assert (

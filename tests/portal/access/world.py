@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
+import json
 import re
 from dataclasses import dataclass
 
@@ -12,7 +15,8 @@ from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
 from portal.game.services import round_play, wallet_top_up
-from portal.reports.services import report_run_execute, report_run_request
+from portal.reports.render import write_json
+from portal.reports.services import report_run_execute, report_run_request, reports_dir
 from tests.portal.factories import (
     approved_offering,
     make_layout,
@@ -90,12 +94,42 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
 
 def _report_run(auditor, holder):
     """A finished expiry report about holder A (run here: the test's transaction never
-    commits, so nothing is queued on commit)."""
+    commits, so nothing is queued on commit), with a chart in its stored document."""
     run = report_run_request(
         actor=auditor, kind="expiry", parameters={"holder": holder.pk}, via="api"
     )[0]
     report_run_execute(run_id=run.pk)
+    _add_chart(run)
     return run
+
+
+# The expiry report draws no chart. Without one, the chart URL would answer 404 to every
+# role, a row that passes just as well with no access check at all; with one, the walk sees
+# that those who may see the run get the chart and manager B, of another holder, does not.
+WORLD_CHART = {
+    "key": "outcomes",
+    "title": "Outcome frequency",
+    "type": "bars",
+    "x_title": "Number",
+    "y_title": "Rounds",
+    "labels": [str(number) for number in range(13)],
+    "values": [1] + [0] * 12,
+}
+
+
+def _add_chart(run) -> None:
+    """Rewrite the run's JSON file with ``WORLD_CHART`` added, as the worker writes it
+    (same writer), and record its new size and SHA-256 so file and record still agree."""
+    json_file = run.files.get(format="json")
+    path = reports_dir() / json_file.name
+    document = json.loads(path.read_bytes())
+    document["charts"] = [WORLD_CHART]
+    out = io.BytesIO()
+    write_json(document, out)
+    path.write_bytes(out.getvalue())
+    json_file.size = len(out.getvalue())
+    json_file.sha256 = hashlib.sha256(out.getvalue()).hexdigest()
+    json_file.save(update_fields=["size", "sha256"])
 
 
 _GROUP = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")

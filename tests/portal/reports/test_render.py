@@ -351,3 +351,78 @@ def test_every_format_renders_an_all_empty_document():
     document["sections"][0]["totals"] = None
     for writer, _content_type, _extension in render.FORMATS.values():
         assert written(writer, document)
+
+
+# --- Streamed sections and decimal figures ------------------------------------------------
+
+
+def streamed_document(rows: int, calls: list | None = None):
+    from portal.reports.document import streamed_section
+
+    def stream():
+        if calls is not None:
+            calls.append(1)
+        return ([n, f"=spot {n}", "12.3456"] for n in range(rows))
+
+    columns = [
+        column("n", "Bet", "integer"),
+        column("spot", "Spot"),
+        column("e", "Expected (cents)", "decimal"),
+    ]
+    document = make_document()
+    document["sections"].append(
+        streamed_section("detail", "Detail", columns, stream, count=rows, notes=["Every bet."])
+    )
+    return document
+
+
+def test_a_streamed_section_is_written_row_by_row_in_csv_and_called_once_per_file():
+    calls = []
+    data = written(render.write_csv, streamed_document(3, calls))
+    rows = csv_rows(data)
+
+    at = rows.index(["Bet", "Spot", "Expected (cents)"])
+    assert rows[at + 1 : at + 4] == [
+        ["0", "'=spot 0", "12.3456"],
+        ["1", "'=spot 1", "12.3456"],
+        ["2", "'=spot 2", "12.3456"],
+    ]
+    assert calls == [1]
+
+
+def test_json_and_pdf_carry_a_streamed_section_without_its_rows():
+    data = written(render.write_json, streamed_document(3))
+    detail = json.loads(data)["sections"][-1]
+
+    assert detail["streamed"] is True and detail["rows"] == [] and "stream" not in detail
+    assert detail["row_count"] == 3
+    assert "3 rows, in the CSV and XLSX files of this report." in detail["notes"]
+    assert written(render.write_pdf_document, streamed_document(3)).startswith(b"%PDF")
+
+
+def test_an_empty_streamed_section_says_no_activity():
+    rows = csv_rows(written(render.write_csv, streamed_document(0)))
+
+    assert rows[rows.index(["Bet", "Spot", "Expected (cents)"]) + 1] == [NO_ACTIVITY]
+
+
+def test_xlsx_splits_a_streamed_section_across_sheets_past_the_last_row(monkeypatch):
+    monkeypatch.setattr(tabular, "XLSX_ROWS", 6)  # 2 title rows + 4 rows a sheet
+
+    parts = xlsx_parts(written(render.write_xlsx, streamed_document(10)))
+
+    names = re.findall(r'<sheet name="([^"]*)"', parts["xl/workbook.xml"])
+    assert names[-3:] == ["Detail", "Detail (2)", "Detail (3)"]
+    continued = parts["xl/worksheets/sheet5.xml"]
+    assert "Detail (part 2)" in continued and "Expected (cents)" in continued
+    assert "<v>4</v>" in continued and "<v>7</v>" in continued
+    assert "<v>12.3456</v>" in continued
+    assert "<v>8</v>" in parts["xl/worksheets/sheet6.xml"]
+    assert "continued on the sheets after it" in parts["xl/worksheets/sheet1.xml"]
+    assert 'formatCode="#,##0.0000"' in parts["xl/styles.xml"]
+
+
+@pytest.mark.parametrize("value", [1.5, "twelve", "NaN", None, True])
+def test_a_decimal_cell_must_be_an_exact_figure(value):
+    with pytest.raises(ValueError, match="not a decimal figure"):
+        common.as_decimal_text(value)

@@ -1,0 +1,184 @@
+"""The audit report as a run: asked for over the API and the page, on its schedules, in
+every format, and seen only by those who may (§ 811a.9)."""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+import re
+
+import pytest
+import time_machine
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from portal.core.padates import UTC, day_starts
+from portal.game.services import round_play
+from portal.reports import services
+from portal.reports.models import ReportRun, RunStatus
+from tests.portal.game.conftest import FixedBits
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+URL = "/api/reports/"
+PLAYED_AT = datetime.datetime(2026, 11, 16, 17, 0, tzinfo=UTC)
+DAY = "2026-11-16"
+CONTRACT = {
+    "report",
+    "definition_version",
+    "period",
+    "totals",
+    "outcome_counts",
+    "chi_square",
+    "chi_square_p",
+    "resettlement",
+    "reconciliation",
+    "groups",
+    "by_kind",
+}
+
+
+@pytest.fixture(autouse=True)
+def reports_folder(tmp_path, settings):
+    settings.JINZI_REPORTS_DIR = tmp_path / "reports"
+    return settings.JINZI_REPORTS_DIR
+
+
+@pytest.fixture
+def played(funded_player, live_offering):
+    with time_machine.travel(PLAYED_AT):
+        for number, outcome in enumerate((0, 5, 7)):
+            round_play(
+                player=funded_player,
+                offering_id=live_offering.pk,
+                wagers=[
+                    {"kind": "red", "stake": 200},
+                    {"kind": "straight", "numbers": [0], "stake": 200},
+                ],
+                idempotency_key=f"audit-run-{number}",
+                rng=FixedBits(outcome),
+            )
+    return live_offering
+
+
+def api(user) -> APIClient:
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+def stored(run: ReportRun, fmt: str) -> bytes:
+    return (settings.JINZI_REPORTS_DIR / run.files.get(format=fmt).name).read_bytes()
+
+
+def test_811a9_an_auditor_runs_the_audit_report_in_every_format(auditor, played):
+    answer = api(auditor).post(
+        URL, {"kind": "audit", "parameters": {"start": DAY, "end": DAY}}, format="json"
+    )
+
+    assert answer.status_code == 201, answer.content
+    run = ReportRun.objects.get(pk=answer.json()["id"])
+    assert run.status == RunStatus.SUCCEEDED and (run.progress_done, run.progress_total) == (4, 4)
+    document = json.loads(stored(run, "json"))
+    assert CONTRACT <= set(document)
+    assert document["period"] == {"start": DAY, "end": DAY}
+    assert document["totals"]["handle"] == 1200 and document["totals"]["bets"] == 6
+    assert document["reconciliation"]["ok"] is True
+    detail = document["sections"][-1]
+    assert detail["key"] == "detail" and detail["rows"] == [] and detail["row_count"] == 6
+
+    rows = list(csv.reader(io.StringIO(stored(run, "csv").decode())))
+    at = rows.index(["Detail: every bet"])
+    bets = rows[at + 2 : rows.index([], at)][:-1]  # then its note
+    assert [(row[0], row[16]) for row in bets] == [
+        (str(round_id), spot)
+        for round_id in sorted({int(r[0]) for r in bets})
+        for spot in ("red", "straight:0")
+    ]
+    assert stored(run, "xlsx")[:2] == b"PK"
+    pdf = stored(run, "pdf")
+    assert pdf.startswith(b"%PDF")
+    assert len(re.findall(rb"/Subtype /Image", pdf)) >= 3  # the three charts
+
+
+def test_811a9_bad_audit_parameters_are_refused_with_400_and_nothing_is_queued(auditor):
+    client = api(auditor)
+    for parameters, field in [
+        ({"start": "2026-11-20", "end": "2026-11-10"}, "start"),
+        ({"start": "16/11/2026"}, "start"),
+        ({"end": "2099-01-01"}, "end"),
+        ({"start": "2024-01-01", "end": "2024-01-02"}, "end"),
+        ({"win_threshold": 0}, "win_threshold"),
+        ({"win_threshold": "ten"}, "win_threshold"),
+        ({"as_of": "2026-11-10"}, "parameters"),
+    ]:
+        answer = client.post(URL, {"kind": "audit", "parameters": parameters}, format="json")
+        assert answer.status_code == 400, (parameters, answer.content)
+        assert field in json.dumps(answer.json()), (parameters, answer.json())
+    assert not ReportRun.objects.exists()
+
+
+def test_a_manager_sees_only_their_holders_audit_report(auditor, manager_a, holder_a, holder_b):
+    own = services.report_run_request(
+        actor=auditor, kind="audit", parameters={"holder": holder_a.pk}, via="api"
+    )[0]
+    other = services.report_run_request(
+        actor=auditor, kind="audit", parameters={"holder": holder_b.pk}, via="api"
+    )[0]
+    client = api(manager_a)
+
+    assert [row["id"] for row in client.get(URL).json()["results"]] == [own.pk]
+    assert client.get(f"{URL}{other.pk}/files/json/").status_code == 404
+    assert client.get(f"{URL}{own.pk}/files/json/").status_code == 200
+    assert client.post(URL, {"kind": "audit"}, format="json").status_code == 403
+
+
+def test_the_daily_schedule_makes_each_holders_previous_gaming_day_once(holder_a, holder_b):
+    holder_b.gaming_day_start_hour = 6
+    holder_b.save(update_fields=["gaming_day_start_hour"])
+    # 05:30 on 17 November in Pennsylvania: holder A's 16th has ended, holder B's 16th
+    # runs until 06:00, so B's last finished gaming day is the 15th.
+    now = day_starts(datetime.date(2026, 11, 17), 5) + datetime.timedelta(minutes=30)
+
+    first = services.audit_runs_daily(now=now)
+    again = services.audit_runs_daily(now=now)
+
+    periods = {run.holder_id: (run.parameters["start"], run.parameters["end"]) for run in first}
+    assert periods == {holder_a.pk: (DAY, DAY), holder_b.pk: ("2026-11-15", "2026-11-15")}
+    assert [run.pk for run in again] == [run.pk for run in first]
+    assert {run.requested_via for run in first} == {"schedule"}
+    ran = ReportRun.objects.filter(pk__in=[run.pk for run in first]).values_list(
+        "status", flat=True
+    )
+    assert set(ran) == {RunStatus.SUCCEEDED}
+    entry = settings.CELERY_BEAT_SCHEDULE["audit-report-daily"]
+    assert entry["schedule"].minute == {15} and len(entry["schedule"].hour) == 24
+
+
+def test_the_monthly_schedule_makes_the_previous_month_for_all_and_each_holder(holder_a):
+    runs = services.audit_runs_monthly(today=datetime.date(2026, 12, 1))
+
+    assert [(run.holder_id, run.parameters["start"], run.parameters["end"]) for run in runs] == [
+        (None, "2026-11-01", "2026-11-30"),
+        (holder_a.pk, "2026-11-01", "2026-11-30"),
+    ]
+    assert services.audit_runs_monthly(today=datetime.date(2025, 6, 20)) == []
+    entry = settings.CELERY_BEAT_SCHEDULE["audit-report-monthly"]
+    assert entry["schedule"].day_of_month == {1}
+
+
+def test_the_reports_page_asks_for_an_audit_report(client, auditor, played):
+    client.force_login(auditor)
+
+    asked = client.post(
+        "/reports/", {"kind": "audit", "start": DAY, "end": DAY, "as_of": "", "holder": ""}
+    )
+    bad = client.post("/reports/", {"kind": "audit", "start": DAY, "end": "2026-11-01"})
+
+    run = ReportRun.objects.get()
+    assert asked.status_code == 302 and run.parameters["start"] == DAY
+    page = client.get(f"/reports/{run.pk}/").content.decode()
+    assert "Succeeded" in page and f"/reports/{run.pk}/charts/outcomes.svg" in page
+    assert bad.status_code == 400 and "start must not be after end" in bad.content.decode()
