@@ -244,3 +244,38 @@ def test_617b8_f_a_second_holder_offering_is_its_own_group(played, manager_b, of
     other = approved_offering(manager_b, officer, holder_b)
     assert other.pk != played.pk
     assert [g["offering_id"] for g in report()["groups"]] == [played.pk]
+
+
+def test_811a9_the_report_runs_a_fixed_number_of_queries(funded_player, played):
+    from portal.game.services import round_play
+
+    def count() -> int:
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        with CaptureQueriesContext(connection) as queries:
+            document = report()
+            list(sections(document)["detail"]["stream"]())
+        return len(queries)
+
+    before = count()
+    with time_machine.travel(PLAYED_AT + datetime.timedelta(hours=1)):
+        for number in range(5):
+            round_play(
+                player=funded_player,
+                offering_id=played.pk,
+                wagers=[
+                    {"kind": "small", "stake": 200},
+                    {"kind": "column", "numbers": [1, 4, 7, 10], "stake": 400},
+                ],
+                idempotency_key=f"audit-more-{number}",
+            )
+
+    assert count() == before == QUERIES
+
+
+# Scope 2; figures 7 (bets by spot, rounds, distinct players three ways, outcomes, odd RNG);
+# the pass's 2 cursors (+1 per 1,000 players whose previous round is outside the report);
+# paytable names 1; reconciliation 3 + the audit chain 3; big wins 1; the expiry report's
+# world 7 and its two sections 3; exports 1; the detail's 2 cursors.
+QUERIES = 32
