@@ -32,8 +32,8 @@ from portal.game.models import Bet, Round
 from portal.reports.audit import audit_report
 from portal.reports.audit.numbers import sqrt_text
 from portal.reports.document import NO_ACTIVITY
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
 from tests.portal.factories import approved_offering
+from tests.portal.game.conftest import MONEY_TESTS, FixedBits
 
 pytestmark = MONEY_TESTS
 
