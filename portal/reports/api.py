@@ -134,7 +134,7 @@ class ReportDocumentSerializer(serializers.Serializer):
     holder = serializers.CharField(help_text='The holder\'s name, or "All certificate holders".')
     period = serializers.DictField(
         help_text='{"as_of": date}, {"from": date, "to": date} or {"start": date, "end": '
-        'date} (gaming days): Pennsylvania dates.'
+        "date} (gaming days): Pennsylvania dates."
     )
     generated_at = serializers.DictField(
         child=serializers.CharField(), help_text='{"pa": ISO 8601, "utc": ISO 8601}'
