@@ -53,6 +53,8 @@ class LedgerEntry(models.Model):
 
     class Meta:
         ordering = ["pk"]
+        # The audit report reconciles each wallet over a period's instants.
+        indexes = [models.Index(fields=["created_at"], name="ledger_by_time")]
         constraints = [
             models.CheckConstraint(condition=Q(balance_after__gte=0), name="ledger_never_negative"),
             models.CheckConstraint(
@@ -126,6 +128,8 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["-pk"]
+        # Reports read a period of rounds (gaming days): by start, whatever the volume.
+        indexes = [models.Index(fields=["started_at"], name="round_by_start")]
         constraints = [
             models.UniqueConstraint(
                 fields=["player", "idempotency_key"], name="round_once_per_key"
