@@ -189,11 +189,15 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "processed_folder": str(_BROKER_DIR / "processed"),
         "store_processed": False,
     }
+# An unacknowledged message (its worker died mid-run) goes back to the queue after this
+# long: longer than any run (the audit report's hard limit is 4 h 5 min), or a run still
+# working would be handed to a second worker.
+JINZI_BROKER_VISIBILITY_DEFAULT = 5 * 60 * 60
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    # An unacknowledged message (its worker died mid-run) goes back to the queue after this
-    # long: longer than any run (the hard time limit is 16 minutes), or a run would be done twice.
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env_int("JINZI_BROKER_VISIBILITY_TIMEOUT", 3600, minimum=1)
+        "visibility_timeout": env_int(
+            "JINZI_BROKER_VISIBILITY_TIMEOUT", JINZI_BROKER_VISIBILITY_DEFAULT, minimum=1
+        )
     }
 # Beat keeps its schedules in the database, editable in the admin (django-celery-beat);
 # the entries below are installed there on start, crontabs in America/New_York.

@@ -182,3 +182,10 @@ def test_the_reports_page_asks_for_an_audit_report(client, auditor, played):
     page = client.get(f"/reports/{run.pk}/").content.decode()
     assert "Succeeded" in page and f"/reports/{run.pk}/charts/outcomes.svg" in page
     assert bad.status_code == 400 and "start must not be after end" in bad.content.decode()
+
+
+def test_no_run_outlives_the_brokers_visibility_timeout():
+    from portal.reports.definitions import DEFINITIONS
+
+    longest = max(report.time_limits[1] for report in DEFINITIONS.values())
+    assert longest < settings.JINZI_BROKER_VISIBILITY_DEFAULT
