@@ -31,6 +31,7 @@ DAYS_ORDER = "start must not be after end"
 THRESHOLD_TEXT = "win_threshold is a whole number of cents, at least 1"
 NO_SUCH_HOLDER = "there is no certificate holder {id}"
 NO_SUCH_OFFERING = "there is no offering {id}"
+NOT_THE_HOLDERS = "offering {id} belongs to another certificate holder than the one chosen"
 UNKNOWN_PARAMETERS = "unknown parameter(s) {names}; this report takes {known}"
 
 
@@ -80,7 +81,9 @@ def clean_expiry(raw: dict[str, Any]) -> dict[str, Any]:
         owner = Offering.objects.filter(pk=offering).values_list("holder_id", flat=True).first()
         if owner is None:
             raise ValidationFailed.on("offering", NO_SUCH_OFFERING.format(id=offering))
-        holder = holder if holder is not None else owner
+        if holder not in (None, owner):
+            raise ValidationFailed.on("offering", NOT_THE_HOLDERS.format(id=offering))
+        holder = owner
     return {"as_of": _as_of(raw.get("as_of")).isoformat(), "holder": holder, "offering": offering}
 
 

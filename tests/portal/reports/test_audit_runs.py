@@ -103,7 +103,9 @@ def test_811a9_an_auditor_runs_the_audit_report_in_every_format(auditor, played)
     assert len(re.findall(rb"/Subtype /Image", pdf)) >= 3  # the three charts
 
 
-def test_811a9_bad_audit_parameters_are_refused_with_400_and_nothing_is_queued(auditor):
+def test_811a9_bad_audit_parameters_are_refused_with_400_and_nothing_is_queued(
+    auditor, holder_b, live_offering
+):
     client = api(auditor)
     for parameters, field in [
         ({"start": "2026-11-20", "end": "2026-11-10"}, "start"),
@@ -113,6 +115,7 @@ def test_811a9_bad_audit_parameters_are_refused_with_400_and_nothing_is_queued(a
         ({"win_threshold": 0}, "win_threshold"),
         ({"win_threshold": "ten"}, "win_threshold"),
         ({"as_of": "2026-11-10"}, "parameters"),
+        ({"holder": holder_b.pk, "offering": live_offering.pk}, "offering"),
     ]:
         answer = client.post(URL, {"kind": "audit", "parameters": parameters}, format="json")
         assert answer.status_code == 400, (parameters, answer.content)
