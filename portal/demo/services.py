@@ -18,7 +18,7 @@ from portal.accounts.models import CertificateHolder, Role
 from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
 from portal.compliance import services
 from portal.core.padates import pa_today
-from portal.game.services import wallet_top_up
+from portal.game.services import round_play, wallet_top_up
 from portal.reports.models import ReportKind
 from portal.reports.services import report_run_request
 
@@ -168,13 +168,33 @@ def _more_statuses(holder, manager, officer, paytable, layout) -> None:
     _rules(manager, holder, "Summer rules", "approved", officer, paytable, layout, tomorrow)
 
 
+DEMO_ROUNDS = 20
+DEMO_WAGERS = (
+    [{"kind": "red", "stake": 200}, {"kind": "straight", "numbers": [7], "stake": 100}],
+    [{"kind": "small", "stake": 400}, {"kind": "split", "numbers": [0, 1], "stake": 200}],
+    [{"kind": "column", "numbers": [2, 5, 8, 11], "stake": 300}, {"kind": "black", "stake": 200}],
+)
+
+
+def _play_demo_rounds(player, offering) -> None:
+    """A few rounds through the real service (the OS CSPRNG draws), for the player's recall
+    and replay pages and the audit report's figures."""
+    for number in range(DEMO_ROUNDS):
+        round_play(
+            player=player,
+            offering_id=offering.pk,
+            wagers=DEMO_WAGERS[number % len(DEMO_WAGERS)],
+            idempotency_key=f"demo-round-{number:03d}",
+        )
+
+
 def _seed_holder(holder, manager, officer):
     layout = _layout(manager, holder, "Main floor layout", "approved", officer)
     paytable = _paytable(manager, holder, "Standard (§ 617b.8(f) minimum)", "approved", officer)
     rules = _rules(
         manager, holder, "Jinzi Roulette rules submission", "approved", officer, paytable, layout
     )
-    services.offering_create(
+    offering = services.offering_create(
         actor=manager,
         holder=holder,
         name="Jinzi Table 1",
@@ -182,7 +202,7 @@ def _seed_holder(holder, manager, officer):
         layout=layout,
         paytable=paytable,
     )
-    return paytable, layout
+    return paytable, layout, offering
 
 
 def _seed_statuses(holder, manager, officer) -> None:
@@ -264,11 +284,14 @@ def seed_demo() -> list[tuple[str, str, str]]:
                 holder=holders.get(licence),
             )
     first, second = holders.values()
-    paytable, layout = _seed_holder(first, users["manager"], users["officer"])
+    paytable, layout, table = _seed_holder(first, users["manager"], users["officer"])
     _seed_holder(second, users["manager2"], users["officer2"])
     _more_statuses(first, users["manager"], users["officer"], paytable, layout)
     _seed_statuses(first, users["manager"], users["officer"])
     wallet_top_up(player=users["player"], amount=DEMO_BALANCE)
+    _play_demo_rounds(users["player"], table)
     # One report of each kind already run (in-process without a broker; queued with one).
     report_run_request(actor=users["auditor"], kind=ReportKind.EXPIRY, parameters={}, via="page")
+    today = {"start": pa_today().isoformat(), "end": pa_today().isoformat()}
+    report_run_request(actor=users["auditor"], kind=ReportKind.AUDIT, parameters=today, via="page")
     return credentials

@@ -5,20 +5,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('compliance', '0004_availability_log'),
-        ('game', '0004_round_record_closing_status_versions_colour'),
+        ("compliance", "0004_availability_log"),
+        ("game", "0004_round_record_closing_status_versions_colour"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='ledgerentry',
-            index=models.Index(fields=['created_at'], name='ledger_by_time'),
+            model_name="ledgerentry",
+            index=models.Index(fields=["created_at"], name="ledger_by_time"),
         ),
         migrations.AddIndex(
-            model_name='round',
-            index=models.Index(fields=['started_at'], name='round_by_start'),
+            model_name="round",
+            index=models.Index(fields=["started_at"], name="round_by_start"),
         ),
     ]

@@ -33,3 +33,22 @@ def test_seed_demo_has_every_status_a_live_offering_and_an_intact_trail(client):
     assert any(offering_is_live(o).live for o in Offering.objects.all())
     assert verify(AuditEvent.objects.order_by("sequence")).ok
     assert client.login(username="officer", password=DEMO_PASSWORD)
+
+
+def test_seed_demo_plays_rounds_and_runs_one_report_of_each_kind(
+    settings, tmp_path, django_capture_on_commit_callbacks
+):
+    from portal.game.chain import verify_rounds
+    from portal.game.models import Round
+    from portal.reports.models import ReportRun
+
+    settings.JINZI_REPORTS_DIR = tmp_path / "reports"
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("seed_demo")
+
+    rounds = Round.objects.order_by("player_id", "sequence").prefetch_related("bets")
+    assert rounds.count() == 20 and verify_rounds(rounds).ok
+    runs = {run.kind: run for run in ReportRun.objects.all()}
+    assert set(runs) == {"expiry", "audit"}
+    assert runs["audit"].status == "succeeded"
+    assert runs["audit"].files.count() == 4
