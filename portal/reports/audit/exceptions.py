@@ -14,7 +14,7 @@ from __future__ import annotations
 from portal.audit.models import AuditEvent
 from portal.audit.services import EXPORTED
 from portal.reports.audit.checks import player_ref
-from portal.reports.audit.figures import SpotTotal, spot_edge
+from portal.reports.audit.figures import LISTED, SpotTotal, spot_edge
 from portal.reports.audit.numbers import decimal_text
 from portal.reports.audit.scope import Scope
 from portal.reports.document import column, section
@@ -51,6 +51,8 @@ def big_wins_section(scope: Scope, wins: list[dict], threshold: int) -> dict:
         column("won", "Player's win", "money"),
     ]
     notes = [f"Rounds whose player won {threshold:,} cents or more (returned − staked)."]
+    if len(rows) == LISTED:
+        notes.append(f"The largest {LISTED:,} are listed; raise the threshold to see fewer.")
     totals = {"won": sum(r["won"] for r in rows)} if rows else None
     return section(
         "big_wins", "Single wins above the threshold", columns, rows, totals=totals, notes=notes

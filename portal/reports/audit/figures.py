@@ -26,7 +26,7 @@ from portal.game.models import Bet, Round
 from portal.reports.audit.scope import Scope
 
 GroupKey = tuple[int, int, int]  # offering pk, paytable pk, paytable version
-ODD_RNG_LISTED = 10_000  # rounds listed by id; the count is always given whole
+LISTED = 10_000  # rounds listed in full (odd RNG, big wins); a count is always whole
 
 
 def odds_key(odds: dict) -> tuple[tuple[str, str], ...]:
@@ -157,7 +157,7 @@ def outcome_counts(scope: Scope) -> list[int]:
 @dataclass
 class OddRng:
     count: int
-    rounds: list[dict]  # the first ODD_RNG_LISTED, by id
+    rounds: list[dict]  # the first LISTED, by id
 
 
 def odd_rng_rounds(scope: Scope) -> OddRng:
@@ -165,14 +165,15 @@ def odd_rng_rounds(scope: Scope) -> OddRng:
     listed = list(
         odd.order_by("pk").values(
             "pk", "offering_id", "player_id", "started_at", "rng_method", "rng_raw", "outcome"
-        )[:ODD_RNG_LISTED]
+        )[:LISTED]
     )
-    count = len(listed) if len(listed) < ODD_RNG_LISTED else odd.count()
+    count = len(listed) if len(listed) < LISTED else odd.count()
     return OddRng(count, listed)
 
 
 def big_wins(scope: Scope, threshold: int) -> list[dict]:
-    """Rounds whose player won (returned − staked) at least ``threshold`` minor units."""
+    """Rounds whose player won (returned − staked) at least ``threshold`` minor units: the
+    largest ``LISTED`` (a threshold set very low must not fill the report)."""
     return list(
         Round.objects.filter(scope.q())
         .annotate(won=F("total_returned") - F("total_staked"))
@@ -188,7 +189,7 @@ def big_wins(scope: Scope, threshold: int) -> list[dict]:
             "total_staked",
             "total_returned",
             "won",
-        )
+        )[:LISTED]
     )
 
 
