@@ -227,7 +227,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     "audit-report-monthly": {
         "task": "reports.audit_monthly",
-        "schedule": crontab(minute=30, hour=1, day_of_month=1),
+        "schedule": crontab(minute=45),
     },
     "resend-stuck-report-runs": {
         "task": "reports.resend_stuck",

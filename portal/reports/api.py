@@ -161,6 +161,11 @@ class ReportDocumentSerializer(serializers.Serializer):
     )
     by_kind = serializers.ListField(child=serializers.DictField(), required=False)
     charts = serializers.ListField(child=serializers.DictField(), required=False)
+    cutoff = serializers.DictField(
+        required=False,
+        help_text='The rounds stored when the report began: {"pa": …, "utc": …, "last_round": '
+        "the highest round id read}.",
+    )
     timings = serializers.DictField(
         child=serializers.FloatField(), required=False, help_text="Seconds per part."
     )

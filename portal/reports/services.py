@@ -27,7 +27,7 @@ from portal.accounts.models import CertificateHolder
 from portal.accounts.policy import Action, require
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict
-from portal.core.padates import gaming_day
+from portal.core.padates import gaming_day, pa_date
 from portal.reports import definitions, render
 from portal.reports.models import ACTIVE_STATUSES, ReportFile, ReportKind, ReportRun, RunStatus
 
@@ -142,16 +142,28 @@ def audit_runs_daily(*, now: datetime.datetime) -> list[ReportRun]:
     return runs
 
 
-def audit_runs_monthly(*, today: datetime.date) -> list[ReportRun]:
-    """The audit report of the calendar month before ``today``'s (its days within
-    § 617b.8's life): one of all holders, and one per holder for its managers."""
-    end = today.replace(day=1) - datetime.timedelta(days=1)
+def audit_runs_monthly(*, now: datetime.datetime) -> list[ReportRun]:
+    """The audit report of the calendar month before ``now``'s (Pennsylvania), for each holder
+    once its last gaming day of that month has ended, and for all holders once every
+    holder's has (its days within § 617b.8's life).
+
+    The schedule calls this hourly: a holder whose gaming day starts at 06:00 finishes the
+    month's last day on the 1st at 06:00, and its report must not be cut short."""
+    end = pa_date(now).replace(day=1) - datetime.timedelta(days=1)
     start = max(end.replace(day=1), jinzi.EFFECTIVE)
     end = min(end, jinzi.SUNSET - datetime.timedelta(days=1))
     if start > end:
         return []
     period = {"start": start.isoformat(), "end": end.isoformat()}
-    holders = [None, *CertificateHolder.objects.order_by("pk").values_list("pk", flat=True)]
+    ended = {
+        holder_pk: gaming_day(now, start_hour) - datetime.timedelta(days=1) >= end
+        for holder_pk, start_hour in CertificateHolder.objects.order_by("pk").values_list(
+            "pk", "gaming_day_start_hour"
+        )
+    }
+    holders = [pk for pk, done in ended.items() if done]
+    if ended and all(ended.values()):
+        holders.insert(0, None)
     return [
         report_run_schedule(kind=ReportKind.AUDIT, parameters={**period, "holder": holder})[0]
         for holder in holders

@@ -59,8 +59,9 @@ def audit_report_daily() -> list[int]:
 
 @shared_task(name="reports.audit_monthly")
 def audit_report_monthly() -> list[int]:
-    """The previous month's audit report: all holders, and each holder's own."""
-    return [run.pk for run in audit_runs_monthly(today=pa_today())]
+    """The previous month's audit report: all holders, and each holder's own (hourly; each
+    made once its month's last gaming day has ended)."""
+    return [run.pk for run in audit_runs_monthly(now=timezone.now())]
 
 
 @shared_task(name="reports.resend_stuck")

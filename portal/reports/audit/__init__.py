@@ -62,7 +62,13 @@ def audit_report(
         if progress is not None:
             progress(number, PARTS)
 
-    scope = scope_of(start=start, end=end, holder_id=holder_id, offering_id=offering_id, cutoff=now)
+    scope = scope_of(
+        start=start,
+        end=end,
+        holder_id=holder_id,
+        offering_id=offering_id,
+        cutoff=now,
+    )
     spots = figures.spot_totals(scope)
     rounds = figures.round_totals(scope)
     players = figures.distinct_players(scope)
@@ -71,7 +77,6 @@ def audit_report(
     done("figures", 1)
 
     found = resettle.resettle(scope)
-    resettle.check_first_links(found)
     done("pass", 2)
 
     holds = hold.group_holds(spots, rounds, found)
@@ -106,7 +111,7 @@ def audit_report(
         checks.odd_rng_section(scope, odd),
         checks.resettlement_section(found),
         checks.reconciliation_section(reconciliation),
-        checks.wallets_section(wallet_rows),
+        checks.wallets_section(scope, wallet_rows),
         checks.chains_section(found),
         *exception_sections,
         streamed_section(
@@ -130,6 +135,11 @@ def audit_report(
         "period": {"start": start.isoformat(), "end": end.isoformat()},
         "generated_at": {"pa": pa_time(now).isoformat(), "utc": now.astimezone(UTC).isoformat()},
         "filters": {"holder": holder_id, "offering": offering_id, "win_threshold": win_threshold},
+        "cutoff": {
+            "pa": pa_time(scope.cutoff).isoformat(),
+            "utc": scope.cutoff.isoformat(),
+            "last_round": scope.last_round,
+        },
         "totals": {
             "rounds": total.rounds,
             "players": total.players,

@@ -121,15 +121,25 @@ def reconciliation_section(reconciliation: dict) -> dict:
     return section("reconciliation", "Reconciliation", columns, rows, notes=notes)
 
 
-def wallets_section(rows: list[dict]) -> dict:
-    shown = [
-        {
-            **{k: v for k, v in row.items() if k not in ("player", "ok")},
+MONEY_OF_WALLET = ("opening", "top_ups", "stakes", "returns", "closing")
+
+
+def wallets_section(scope: Scope, rows: list[dict]) -> dict:
+    """**Reading:** a wallet is the player's, not a holder's: a report narrowed to one holder
+    or offering (which its managers may read) checks the whole wallet of each of its players
+    but shows only whether it reconciles, never the amounts of play elsewhere (DOMAIN.md §3)."""
+    narrowed = scope.holder_id is not None or scope.offering_id is not None
+    shown = []
+    for row in rows:
+        values = {
+            "wallet": row["wallet"],
             "player": player_ref(row["player"]),
-            "flag": "" if row["ok"] else "does not add up",
+            "entries": row["entries"],
+            "flag": row["problem"],
         }
-        for row in rows
-    ]
+        if not narrowed:
+            values |= {key: row[key] for key in MONEY_OF_WALLET}
+        shown.append(values)
     columns = [
         column("wallet", "Wallet", "integer"),
         column("player", "Player"),
@@ -141,13 +151,18 @@ def wallets_section(rows: list[dict]) -> dict:
         column("closing", "Closing", "money"),
         column("flag", "Check", "flag"),
     ]
-    totals = {
-        key: sum(row[key] for row in rows) for key in ("entries", "top_ups", "stakes", "returns")
-    }
+    keys = ("entries",) if narrowed else ("entries", "top_ups", "stakes", "returns")
+    totals = {key: sum(row[key] for row in rows) for key in keys}
     notes = [
-        "Each wallet's ledger over the period's instants; the whole wallet, so play at a "
-        "holder or offering this report leaves out is included in its stakes and returns.",
+        "Each wallet's ledger over the period's instants: opening (its last entry before) + "
+        "top-ups − stakes + returns = closing; every entry's running balance; every round "
+        "entry against the balances its round recorded.",
     ]
+    if narrowed:
+        notes.append(
+            "Narrowed to one holder or offering: each player's whole wallet is checked, and "
+            "only the result is shown (the wallet also holds play elsewhere)."
+        )
     return section(
         "wallets", "Wallets", columns, shown, totals=totals if rows else None, notes=notes
     )

@@ -33,10 +33,6 @@ def odds_key(odds: dict) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((str(kind), str(value)) for kind, value in odds.items()))
 
 
-def paytable_of(odds: dict) -> jinzi.Paytable:
-    return jinzi.Paytable.of(odds)
-
-
 _EDGES: dict[tuple, dict[str, Fraction]] = {}
 
 
@@ -45,7 +41,7 @@ def spot_edge(odds: dict, spot: str) -> Fraction:
     edge: red and black each cover six numbers, neither 0)."""
     key = odds_key(odds)
     if key not in _EDGES:
-        _EDGES[key] = {e.wager.spot: e.edge for e in jinzi.spot_edges(paytable_of(odds))}
+        _EDGES[key] = {e.wager.spot: e.edge for e in jinzi.spot_edges(jinzi.Paytable.of(odds))}
     return _EDGES[key][spot]
 
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 import jinzi
 from portal.compliance.models import Paytable
+from portal.core.padates import pa_time
 from portal.reports.audit.figures import GroupKey, Players, RoundTotal, SpotTotal, by_group
 from portal.reports.audit.numbers import decimal_text, ratio, sqrt_text
 from portal.reports.audit.resettle import Pass
@@ -162,6 +163,9 @@ def summary(
         f"± {jinzi.stats.EXCEPTION_Z} SD, 'low volume' under "
         f"{jinzi.stats.LOW_VOLUME_ROUNDS:,} rounds (too few for the normal band: jinzi.stats).",
         "Distinct players of a subtotal or the total count each player once.",
+        f"Rounds stored when the report began ({pa_time(scope.cutoff).isoformat()}, Pennsylvania "
+        f"time; up to round id {scope.last_round}): a gaming day not yet over is counted up "
+        "to then, and every part of the report reads the same rounds while play goes on.",
     ]
     body = section(
         "summary",

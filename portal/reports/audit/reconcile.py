@@ -3,9 +3,10 @@
 - **Stakes and returns three ways:** Σ the rounds' stakes = Σ their bets' stakes = − Σ
   their stake ledger entries; Σ the rounds' returns = Σ their bets' returns = Σ their
   return ledger entries.
-- **Every wallet** that moved in the period: opening balance + top-ups − stakes + returns
-  = closing balance, from its ledger over the period's instants (the whole wallet: a
-  player may also have played at a holder or offering the report leaves out).
+- **Every wallet** that moved in the period: opening balance (its last entry before) +
+  top-ups − stakes + returns = closing balance, every entry's running balance, and every
+  round entry against its round's recorded balances (the whole wallet: a player may also
+  have played at a holder or offering the report leaves out).
 - **The chains:** the round chains of the period's rounds (``resettle``), and the whole
   audit trail (``portal.audit.chain.verify_stored``); both heads are printed so they can be
   kept outside the system and compared with a later report.
@@ -15,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Min, Q, Sum
+from django.db.models import OuterRef, Q, Subquery, Sum
 
 from portal.audit.chain import stored_head, verify_stored
 from portal.core.hashing import canonical_digest
-from portal.game.models import LedgerEntry, LedgerKind, Round
+from portal.game.models import LedgerEntry, LedgerKind, Round, Wallet
 from portal.reports.audit.resettle import Pass
 from portal.reports.audit.scope import Scope
 
@@ -45,50 +46,69 @@ def ledger_of_rounds(scope: Scope) -> tuple[int, int]:
 
 
 def wallets(scope: Scope) -> list[dict]:
-    """Per wallet that moved over the period's instants: opening, top-ups, stakes, returns,
-    closing, and whether they add up. Three queries whatever the number of wallets."""
+    """Per wallet that moved over the period's instants: its opening balance (its last
+    entry before the period), top-ups, stakes, returns and closing balance, each entry's
+    running balance checked, and each round entry checked against the balances its round
+    recorded (and hashed), as ``chain.verify_ledgers`` does. Two queries; the entries are
+    streamed, one wallet's sums kept at a time."""
     first, end = scope.money_span
-    moved = (
-        LedgerEntry.objects.filter(created_at__gte=first, created_at__lt=end)
-        .values("wallet_id", "wallet__player_id")
-        .annotate(
-            entries=Count("pk"),
-            top_ups=Sum("amount", filter=Q(kind=LedgerKind.TOP_UP)),
-            stakes=Sum("amount", filter=Q(kind=LedgerKind.STAKE)),
-            returns=Sum("amount", filter=Q(kind=LedgerKind.RETURN)),
-            first_pk=Min("pk"),
-            last_pk=Max("pk"),
-        )
-        .order_by("wallet_id")
-    )
+    entries = LedgerEntry.objects.filter(created_at__gte=first, created_at__lt=end)
     if scope.holder_id is not None or scope.offering_id is not None:
-        players = scope_players(scope)
-        moved = moved.filter(wallet__player_id__in=players)
-    moved = list(moved)
-    ends = {
-        pk: (balance_after - amount, balance_after)
-        for pk, amount, balance_after in LedgerEntry.objects.filter(
-            pk__in=[m["first_pk"] for m in moved] + [m["last_pk"] for m in moved]
-        ).values_list("pk", "amount", "balance_after")
-    }
-    rows = []
-    for m in moved:
-        opening, closing = ends[m["first_pk"]][0], ends[m["last_pk"]][1]
-        top_ups, stakes, returns = m["top_ups"] or 0, -(m["stakes"] or 0), m["returns"] or 0
-        rows.append(
-            {
-                "wallet": m["wallet_id"],
-                "player": m["wallet__player_id"],
-                "entries": m["entries"],
-                "opening": opening,
-                "top_ups": top_ups,
-                "stakes": stakes,
-                "returns": returns,
-                "closing": closing,
-                "ok": opening + top_ups - stakes + returns == closing,
-            }
-        )
+        entries = entries.filter(wallet__player_id__in=scope_players(scope))
+    before = LedgerEntry.objects.filter(wallet=OuterRef("pk"), created_at__lt=first)
+    last_before = before.order_by("-created_at", "-pk").values("balance_after")[:1]
+    openings = dict(
+        Wallet.objects.filter(pk__in=entries.values("wallet_id"))
+        .annotate(opening=Subquery(last_before))
+        .values_list("pk", "opening")
+    )
+    streamed = entries.order_by("wallet_id", "pk").values_list(*LEDGER_COLUMNS)
+    rows: list[dict] = []
+    row = None
+    for (
+        wallet,
+        player,
+        kind,
+        amount,
+        after,
+        round_id,
+        r_before,
+        r_staked,
+        r_after,
+    ) in streamed.iterator(chunk_size=10_000):
+        if row is None or row["wallet"] != wallet:
+            opening = openings.get(wallet) or 0
+            row = {
+                "wallet": wallet, "player": player, "entries": 0, "opening": opening,
+                "top_ups": 0, "stakes": 0, "returns": 0, "closing": opening, "problem": "",
+            }  # fmt: skip
+            rows.append(row)
+        row["entries"] += 1
+        row[KIND_SUM[kind]] += abs(amount)
+        row["closing"] += amount
+        if after != row["closing"] and not row["problem"]:
+            row["problem"] = f"an entry says {after}, the ledger adds up to {row['closing']}"
+        if round_id is not None and not row["problem"]:
+            recorded = r_before - r_staked if kind == LedgerKind.STAKE else r_after
+            if after != recorded:
+                row["problem"] = f"round {round_id} recorded {recorded}, its entry {after}"
+    for row in rows:
+        row["ok"] = not row["problem"]
     return rows
+
+
+LEDGER_COLUMNS = (
+    "wallet_id",
+    "wallet__player_id",
+    "kind",
+    "amount",
+    "balance_after",
+    "round_id",
+    "round__balance_before",
+    "round__total_staked",
+    "round__balance_after",
+)
+KIND_SUM = {LedgerKind.TOP_UP: "top_ups", LedgerKind.STAKE: "stakes", LedgerKind.RETURN: "returns"}
 
 
 def scope_players(scope: Scope):

@@ -24,15 +24,18 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from django.db.models import Q
+
 import jinzi
 from portal.core.hashing import GENESIS_HASH
 from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, round_digest
-from portal.game.models import Bet, Round
+from portal.game.models import Bet, Round, Wallet
 from portal.reports.audit.figures import GroupKey, odds_key
 from portal.reports.audit.scope import Scope
 
 CHUNK = 5_000  # rows a cursor fetches at a time
 LISTED = 1_000  # problems listed in full; the count is always whole
+LINKS_BATCH = 1_000  # chain links looked up in the database at a time
 SPOT_INDEX = {wager.spot: wager.spot_index for wager in jinzi.legal_wagers()}
 ROUND_COLUMNS = (
     "pk",
@@ -86,7 +89,7 @@ class Pass:
         if len(self.discrepancies) < LISTED:
             self.discrepancies.append(row)
 
-    def chain_problem(self, round_id: int, player: int, problem: str) -> None:
+    def chain_problem(self, round_id: int | None, player: int, problem: str) -> None:
         self.chain_problem_count += 1
         if len(self.chain_problems) < LISTED:
             self.chain_problems.append({"round": round_id, "player": player, "problem": problem})
@@ -122,6 +125,10 @@ def rounds_with_bets(
     bets = bets.values_list(*bet_columns).iterator(chunk_size=CHUNK * 10)
     pending = next(bets, None)
     for row in rounds.iterator(chunk_size=CHUNK):
+        # Both read the same rounds; a bet whose round the other cursor did not return
+        # (impossible in append-only tables) is passed over, and its round's totals show it.
+        while pending is not None and pending[0] < row[0]:
+            pending = next(bets, None)
         mine = []
         while pending is not None and pending[0] == row[0]:
             mine.append(pending)
@@ -135,8 +142,12 @@ def resettle(scope: Scope, progress: Callable[[int], None] | None = None) -> Pas
     tables = _Tables()
     for row, bets in rounds_with_bets(scope, ROUND_COLUMNS, BET_COLUMNS):
         _check_round(found, tables, scope, dict(zip(ROUND_COLUMNS, row, strict=True)), bets)
+        if len(found.first_links) >= LINKS_BATCH:
+            _check_links(found)
         if progress is not None and found.rounds_checked % 10_000 == 0:
             progress(found.rounds_checked)
+    _check_links(found)
+    _check_heads(found)
     return found
 
 
@@ -199,23 +210,60 @@ def _check_chain(found: Pass, record: dict, bets: list) -> None:
     found.heads[player] = (sequence, record["hash"])
 
 
-def check_first_links(found: Pass) -> None:
+def _check_links(found: Pass) -> None:
     """Each round whose previous round the pass did not see links to the player's stored
-    round before it (or, as a first round, to the genesis hash): a deleted round shows."""
-    for start in range(0, len(found.first_links), 1000):
-        batch = found.first_links[start : start + 1000]
-        wanted = [prev for _, _, sequence, prev in batch if sequence > 1]
-        before = {
-            hash_: (player, sequence)
-            for hash_, player, sequence in Round.objects.filter(hash__in=wanted).values_list(
-                "hash", "player_id", "sequence"
+    round before it (or, as a first round, to the genesis hash): a deleted round shows.
+    Checked and forgotten a batch at a time, so memory stays flat."""
+    links, found.first_links = found.first_links, []
+    wanted = [prev for _, _, sequence, prev in links if sequence > 1]
+    before = {
+        hash_: (player, sequence)
+        for hash_, player, sequence in Round.objects.filter(hash__in=wanted).values_list(
+            "hash", "player_id", "sequence"
+        )
+    }
+    for round_id, player, sequence, prev in links:
+        if sequence == 1:
+            if prev != GENESIS_HASH:
+                found.chain_problem(round_id, player, "a first round not linked to the genesis")
+        elif before.get(prev) != (player, sequence - 1):
+            found.chain_problem(
+                round_id, player, "its prev_hash is not the hash of the player's round before"
+            )
+
+
+def _check_heads(found: Pass) -> None:
+    """Each player's last round of the period is followed by their next stored round (which
+    must link to it), or is the last round their wallet records: a deleted or altered
+    latest round shows, as ``verify_round_chain`` finds it."""
+    heads = sorted(found.heads.items())
+    for start in range(0, len(heads), LINKS_BATCH):
+        batch = heads[start : start + LINKS_BATCH]
+        following = Q()
+        for player, (sequence, _) in batch:
+            following |= Q(player_id=player, sequence=sequence + 1)
+        after = {
+            player: prev
+            for player, prev in Round.objects.filter(following).values_list(
+                "player_id", "prev_hash"
             )
         }
-        for round_id, player, sequence, prev in batch:
-            if sequence == 1:
-                if prev != GENESIS_HASH:
-                    found.chain_problem(round_id, player, "a first round not linked to the genesis")
-            elif before.get(prev) != (player, sequence - 1):
+        wallets = dict(
+            (player, (played, head))
+            for player, played, head in Wallet.objects.filter(
+                player_id__in=[player for player, _ in batch]
+            ).values_list("player_id", "rounds_played", "chain_head")
+        )
+        for player, (sequence, hash_) in batch:
+            if player in after:
+                if after[player] != hash_:
+                    found.chain_problem(
+                        None, player, f"round {sequence + 1} does not link to round {sequence}"
+                    )
+            elif wallets.get(player) != (sequence, hash_):
                 found.chain_problem(
-                    round_id, player, "its prev_hash is not the hash of the player's round before"
+                    None,
+                    player,
+                    f"the wallet's chain ends elsewhere than round {sequence}: a later round "
+                    "is missing",
                 )

@@ -5,8 +5,9 @@
 holders whose days start at different hours therefore covers a slightly different stretch
 of instants for each; every figure is computed over exactly those rounds.
 
-Rounds started after the report began are left out (``cutoff``), so a report of a day that
-is still being played is a fixed picture: every part of it reads the same rounds.
+Rounds started after the report began (``cutoff``), or stored after it (``last_round``), are
+left out, so a report of a day still being played is a fixed picture: every part of it
+reads the same rounds.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import bisect
 import datetime
 from dataclasses import dataclass, field
 
-from django.db.models import Q
+from django.db.models import Max, Q
 
 from portal.accounts.models import CertificateHolder
 from portal.compliance.models import Offering
 from portal.core.padates import day_starts
+from portal.game.models import Round
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class Scope:
     holder_id: int | None
     offering_id: int | None
     cutoff: datetime.datetime
+    last_round: int  # the highest round id stored when the report began
     holders: dict[int, Holder]
     offerings: dict[int, tuple[int, str]]  # offering pk → (holder pk, name), all in scope
 
@@ -79,7 +82,7 @@ class Scope:
             )
         if self.offering_id is not None:
             condition &= Q(**{f"{prefix}offering_id": self.offering_id})
-        return condition
+        return condition & Q(**{f"{prefix}pk__lte": self.last_round})
 
     def gaming_day(self, offering_id: int, started_at: datetime.datetime) -> datetime.date:
         """The gaming day of a round in scope (by bisection on its holder's day starts)."""
@@ -111,12 +114,16 @@ def scope_of(
             day_starts(start + datetime.timedelta(days=n), hour) for n in range(count + 1)
         )
         found[pk] = Holder(pk, name, hour, starts[0], min(starts[-1], cutoff), starts)
+    # Rounds are append-only and stored in one short transaction: capping the id as well
+    # as the start keeps every part of the report on the same rounds while play goes on.
+    last_round = Round.objects.filter(started_at__lt=cutoff).aggregate(last=Max("pk"))["last"]
     return Scope(
         start=start,
         end=end,
         holder_id=holder_id,
         offering_id=offering_id,
         cutoff=cutoff,
+        last_round=last_round or 0,
         holders=found,
         offerings={
             pk: (holder, name)

@@ -15,7 +15,7 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from portal.core.padates import UTC, day_starts
-from portal.game.services import round_play
+from portal.game.services import round_play, wallet_top_up
 from portal.reports import services
 from portal.reports.models import ReportRun, RunStatus
 from tests.portal.game.conftest import FixedBits
@@ -47,11 +47,13 @@ def reports_folder(tmp_path, settings):
 
 
 @pytest.fixture
-def played(funded_player, live_offering):
+def played(player, live_offering):
+    # The whole history on the day played, in order (the ledger's time follows its ids).
     with time_machine.travel(PLAYED_AT):
+        wallet_top_up(player=player, amount=100_000)
         for number, outcome in enumerate((0, 5, 7)):
             round_play(
-                player=funded_player,
+                player=player,
                 offering_id=live_offering.pk,
                 wagers=[
                     {"kind": "red", "stake": 200},
@@ -160,16 +162,26 @@ def test_the_daily_schedule_makes_each_holders_previous_gaming_day_once(holder_a
     assert entry["schedule"].minute == {15} and len(entry["schedule"].hour) == 24
 
 
-def test_the_monthly_schedule_makes_the_previous_month_for_all_and_each_holder(holder_a):
-    runs = services.audit_runs_monthly(today=datetime.date(2026, 12, 1))
+def test_the_monthly_schedule_waits_for_each_holders_last_gaming_day(holder_a, holder_b):
+    holder_b.gaming_day_start_hour = 6
+    holder_b.save(update_fields=["gaming_day_start_hour"])
+    december = datetime.date(2026, 12, 1)
+    november = ("2026-11-01", "2026-11-30")
 
-    assert [(run.holder_id, run.parameters["start"], run.parameters["end"]) for run in runs] == [
-        (None, "2026-11-01", "2026-11-30"),
-        (holder_a.pk, "2026-11-01", "2026-11-30"),
-    ]
-    assert services.audit_runs_monthly(today=datetime.date(2025, 6, 20)) == []
+    def periods(runs):
+        return [(run.holder_id, run.parameters["start"], run.parameters["end"]) for run in runs]
+
+    # 01:45 on 1 December: holder A's November is over, holder B's 30th runs until 06:00.
+    quarter_to = datetime.timedelta(minutes=45)
+    early = services.audit_runs_monthly(now=day_starts(december, 1) + quarter_to)
+    later = services.audit_runs_monthly(now=day_starts(december, 6) + quarter_to)
+
+    assert periods(early) == [(holder_a.pk, *november)]
+    assert periods(later) == [(None, *november), (holder_a.pk, *november), (holder_b.pk, *november)]
+    assert later[1].pk == early[0].pk  # made once
+    assert services.audit_runs_monthly(now=day_starts(datetime.date(2025, 6, 20), 12)) == []
     entry = settings.CELERY_BEAT_SCHEDULE["audit-report-monthly"]
-    assert entry["schedule"].day_of_month == {1}
+    assert entry["schedule"].minute == {45} and len(entry["schedule"].hour) == 24
 
 
 def test_the_reports_page_asks_for_an_audit_report(client, auditor, played):
