@@ -123,4 +123,9 @@ def record_sections(scope: Scope) -> list[dict]:
     changes = changes_section(world)
     violations = violations_section(world)
     violations["title"] = "Rounds on an offering that was not live"
+    for part in (changes, violations):
+        part["notes"].append(
+            "Read as the expiry report reads them: over the period's Pennsylvania calendar "
+            "days (00:00 to 24:00), whatever hour a holder's gaming day starts."
+        )
     return [changes, violations]
