@@ -2,8 +2,8 @@
 
 PDF and PNG are recognised by their signatures; SVG must parse as XML (with
 defusedxml, so entity tricks are refused) whose root is <svg> and which carries no
-script, event handlers, foreign objects or external references, since the file is
-shown to staff in the portal.
+DOCTYPE, processing instruction, script, event handlers, foreign objects or external
+references, since the file is shown to staff in the portal and must stand alone.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from xml.etree.ElementTree import XMLPullParser
 
 import filetype
 from defusedxml import ElementTree
-from defusedxml.common import DefusedXmlException
+from defusedxml.common import DefusedXmlException, DTDForbidden
 from django.conf import settings
 
 DEFAULT_MAX_ARTWORK_BYTES = 5 * 1024 * 1024
@@ -45,6 +46,9 @@ _FORBIDDEN_TAGS = {
     "style",
 }
 _EXTERNAL_URL = re.compile(r"url\(\s*['\"]?(?!#)", re.IGNORECASE)  # url(#id) is fine
+# A value that names a resource by scheme ("https://…", "data:…", "javascript:…") in any
+# attribute: the file must stand alone.
+_URL = re.compile(r"(?:^|[\s;,(])(?:[a-z][a-z0-9+.-]*://|data:|javascript:)", re.IGNORECASE)
 _EXTENSIONS = {"application/pdf": "pdf", "image/png": "png", "image/svg+xml": "svg"}
 
 
@@ -64,13 +68,30 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
 
 
+def _processing_instructions(data: bytes) -> list[str]:
+    """The targets of the document's processing instructions (``<?xml-stylesheet …?>`` can
+    load a stylesheet from elsewhere when the file is opened). The XML declaration is not
+    one. Read after defusedxml has parsed the same bytes, so no DTD is left to expand."""
+    parser = XMLPullParser(events=("pi",))
+    parser.feed(data)
+    parser.close()
+    return [element.text.split(None, 1)[0] for _, element in parser.read_events()]
+
+
 def _check_svg(data: bytes) -> None:
     try:
         root = ElementTree.fromstring(data, forbid_dtd=True)
+    except DTDForbidden:
+        raise ArtworkRejected(UNSAFE_SVG.format(what="a DOCTYPE")) from None
     except (ElementTree.ParseError, DefusedXmlException, ValueError):
         raise ArtworkRejected(
             WRONG_TYPE.format(found="not a PDF, PNG or well-formed SVG")
         ) from None
+    targets = _processing_instructions(data)
+    if targets:
+        raise ArtworkRejected(
+            UNSAFE_SVG.format(what=f"processing instructions (<?{targets[0]} …?>)")
+        )
     if _local(root.tag) != "svg":
         raise ArtworkRejected(WRONG_TYPE.format(found=f"XML with root <{_local(root.tag)}>"))
     for element in root.iter():
@@ -86,6 +107,10 @@ def _check_svg(data: bytes) -> None:
             if attr == "style" or _EXTERNAL_URL.search(value):
                 raise ArtworkRejected(
                     UNSAFE_SVG.format(what="style attributes or url() references")
+                )
+            if _URL.search(value):
+                raise ArtworkRejected(
+                    UNSAFE_SVG.format(what=f"external references ({attr}={value[:60]!r})")
                 )
 
 

@@ -225,6 +225,36 @@ def test_only_the_latest_version_can_be_amended(manager_a, officer, holder_a):
             b'<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(https://x.example/a)"/></svg>',
             "url() references",
         ),
+        (
+            "pi.svg",
+            b'<?xml version="1.0"?><?xml-stylesheet href="https://x.example/a.css"?>'
+            b'<svg xmlns="http://www.w3.org/2000/svg"><rect width="4"/></svg>',
+            "processing instructions (<?xml-stylesheet …?>)",
+        ),
+        (
+            "inner-pi.svg",
+            b'<svg xmlns="http://www.w3.org/2000/svg"><?php echo 1; ?><rect width="4"/></svg>',
+            "processing instructions (<?php …?>)",
+        ),
+        (
+            "doctype.svg",
+            b'<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" '
+            b'"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">'
+            b'<svg xmlns="http://www.w3.org/2000/svg"><rect width="4"/></svg>',
+            "a DOCTYPE",
+        ),
+        (
+            "image.svg",
+            b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+            b'<image xlink:href="https://x.example/a.png"/></svg>',
+            "external references",
+        ),
+        (
+            "data.svg",
+            b'<svg xmlns="http://www.w3.org/2000/svg">'
+            b'<rect mask="data:image/png;base64,AA"/></svg>',
+            "external references",
+        ),
         ("empty.pdf", b"", "empty"),
     ],
 )
