@@ -19,5 +19,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler500 = "portal.core.views.server_error"
+
 admin.site.site_header = "Jinzi Roulette back office"
 admin.site.site_title = "Jinzi Roulette"

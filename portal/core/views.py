@@ -1,7 +1,10 @@
 from __future__ import annotations
 
-from django.db import DatabaseError, connections
-from django.http import HttpRequest, JsonResponse
+import sys
+
+from django.db import DatabaseError, InterfaceError, OperationalError, connections
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -25,3 +28,32 @@ def healthz(request: HttpRequest) -> JsonResponse:
         {"status": "ok" if healthy else "unavailable", "database": database},
         status=200 if healthy else 503,
     )
+
+
+# --- Server errors ------------------------------------------------------------------------
+
+RETRY_AFTER = 30  # seconds: a database restart or fail-over usually takes about that
+DATABASE_DOWN = (
+    "the database cannot be reached just now; nothing was changed, try again in a moment"
+)
+SERVER_ERROR = "the server failed to answer this request; nothing was changed"
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Django's ``handler500``: an outage of the database (an ``OperationalError`` or
+    ``InterfaceError``: refused, dropped or restarting) answers 503 with ``Retry-After``,
+    anything else 500; JSON in the API's error shape under ``/api/``, a plain page
+    elsewhere. Every write is in a transaction, which the error rolled back. The page is
+    rendered without the request's context, which would need the database."""
+    error = sys.exc_info()[1]
+    outage = isinstance(error, OperationalError | InterfaceError)
+    status, message = (503, DATABASE_DOWN) if outage else (500, SERVER_ERROR)
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse({"detail": message, "errors": {}}, status=status)
+    else:
+        page = render_to_string("core/server_error.html", {"status": status, "message": message})
+        response = HttpResponse(page, status=status)
+    if outage:
+        response["Retry-After"] = str(RETRY_AFTER)
+    response["Cache-Control"] = "no-store"
+    return response
