@@ -33,6 +33,14 @@ SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", F
 SECURE_PROXY_SSL_HEADER = (
     ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("DJANGO_BEHIND_TLS_PROXY", False) else None
 )
+# HSTS: once a browser has seen it over TLS, it uses HTTPS only for this long. Sent only on
+# HTTPS answers; on by default (a year) when the portal knows it is behind TLS, never on a
+# portal served over plain HTTP (`make run`).
+_BEHIND_TLS = SECURE_SSL_REDIRECT or SECURE_PROXY_SSL_HEADER is not None
+SECURE_HSTS_SECONDS = env_int(
+    "DJANGO_HSTS_SECONDS", 365 * 24 * 3600 if _BEHIND_TLS else 0, minimum=0
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -68,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "portal.core.middleware.PrivateAnswersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

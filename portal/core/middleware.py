@@ -1,4 +1,5 @@
-"""Gives every request an id, so audit events and logs of one request can be joined."""
+"""Request middleware: a request id for joining audit events and logs, the request size cap,
+and the no-store rule for private answers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.cache import add_never_cache_headers
 
 from portal.core.request_context import bind_request_id, reset_request_id
 
@@ -57,3 +59,22 @@ class RequestSizeLimitMiddleware:
                 return JsonResponse({"detail": message, "errors": {}}, status=413)
             return HttpResponse(message, status=413, content_type="text/plain")
         return self.get_response(request)
+
+
+class PrivateAnswersMiddleware:
+    """Every answer to a signed-in user, and every API answer, is ``Cache-Control: no-store``
+    (with Django's never-cache headers): records, rounds and balances must not be kept by a
+    browser's back button, a shared computer or a proxy. An answer that already says how it
+    may be cached (a report file, ``/healthz``) keeps its own header."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.has_header("Cache-Control"):
+            return response
+        user = getattr(request, "user", None)
+        if request.path.startswith("/api/") or (user is not None and user.is_authenticated):
+            add_never_cache_headers(response)
+        return response
