@@ -6,7 +6,8 @@ Each regulatory rule cites its clause.
 SUNSET_TEXT = "2028-06-14"
 
 FOUR_EYES = (
-    "four-eyes rule: you created, edited or submitted this {kind}, so someone else must decide it"
+    "four-eyes rule: you created, edited or submitted this {kind}, or a version of it never "
+    "approved that it carries on, so someone else must decide it"
 )
 BAD_TRANSITION = "{label} is {status}; only a {allowed} {kind} can be {verb}"
 DECISION_LOST = "{label} was already decided ({status}) by someone else"

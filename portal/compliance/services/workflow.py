@@ -35,6 +35,8 @@ R = TypeVar("R", bound=VersionedRecord)
 
 S = RecordStatus
 OPEN_STATUSES = (S.DRAFT, S.SUBMITTED)
+# A version in one of these was decided by a second person: its content was four-eyed.
+REVIEWED_STATUSES = (S.APPROVED, S.SUPERSEDED, S.EXPIRED, S.WITHDRAWN)
 
 
 def label(record: VersionedRecord) -> str:
@@ -67,7 +69,9 @@ def require_reason(reason: str) -> str:
 
 
 def is_own_work(record: VersionedRecord, user) -> bool:
-    """Four-eyes: whoever created, edited or submitted a version never decides it."""
+    """Four-eyes by content: whoever created, edited or submitted a version never decides
+    it, nor whoever authored a version it carries on (an amendment of a version never
+    approved inherits its authors, see ``amend``)."""
     return user.pk in {record.created_by_id, record.submitted_by_id, *record.author_ids}
 
 
@@ -150,7 +154,7 @@ def create_with_audit(
     reason: str = "",
 ) -> R:
     if actor is not None:
-        record.author_ids = [actor.pk]
+        record.author_ids = sorted({*record.author_ids, actor.pk})
     record.save()
     if after_save is not None:
         after_save(record)
@@ -349,6 +353,12 @@ def amend(record: R, *, actor, copy: Callable[[R, R], None] | None = None) -> R:
     )
     for field in model.CONTENT_FIELDS:
         setattr(draft, field, getattr(record, field))
+    if record.status not in REVIEWED_STATUSES:
+        # Its content was never approved by a second person: whoever wrote it stays its
+        # author, so they cannot approve it under someone else's amendment (four-eyes).
+        draft.author_ids = sorted(
+            {*record.author_ids, record.created_by_id, record.submitted_by_id} - {None}
+        )
     return create_with_audit(
         draft,
         actor=actor,

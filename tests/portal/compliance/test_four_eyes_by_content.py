@@ -1,0 +1,74 @@
+"""Four-eyes by content: nobody decides a version whose content they wrote, in it or in a
+version never approved that it carries on (an amendment after changes were asked for, or
+after a rejection, copies the content)."""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from portal.compliance import messages as msg
+from portal.compliance import services
+from portal.compliance.models import RecordStatus
+from portal.core.errors import NotPermitted
+from tests.portal.factories import make_paytable
+
+pytestmark = pytest.mark.django_db
+
+
+def amended_by_someone_else(author, officer, manager, holder, decide):
+    """``author`` writes and submits v1; ``officer`` decides it (``decide``); ``manager``
+    amends it, changing nothing, and submits v2."""
+    first = services.paytable_submit(actor=author, paytable=make_paytable(author, holder))
+    decide(actor=officer, paytable=first, reason="please look again")
+    second = services.paytable_amend(actor=manager, paytable=first)
+    return services.paytable_submit(actor=manager, paytable=second)
+
+
+@pytest.mark.parametrize(
+    "decide",
+    [services.paytable_request_changes, services.paytable_reject],
+    ids=["changes", "reject"],
+)
+def test_four_eyes_the_author_of_a_version_never_approved_cannot_approve_its_amendment(
+    superuser, officer, officer2, manager_a, holder_a, decide
+):
+    second = amended_by_someone_else(superuser, officer, manager_a, holder_a, decide)
+    assert superuser.pk in second.author_ids  # v1's author, carried on
+
+    with pytest.raises(NotPermitted, match="four-eyes"):
+        services.paytable_approve(actor=superuser, paytable=second)
+    second.refresh_from_db()
+    assert second.status == RecordStatus.SUBMITTED
+
+    approved = services.paytable_approve(actor=officer2, paytable=second)
+    assert approved.status == RecordStatus.APPROVED
+
+
+def test_four_eyes_an_approved_versions_author_may_decide_its_amendment(
+    superuser, officer, manager_a, holder_a
+):
+    first = services.paytable_submit(actor=superuser, paytable=make_paytable(superuser, holder_a))
+    services.paytable_approve(actor=officer, paytable=first)
+    second = services.paytable_submit(
+        actor=manager_a, paytable=services.paytable_amend(actor=manager_a, paytable=first)
+    )
+
+    # v1's content was decided by a second person; v2 is the manager's alone.
+    assert second.author_ids == [manager_a.pk]
+    assert services.paytable_approve(actor=superuser, paytable=second).status == "approved"
+
+
+def test_four_eyes_by_content_holds_over_the_api(superuser, officer, manager_a, holder_a):
+    second = amended_by_someone_else(
+        superuser, officer, manager_a, holder_a, services.paytable_request_changes
+    )
+
+    client = APIClient()
+    client.force_login(superuser)
+    answer = client.post(f"/api/paytables/{second.pk}/approve/", {}, format="json")
+
+    assert answer.status_code == 403
+    assert answer.json()["detail"] == msg.FOUR_EYES.format(kind="paytable")
+    second.refresh_from_db()
+    assert second.status == RecordStatus.SUBMITTED
