@@ -72,3 +72,24 @@ def test_four_eyes_by_content_holds_over_the_api(superuser, officer, manager_a, 
     assert answer.json()["detail"] == msg.FOUR_EYES.format(kind="paytable")
     second.refresh_from_db()
     assert second.status == RecordStatus.SUBMITTED
+
+
+def test_four_eyes_by_content_holds_on_the_page_and_in_the_admin(
+    client, superuser, officer, manager_a, holder_a
+):
+    second = amended_by_someone_else(
+        superuser, officer, manager_a, holder_a, services.paytable_reject
+    )
+    client.force_login(superuser)
+
+    page = client.post(f"/compliance/paytables/{second.pk}/approve/", {"reason": "ok"})
+    admin = client.post(
+        "/admin/compliance/paytable/",
+        {"action": "workflow_approve", "_selected_action": [second.pk], "apply": "1"},
+        follow=True,
+    )
+
+    assert page.status_code == 403 and "four-eyes" in page.content.decode()
+    assert "four-eyes" in admin.content.decode()
+    second.refresh_from_db()
+    assert second.status == RecordStatus.SUBMITTED
