@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import jinzi
+from jinzi.stats import EXCEPTION_Z, LOW_VOLUME_ROUNDS, REVIEW_Z
 from portal.compliance.models import Paytable
 from portal.core.padates import pa_time
 from portal.reports.audit.figures import GroupKey, Players, RoundTotal, SpotTotal, by_group
@@ -159,9 +160,9 @@ def summary(
         "E = Σ stake × the exact house edge of its spot under the odds the round recorded; SD "
         "from each round's exact variance over the 13 outcomes (a round's bets share one "
         "outcome; rounds are independent, so variances add).",
-        f"Flag: 'review' outside E ± {jinzi.stats.REVIEW_Z} SD, 'exception' beyond "
-        f"± {jinzi.stats.EXCEPTION_Z} SD, 'low volume' under "
-        f"{jinzi.stats.LOW_VOLUME_ROUNDS:,} rounds (too few for the normal band: jinzi.stats).",
+        f"Flag: 'review' outside E ± {REVIEW_Z} SD, 'exception' beyond "
+        f"± {EXCEPTION_Z} SD, 'low volume' under "
+        f"{LOW_VOLUME_ROUNDS:,} rounds (too few for the normal band: jinzi.stats).",
         "Distinct players of a subtotal or the total count each player once.",
         f"Rounds stored when the report began ({pa_time(scope.cutoff).isoformat()}, Pennsylvania "
         f"time; up to round id {scope.last_round}): a gaming day not yet over is counted up "
