@@ -151,12 +151,12 @@ JINZI_MAX_ARTWORK_BYTES = env_int(
 )
 
 REST_FRAMEWORK = {
-    # The session of the signed-in browser, a bearer API token, or HTTP basic. The first
-    # decides the answer to a request with none: 403, as before tokens existed.
+    # The session of the signed-in browser or a bearer API token. No HTTP Basic: a password
+    # is typed only on the login page, behind its lockout and second factor. The first class
+    # decides the answer to a request with neither: 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "portal.api.authentication.BearerTokenAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -32,7 +32,7 @@ TOO_MANY = f"you already have {MAX_ACTIVE} active tokens; revoke one first"
 NO_SUCH_TOKEN = "you have no API token {id}"
 ALREADY_REVOKED = "this token was already revoked at {at}"
 TOKEN_CANNOT_ISSUE = (
-    "an API token cannot issue tokens; sign in with your password (the portal, or HTTP basic)"
+    "an API token cannot issue tokens; sign in to the portal with your password"
 )
 
 

@@ -37,7 +37,7 @@ def sends_bearer(request) -> bool:
 class BearerTokenAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request):
         if not sends_bearer(request):
-            return None  # not ours: session or basic sign-in may apply
+            return None  # not ours: the session may apply
         parts = authentication.get_authorization_header(request).split()
         if len(parts) != 2 or len(parts[1]) > _MAX_LENGTH:
             raise exceptions.AuthenticationFailed(MALFORMED)
