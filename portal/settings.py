@@ -6,6 +6,7 @@ Celery tasks run in-process, DEBUG off unless asked for.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from celery.schedules import crontab
@@ -20,10 +21,12 @@ VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite will not create its own fol
 DEBUG = env_bool("DJANGO_DEBUG", False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG and not env_bool("JINZI_ALLOW_DEV_SECRET", True):
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when JINZI_ALLOW_DEV_SECRET=0")
-    # A fixed development key keeps `make run` zero-configuration; production sets
-    # JINZI_ALLOW_DEV_SECRET=0 so a missing key refuses to start.
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG=0: the portal does not start on a "
+            "built-in key (sessions, password resets and CSRF tokens would be forgeable)"
+        )
+    # Development only (`make run` sets DJANGO_DEBUG=1): a fixed key, zero configuration.
     SECRET_KEY = "dev-only-insecure-key-jinzi-roulette-do-not-use-in-production"
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
@@ -46,7 +49,7 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "portal.accounts.adminsite.PortalAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -58,6 +61,11 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "django_celery_beat",
+    "axes",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "csp",
     "portal.core",
     "portal.accounts",
     "portal.audit",
@@ -76,10 +84,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
     "portal.core.middleware.PrivateAnswersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "portal.accounts.middleware.AccountGuardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into its answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "portal.urls"
@@ -117,8 +130,27 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Sign-in is Django's own: its model backend and its database sessions, unchanged.
-AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+# Sign-in is Django's own: its model backend and its database sessions. django-axes stands
+# in front of it and refuses a username after too many failures from one address.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("JINZI_SIGN_IN_FAILURE_LIMIT", 5, minimum=1, maximum=100)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("JINZI_SIGN_IN_LOCKOUT_MINUTES", 15, minimum=1))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "portal.accounts.security.client_ip"
+# The audit trail records every sign-in, failure and lock-out; axes keeps only its counters.
+AXES_DISABLE_ACCESS_LOG = True
+AXES_ENABLE_ACCESS_FAILURE_LOG = False
+AXES_VERBOSE = False
+# A second factor (TOTP, with recovery codes) for compliance officers and superusers: on
+# unless DEBUG (the `make run` profile), and either way by JINZI_REQUIRE_2FA.
+JINZI_REQUIRE_2FA = env_bool("JINZI_REQUIRE_2FA", not DEBUG)
+OTP_TOTP_ISSUER = "Jinzi Roulette back office"
+JINZI_RECOVERY_CODES = 10
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -242,6 +274,24 @@ CELERY_BEAT_SCHEDULE = {
         "task": "reports.resend_stuck",
         "schedule": crontab(minute="*/5"),
     },
+}
+
+# One Content-Security-Policy for every page: scripts and styles only from this site's
+# static files, nothing inline, nothing from elsewhere. Downloads of artwork and charts set
+# their own, stricter policies.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
 }
 
 LOGGING = {

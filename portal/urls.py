@@ -20,6 +20,3 @@ urlpatterns = [
 ]
 
 handler500 = "portal.core.views.server_error"
-
-admin.site.site_header = "Jinzi Roulette back office"
-admin.site.site_title = "Jinzi Roulette"

@@ -1,7 +1,12 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.models import User
+from django.db import transaction
+from django.http import HttpResponseRedirect
+from django_otp.plugins.otp_static.models import StaticDevice
+from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from portal.accounts import security
 from portal.accounts.models import ApiToken, CertificateHolder, Profile
 from portal.accounts.services import holder_create, staff_picture, staff_user_changed
 from portal.accounts.tokens import api_token_revoke
@@ -31,17 +36,49 @@ class CertificateHolderAdmin(admin.ModelAdmin):
 class ProfileInline(admin.StackedInline):
     model = Profile
     can_delete = False
-    fields = ("holder",)
+    fields = ("holder", "must_change_password")
+    readonly_fields = ("must_change_password",)
 
 
 admin.site.unregister(User)
+# Second-factor devices are changed only through the audited services (the user's own
+# pages, and the "reset" action below), never edited as rows.
+for _device in (TOTPDevice, StaticDevice):
+    if admin.site.is_registered(_device):
+        admin.site.unregister(_device)
 
 
 @admin.register(User)
 class StaffUserAdmin(UserAdmin):
-    """Django's user admin, with every change to roles, holder or powers audited."""
+    """Django's user admin, with every change to roles, holder or powers audited.
+
+    A password an administrator sets (for a new account or an existing one) is one only its
+    user may keep: the account is marked, and its user must choose their own at next sign-in.
+    """
 
     inlines = [ProfileInline]
+    actions = ["reset_second_factor"]
+
+    def user_change_password(self, request, id, form_url=""):
+        with transaction.atomic():
+            response = super().user_change_password(request, id, form_url)
+            if request.method == "POST" and isinstance(response, HttpResponseRedirect):
+                user = User.objects.get(pk=id)
+                security.password_set_by_admin(actor=request.user, user=user, request=request)
+        return response
+
+    @admin.action(description="Reset the second factor (the user enrols again)")
+    def reset_second_factor(self, request, queryset):
+        for user in queryset:
+            try:
+                done = security.second_factor_remove(actor=request.user, user=user, request=request)
+            except DomainError as error:
+                self.message_user(request, f"{user}: {error.message}", level="error")
+            else:
+                if done:
+                    self.message_user(request, f"{user}: second factor reset.")
+                else:
+                    self.message_user(request, f"{user} had no second factor.", level="warning")
 
     def save_model(self, request, obj, form, change) -> None:
         stored = User.objects.filter(pk=obj.pk).first() if change else None
@@ -50,7 +87,10 @@ class StaffUserAdmin(UserAdmin):
 
     def save_related(self, request, form, formsets, change) -> None:
         super().save_related(request, form, formsets, change)  # groups and profile
-        staff_user_changed(actor=request.user, user=form.instance, before=request._jinzi_before)
+        user = form.instance
+        staff_user_changed(actor=request.user, user=user, before=request._jinzi_before)
+        if not change and user.has_usable_password():
+            security.password_set_by_admin(actor=request.user, user=user, request=request)
 
 
 @admin.register(ApiToken)

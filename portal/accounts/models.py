@@ -52,6 +52,11 @@ class Profile(models.Model):
         related_name="staff",
         help_text="Managers act for exactly one certificate holder.",
     )
+    must_change_password = models.BooleanField(
+        default=False,
+        help_text="Set when someone else chose this user's password (an administrator): the "
+        "user must choose their own before doing anything else.",
+    )
 
     def __str__(self) -> str:
         return f"profile of {self.user}"

@@ -13,6 +13,7 @@ from portal.accounts.models import Role
 
 _ROLES_ATTR = "_jinzi_roles"
 _HOLDER_ATTR = "_jinzi_holder_id"
+_MUST_CHANGE_ATTR = "_jinzi_must_change_password"
 
 
 def _load(user) -> None:
@@ -20,11 +21,12 @@ def _load(user) -> None:
     rows = list(
         get_user_model()
         .objects.filter(pk=user.pk)
-        .values_list("groups__name", "profile__holder_id")
+        .values_list("groups__name", "profile__holder_id", "profile__must_change_password")
     )
-    names = {name for name, _ in rows if name is not None}
+    names = {name for name, _, _ in rows if name is not None}
     setattr(user, _ROLES_ATTR, frozenset(role for role in Role if role.value in names))
     setattr(user, _HOLDER_ATTR, rows[0][1] if rows else None)
+    setattr(user, _MUST_CHANGE_ATTR, bool(rows and rows[0][2]))
 
 
 def roles_of(user) -> frozenset[Role]:
@@ -48,8 +50,17 @@ def holder_id_of(user) -> int | None:
     return getattr(user, _HOLDER_ATTR)
 
 
+def must_change_password(user) -> bool:
+    """Whether someone else set this user's password and they have not yet chosen their own."""
+    if user is None or not user.is_authenticated:
+        return False
+    if not hasattr(user, _MUST_CHANGE_ATTR):
+        _load(user)
+    return getattr(user, _MUST_CHANGE_ATTR)
+
+
 def forget(user) -> None:
-    """Drop what was read (after a role or holder change)."""
-    for attr in (_ROLES_ATTR, _HOLDER_ATTR):
+    """Drop what was read (after a role, holder or password change)."""
+    for attr in (_ROLES_ATTR, _HOLDER_ATTR, _MUST_CHANGE_ATTR):
         if hasattr(user, attr):
             delattr(user, attr)

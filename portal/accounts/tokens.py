@@ -31,9 +31,7 @@ DAYS_RANGE = f"a token lives from 1 to {MAX_DAYS} days"
 TOO_MANY = f"you already have {MAX_ACTIVE} active tokens; revoke one first"
 NO_SUCH_TOKEN = "you have no API token {id}"
 ALREADY_REVOKED = "this token was already revoked at {at}"
-TOKEN_CANNOT_ISSUE = (
-    "an API token cannot issue tokens; sign in to the portal with your password"
-)
+TOKEN_CANNOT_ISSUE = "an API token cannot issue tokens; sign in to the portal with your password"
 
 
 def digest_of(secret: str) -> str:

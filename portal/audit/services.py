@@ -37,7 +37,10 @@ def audit_record(
     after: dict | None = None,
     reason: str = "",
     request_id: str | None = None,
+    actor_name: str = "system",
 ) -> AuditEvent:
+    """Append one event. ``actor`` None is the system (a job, set-up), or with ``actor_name``
+    someone not signed in (a failed sign-in is recorded as ``"anonymous"``)."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record must run inside the service's transaction")
     _lock_chain()
@@ -47,7 +50,7 @@ def audit_record(
         "sequence": sequence,
         "occurred_at": timezone.now(),
         "actor_id": actor.pk if actor is not None else None,
-        "actor_username": actor.get_username() if actor is not None else "system",
+        "actor_username": actor.get_username() if actor is not None else actor_name,
         "action": str(action),
         "object_type": object_type,
         "object_id": str(object_id),

@@ -34,6 +34,12 @@ def png_upload(name: str = "layout.png"):
     return SimpleUploadedFile(name, PNG_BYTES, content_type="image/png")
 
 
+def sign_in(client, username: str, password: str = PASSWORD) -> None:
+    """Sign in through the login page, as a person does (behind its lock-out)."""
+    response = client.post("/accounts/login/", {"username": username, "password": password})
+    assert response.status_code == 302, f"sign-in of {username} failed: {response.status_code}"
+
+
 def make_user(username: str, role: Role, holder=None):
     return staff_user_create(
         actor=None, username=username, password=PASSWORD, role=role, holder=holder

@@ -12,14 +12,17 @@ from django.utils import timezone
 
 from portal.accounts.models import Role
 from portal.accounts.roles import has_role, holder_id_of, roles_of
-from tests.portal.factories import PASSWORD
+from tests.portal.factories import PASSWORD, sign_in
 
 pytestmark = pytest.mark.django_db
 
 
-def test_sign_in_is_djangos_own_session_engine_and_backend(settings):
+def test_sign_in_is_djangos_own_session_engine_and_backend_behind_the_lockout(settings):
     assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
-    assert settings.AUTHENTICATION_BACKENDS == ["django.contrib.auth.backends.ModelBackend"]
+    assert settings.AUTHENTICATION_BACKENDS == [
+        "axes.backends.AxesStandaloneBackend",
+        "django.contrib.auth.backends.ModelBackend",
+    ]
 
 
 def test_roles_and_holder_are_read_in_one_query_and_kept_for_the_request(
@@ -67,7 +70,7 @@ def test_an_inactive_user_has_no_role(player):
 def test_signing_in_costs_a_request_three_queries_session_user_and_roles(
     client, player, django_assert_num_queries
 ):
-    assert client.login(username="player", password=PASSWORD)
+    sign_in(client, "player")
 
     with django_assert_num_queries(4) as queries:  # and the view's own: the player's tokens
         response = client.get("/api/tokens/")
@@ -80,7 +83,7 @@ def test_signing_in_costs_a_request_three_queries_session_user_and_roles(
 
 
 def test_a_signed_in_page_is_served_and_a_disabled_account_is_signed_out(client, player):
-    assert client.login(username="player", password=PASSWORD)
+    sign_in(client, "player")
     assert client.get("/play/").status_code == 200
 
     player.is_active = False
@@ -90,7 +93,7 @@ def test_a_signed_in_page_is_served_and_a_disabled_account_is_signed_out(client,
 
 
 def test_changing_the_password_ends_other_sessions(client, player):
-    assert client.login(username="player", password=PASSWORD)
+    sign_in(client, "player")
     player.set_password("a-new-passphrase-2026")
     player.save()
 
@@ -98,21 +101,21 @@ def test_changing_the_password_ends_other_sessions(client, player):
 
 
 def test_an_expired_session_is_not_read(client, player):
-    assert client.login(username="player", password=PASSWORD)
+    sign_in(client, "player")
     Session.objects.update(expire_date=timezone.now() - datetime.timedelta(seconds=1))
 
     assert client.get("/play/").status_code == 302
 
 
 def test_a_deleted_session_is_not_read(client, player):
-    assert client.login(username="player", password=PASSWORD)
+    sign_in(client, "player")
     Session.objects.all().delete()
 
     assert client.get("/play/").status_code == 302
 
 
 def test_signing_out_deletes_the_session(client, player):
-    assert client.login(username="player", password=PASSWORD)
+    sign_in(client, "player")
     key = client.cookies["sessionid"].value
 
     client.post("/accounts/logout/")
@@ -123,7 +126,7 @@ def test_signing_out_deletes_the_session(client, player):
 
 
 def test_roles_come_from_the_same_query_as_the_user(client, player):
-    assert client.login(username="player", password=PASSWORD)
+    sign_in(client, "player")
     response = client.get("/play/")
 
     assert has_role(response.wsgi_request.user, Role.PLAYER)

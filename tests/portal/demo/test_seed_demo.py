@@ -6,6 +6,7 @@ from portal.audit.models import AuditEvent
 from portal.compliance.models import Layout, Offering, Paytable, RecordStatus, RulesSubmission
 from portal.compliance.selectors import offering_is_live
 from portal.demo.services import DEMO_PASSWORD
+from tests.portal.factories import sign_in
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def test_seed_demo_has_every_status_a_live_offering_and_an_intact_trail(client):
     assert set(Paytable.objects.values_list("status", flat=True)) == every - {"expired"}
     assert any(offering_is_live(o).live for o in Offering.objects.all())
     assert verify(AuditEvent.objects.order_by("sequence")).ok
-    assert client.login(username="officer", password=DEMO_PASSWORD)
+    sign_in(client, "officer", DEMO_PASSWORD)
 
 
 def test_seed_demo_plays_rounds_and_runs_one_report_of_each_kind(

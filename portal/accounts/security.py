@@ -1,0 +1,290 @@
+"""Sign-in, passwords and the second factor: the rules, and their events in the audit trail.
+
+Every way an account is entered or changed leaves an event in the hash-chained trail
+(§ 811a.7 logs): a sign-in, a failed sign-in (and a lock-out), a sign-out, a password chosen
+by its user or set by an administrator, and every change to the second factor. Each event
+carries the client's address and the request id.
+
+An administrator never learns a working password of someone else: a password set for
+another user (the admin's "change password" form, or a new account made with one) marks
+the account, and its user must choose their own before anything else. Where the second
+factor is required, the administrator cannot sign in as them with it either.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.http import HttpRequest
+from django_otp.oath import TOTP
+from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from portal.accounts.models import Profile, Role
+from portal.accounts.roles import forget, has_role
+from portal.audit.services import audit_record
+from portal.core.errors import Conflict, NotPermitted
+
+# What a failed sign-in records of the name typed: enough to see a pattern, never a novel.
+_TYPED_NAME_MAX = 150
+RECOVERY_DEVICE_NAME = "recovery codes"
+TOTP_DEVICE_NAME = "authenticator app"
+
+SECOND_FACTOR_REQUIRED = (
+    "compliance officers and superusers sign in with a second factor: finish it first"
+)
+MUST_CHANGE_PASSWORD = (
+    "an administrator set your password: choose your own before doing anything else"
+)
+SAME_PASSWORD = "choose a password other than the one you were given"
+WRONG_CODE = "that code is not right (or was already used); try the current one"
+THROTTLED = "too many wrong codes: wait {seconds} seconds and try again"
+ALREADY_ENROLLED = "you already have an authenticator app; ask a superuser to reset it"
+NOT_REQUIRED = (
+    "a second factor is asked of compliance officers and superusers (with JINZI_REQUIRE_2FA=1)"
+)
+ONLY_SUPERUSER_RESETS = "only a superuser resets someone else's second factor"
+REQUIRED_CANNOT_REMOVE = (
+    "your role signs in with a second factor, so it cannot be removed; "
+    "a superuser can reset it so you enrol a new one"
+)
+
+
+def client_ip(request: HttpRequest | None) -> str:
+    """The client's address: behind the TLS proxy (DJANGO_BEHIND_TLS_PROXY=1) the last
+    address the proxy appended to X-Forwarded-For, else the connection's own."""
+    if request is None:
+        return ""
+    meta = request.META
+    if settings.SECURE_PROXY_SSL_HEADER is not None:
+        forwarded = meta.get("HTTP_X_FORWARDED_FOR", "")
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        if last:
+            return last[:45]
+    return str(meta.get("REMOTE_ADDR", ""))[:45]
+
+
+def needs_second_factor(user) -> bool:
+    """Compliance officers and superusers, when JINZI_REQUIRE_2FA is on."""
+    if not settings.JINZI_REQUIRE_2FA or not user.is_authenticated:
+        return False
+    return user.is_superuser or has_role(user, Role.COMPLIANCE)
+
+
+def _where(request: HttpRequest | None) -> dict:
+    return {"ip": client_ip(request)}
+
+
+def _typed_name(credentials: dict) -> str:
+    name = credentials.get(get_user_model().USERNAME_FIELD) or credentials.get("username") or ""
+    return str(name)[:_TYPED_NAME_MAX]
+
+
+# --- sign-in, failures, lock-out, sign-out ---------------------------------------------
+
+
+@transaction.atomic
+def sign_in_recorded(*, user, request: HttpRequest | None) -> None:
+    audit_record(
+        actor=user,
+        action="auth.sign_in",
+        object_type="user",
+        object_id=user.pk,
+        after=_where(request),
+    )
+
+
+@transaction.atomic
+def sign_in_failed(*, credentials: dict, request: HttpRequest | None) -> None:
+    """A wrong password (or a refused attempt while locked out). The typed name is kept as
+    typed; the object is the account when one has that name."""
+    typed = _typed_name(credentials)
+    user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: typed}).first()
+    locked = bool(getattr(request, "axes_locked_out", False))
+    audit_record(
+        actor=None,
+        actor_name="anonymous",
+        action="auth.sign_in_failed",
+        object_type="user",
+        object_id=user.pk if user is not None else typed,
+        after={**_where(request), "username": typed, "locked_out": locked},
+    )
+
+
+@transaction.atomic
+def locked_out_recorded(*, username: str, request: HttpRequest | None) -> None:
+    audit_record(
+        actor=None,
+        actor_name="anonymous",
+        action="auth.locked_out",
+        object_type="user",
+        object_id=str(username)[:_TYPED_NAME_MAX],
+        after={
+            **_where(request),
+            "failures": settings.AXES_FAILURE_LIMIT,
+            "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+        },
+    )
+
+
+@transaction.atomic
+def sign_out_recorded(*, user, request: HttpRequest | None) -> None:
+    if user is None or not user.is_authenticated:
+        return  # signing out with no session: nothing happened
+    audit_record(
+        actor=user,
+        action="auth.sign_out",
+        object_type="user",
+        object_id=user.pk,
+        after=_where(request),
+    )
+
+
+# --- passwords ---------------------------------------------------------------------------
+
+
+def _mark(user, must_change: bool) -> None:
+    Profile.objects.update_or_create(user=user, defaults={"must_change_password": must_change})
+    forget(user)
+
+
+@transaction.atomic
+def password_set_by_admin(*, actor, user, request: HttpRequest | None = None) -> None:
+    """Someone else chose ``user``'s password: mark the account so its user chooses their
+    own at next sign-in. Setting one's own password in the admin is an ordinary change."""
+    if actor is not None and actor.pk == user.pk:
+        password_changed(user=user, request=request)
+        return
+    _mark(user, True)
+    audit_record(
+        actor=actor,
+        action="auth.password_set",
+        object_type="user",
+        object_id=user.pk,
+        after={**_where(request), "username": user.get_username(), "must_change": True},
+    )
+
+
+@transaction.atomic
+def password_changed(*, user, request: HttpRequest | None) -> None:
+    """The user chose their own password (clears the mark an administrator's set left)."""
+    _mark(user, False)
+    audit_record(
+        actor=user,
+        action="auth.password_change",
+        object_type="user",
+        object_id=user.pk,
+        after=_where(request),
+    )
+
+
+# --- the second factor ---------------------------------------------------------------------
+
+
+def confirmed_totp(user) -> TOTPDevice | None:
+    return TOTPDevice.objects.filter(user=user, confirmed=True).first()
+
+
+def totp_matches(key_hex: str, token: str) -> bool:
+    """Whether ``token`` is the current code (± one step) of an authenticator being enrolled."""
+    if not (token.isdigit() and len(token) == 6):
+        return False
+    totp = TOTP(bytes.fromhex(key_hex), step=30, t0=0, digits=6, drift=0)
+    return totp.verify(int(token), tolerance=1)
+
+
+def _new_recovery_codes(user) -> list[str]:
+    device, _ = StaticDevice.objects.get_or_create(user=user, name=RECOVERY_DEVICE_NAME)
+    device.token_set.all().delete()
+    codes = [StaticToken.random_token() for _ in range(settings.JINZI_RECOVERY_CODES)]
+    StaticToken.objects.bulk_create(StaticToken(device=device, token=code) for code in codes)
+    return codes
+
+
+@transaction.atomic
+def second_factor_enrol(
+    *, user, key_hex: str, token: str, request: HttpRequest | None
+) -> tuple[TOTPDevice, list[str]] | None:
+    """Confirm a new authenticator with its first code; returns it and fresh recovery codes
+    (shown once), or None when the code is wrong."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    if confirmed_totp(user) is not None:
+        raise Conflict(ALREADY_ENROLLED)
+    if not totp_matches(key_hex, token):
+        return None
+    TOTPDevice.objects.filter(user=user).delete()
+    device = TOTPDevice.objects.create(
+        user=user, name=TOTP_DEVICE_NAME, key=key_hex, confirmed=True
+    )
+    codes = _new_recovery_codes(user)
+    audit_record(
+        actor=user,
+        action="auth.second_factor_enrol",
+        object_type="user",
+        object_id=user.pk,
+        after={**_where(request), "device": TOTP_DEVICE_NAME, "recovery_codes": len(codes)},
+    )
+    return device, codes
+
+
+@transaction.atomic
+def second_factor_verified(*, user, device, request: HttpRequest | None) -> None:
+    recovery = isinstance(device, StaticDevice)
+    after = {**_where(request), "with": "recovery code" if recovery else "authenticator"}
+    if recovery:
+        after["recovery_codes_left"] = device.token_set.count()
+    audit_record(
+        actor=user,
+        action="auth.second_factor_verify",
+        object_type="user",
+        object_id=user.pk,
+        after=after,
+    )
+
+
+@transaction.atomic
+def second_factor_failed(*, user, request: HttpRequest | None) -> None:
+    audit_record(
+        actor=user,
+        action="auth.second_factor_failed",
+        object_type="user",
+        object_id=user.pk,
+        after=_where(request),
+    )
+
+
+@transaction.atomic
+def recovery_codes_renew(*, user, request: HttpRequest | None) -> list[str]:
+    codes = _new_recovery_codes(user)
+    audit_record(
+        actor=user,
+        action="auth.recovery_codes_renew",
+        object_type="user",
+        object_id=user.pk,
+        after={**_where(request), "recovery_codes": len(codes)},
+    )
+    return codes
+
+
+@transaction.atomic
+def second_factor_remove(*, actor, user, request: HttpRequest | None = None) -> bool:
+    """Remove ``user``'s authenticator and recovery codes. A superuser may reset anyone's
+    (its user enrols again at next sign-in); a user may remove their own only when their
+    role does not require it. Returns whether there was anything to remove."""
+    if actor.pk == user.pk and needs_second_factor(user):
+        raise NotPermitted(REQUIRED_CANNOT_REMOVE)
+    if actor.pk != user.pk and not actor.is_superuser:
+        raise NotPermitted(ONLY_SUPERUSER_RESETS)
+    removed, _ = TOTPDevice.objects.filter(user=user).delete()
+    removed_codes, _ = StaticDevice.objects.filter(user=user).delete()
+    if not (removed or removed_codes):
+        return False
+    audit_record(
+        actor=actor,
+        action="auth.second_factor_reset" if actor.pk != user.pk else "auth.second_factor_remove",
+        object_type="user",
+        object_id=user.pk,
+        after={**_where(request), "username": user.get_username()},
+    )
+    return True
