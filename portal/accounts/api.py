@@ -4,8 +4,8 @@
 superuser registers one.
 
 ``/api/tokens/``: list your tokens, issue one (the secret is in that answer only), revoke
-one with DELETE. Issuing needs the portal's session (a password sign-in, with its second factor where
-required): a token cannot mint further tokens.
+one with DELETE. Issuing needs the portal's session (a password sign-in, with its second
+factor where required): a token cannot mint further tokens.
 """
 
 from __future__ import annotations

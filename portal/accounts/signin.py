@@ -26,7 +26,8 @@ from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
-from django_otp import devices_for_user, login as otp_login
+from django_otp import devices_for_user
+from django_otp import login as otp_login
 from django_otp.util import random_hex
 
 from portal.accounts import security
