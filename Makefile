@@ -9,6 +9,9 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# `make run` is the development profile: DEBUG on (a built-in secret key, no second factor)
+# unless the environment says otherwise. With DJANGO_DEBUG=0 the portal needs DJANGO_SECRET_KEY.
+DEV_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
 
 .PHONY: run test lint bench install migrate seed lock clean fmt
 
@@ -22,17 +25,17 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 install: $(STAMP)
 
 migrate: install
-	$(PY) manage.py migrate --noinput
+	$(DEV_ENV) $(PY) manage.py migrate --noinput
 
 seed: migrate
-	$(PY) manage.py seed_demo
+	$(DEV_ENV) $(PY) manage.py seed_demo
 
 # The web server, a Celery worker and beat (Procfile), on a broker that needs no server.
 run: seed
-	$(PY) manage.py collectstatic --noinput --verbosity 0
+	$(DEV_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
 	@echo "Serving the portal on http://$(HOST):$(PORT)/ with a worker and beat (Ctrl-C stops all)"
 	PATH="$(abspath $(BIN)):$$PATH" HOST=$(HOST) PORT=$(PORT) \
-	  DJANGO_DEBUG=$${DJANGO_DEBUG:-1} CELERY_BROKER_URL=$${CELERY_BROKER_URL:-filesystem://} \
+	  $(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-filesystem://} \
 	  $(BIN)/honcho start -f Procfile
 
 lint: install
@@ -40,7 +43,7 @@ lint: install
 	$(BIN)/ruff format --check .
 
 test: lint
-	$(PY) manage.py makemigrations --check --dry-run --noinput
+	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run --noinput
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 bench: install

@@ -25,6 +25,7 @@ import datetime
 import json
 import os
 import resource
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -160,6 +161,8 @@ def main() -> int:
     sizes = [int(size) for size in (args.rounds or default).split(",")]
     work = Path(tempfile.mkdtemp(prefix="jinzi-bench-audit-"))
     env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
+    # DEBUG off needs a secret key; a bench makes its own unless one is given.
+    env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     database = "PostgreSQL" if postgres else "SQLite (set DATABASE_URL for PostgreSQL)"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -52,6 +53,8 @@ def _measure(report) -> tuple[float, int, dict]:
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="jinzi-bench-reports-"))
     env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
+    # DEBUG off needs a secret key; a bench makes its own unless one is given.
+    env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
     _setup_database(env)
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")

@@ -268,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="jinzi-bench-"))
     env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
+    # DEBUG off needs a secret key; a bench makes its own unless one is given.
+    env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
     database = (
         "PostgreSQL" if env.get("DATABASE_URL") else "SQLite (set DATABASE_URL for PostgreSQL)"
     )

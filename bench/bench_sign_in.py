@@ -13,6 +13,7 @@ loads the demo data); otherwise a throwaway SQLite file.
 from __future__ import annotations
 
 import os
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,8 @@ def _measure(sign_in) -> tuple[int, float]:
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="jinzi-bench-sign-in-"))
     env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
+    # DEBUG off needs a secret key; a bench makes its own unless one is given.
+    env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
     _setup_database(env)
     os.environ.update(env)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")

@@ -44,6 +44,7 @@ SECURE_HSTS_SECONDS = env_int(
     "DJANGO_HSTS_SECONDS", 365 * 24 * 3600 if _BEHIND_TLS else 0, minimum=0
 )
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", False)
 SESSION_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
@@ -299,6 +300,8 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # django-axes logs every attempt at INFO; the audit trail already records each one.
+    "loggers": {"axes": {"level": "WARNING"}},
     "root": {
         "handlers": ["console"],
         "level": env_choice(

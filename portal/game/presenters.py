@@ -26,6 +26,11 @@ class Cell:
     def numbers(self) -> str:
         return ",".join(str(n) for n in self.wager.numbers)
 
+    @property
+    def place(self) -> str:
+        """Its place on the grid as classes of game/table.css (no inline style: the CSP)."""
+        return f"r{self.row} c{self.col}" + (f" s{self.span}" if self.span > 1 else "")
+
 
 def _grid_position(number: int) -> tuple[int, int]:
     """Grid row and column of a number 1–12 (0 sits above, across the three columns)."""
