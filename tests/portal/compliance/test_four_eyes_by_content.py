@@ -93,3 +93,72 @@ def test_four_eyes_by_content_holds_on_the_page_and_in_the_admin(
     assert "four-eyes" in admin.content.decode()
     second.refresh_from_db()
     assert second.status == RecordStatus.SUBMITTED
+
+
+def test_four_eyes_a_bulk_admin_approval_refuses_each_version_its_author_touched(
+    client, superuser, officer, manager_a, holder_a
+):
+    """Three paytables chosen at once: one the superuser wrote, one that carries the
+    superuser's content under a manager's amendment, one the manager alone wrote. Only the
+    last is approved; each refusal is named."""
+    own = services.paytable_submit(actor=superuser, paytable=make_paytable(superuser, holder_a))
+    carried = amended_by_someone_else(
+        superuser, officer, manager_a, holder_a, services.paytable_request_changes
+    )
+    others = services.paytable_submit(
+        actor=manager_a, paytable=make_paytable(manager_a, holder_a, name="Other")
+    )
+    client.force_login(superuser)
+
+    answer = client.post(
+        "/admin/compliance/paytable/",
+        {
+            "action": "workflow_approve",
+            "_selected_action": [own.pk, carried.pk, others.pk],
+            "apply": "1",
+            "reason": "bulk",
+        },
+        follow=True,
+    )
+
+    page = answer.content.decode()
+    refusal = msg.FOUR_EYES.format(kind="paytable")
+    assert answer.status_code == 200
+    assert page.count(refusal) == 2 and f"{own}: {refusal}" in page
+    for record in (own, carried, others):
+        record.refresh_from_db()
+    assert own.status == carried.status == RecordStatus.SUBMITTED
+    assert others.status == RecordStatus.APPROVED
+
+
+def test_four_eyes_versions_amended_before_authors_were_carried_get_them_by_migration(
+    superuser, officer, manager_a, holder_a
+):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from portal.compliance.models import Paytable
+
+    migration = import_module(
+        "portal.compliance.migrations.0005_carry_authors_over_unreviewed_versions"
+    )
+    carried = amended_by_someone_else(
+        superuser, officer, manager_a, holder_a, services.paytable_reject
+    )
+    reviewed_first = services.paytable_submit(
+        actor=superuser, paytable=make_paytable(superuser, holder_a, name="Reviewed")
+    )
+    services.paytable_approve(actor=officer, paytable=reviewed_first)
+    after_review = services.paytable_amend(actor=manager_a, paytable=reviewed_first)
+    # As the code before carrying authors left them: the amender alone.
+    Paytable.objects.filter(pk=carried.pk).update(author_ids=[manager_a.pk])
+
+    migration.carry_authors_on(apps, None)
+
+    carried.refresh_from_db()
+    after_review.refresh_from_db()
+    assert carried.author_ids == sorted({superuser.pk, manager_a.pk})
+    assert after_review.author_ids == [manager_a.pk]  # v1 was approved by a second person
+    with pytest.raises(NotPermitted, match="four-eyes"):
+        services.paytable_approve(actor=superuser, paytable=carried)
