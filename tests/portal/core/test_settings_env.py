@@ -88,3 +88,38 @@ def test_env_example_lists_every_variable_the_settings_read():
 
     assert read, "no env_* calls found in settings.py"
     assert read == listed
+
+
+def test_the_production_profile_passes_check_deploy_with_no_warning(tmp_path):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    profile = {
+        key.strip(): value.strip()
+        for key, value in (
+            line.split("=", 1)
+            for line in (root / "deploy" / "production.env").read_text().splitlines()
+            if line.strip() and not line.startswith("#")
+        )
+    }
+    listed = (root / ".env.example").read_text()
+    assert all(f"\n{key}=" in listed for key in profile), "every profile key is documented"
+
+    environment = {
+        **os.environ,
+        **profile,
+        "DJANGO_SETTINGS_MODULE": "portal.settings",
+        "DJANGO_SECRET_KEY": "production-like-" + "k" * 50,
+        "JINZI_VAR_DIR": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=root,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
