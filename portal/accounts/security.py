@@ -186,12 +186,13 @@ def confirmed_totp(user) -> TOTPDevice | None:
     return TOTPDevice.objects.filter(user=user, confirmed=True).first()
 
 
-def totp_matches(key_hex: str, token: str) -> bool:
-    """Whether ``token`` is the current code (± one step) of an authenticator being enrolled."""
+def totp_step(key_hex: str, token: str) -> int | None:
+    """The time step whose code ``token`` is (the current one ± one) for an authenticator
+    being enrolled, or None."""
     if not (token.isdigit() and len(token) == 6):
-        return False
+        return None
     totp = TOTP(bytes.fromhex(key_hex), step=30, t0=0, digits=6, drift=0)
-    return totp.verify(int(token), tolerance=1)
+    return totp.t() if totp.verify(int(token), tolerance=1) else None
 
 
 def _new_recovery_codes(user) -> list[str]:
@@ -211,11 +212,13 @@ def second_factor_enrol(
     get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     if confirmed_totp(user) is not None:
         raise Conflict(ALREADY_ENROLLED)
-    if not totp_matches(key_hex, token):
+    step = totp_step(key_hex, token)
+    if step is None:
         return None
     TOTPDevice.objects.filter(user=user).delete()
+    # The confirming code is spent: it cannot also finish a sign-in.
     device = TOTPDevice.objects.create(
-        user=user, name=TOTP_DEVICE_NAME, key=key_hex, confirmed=True
+        user=user, name=TOTP_DEVICE_NAME, key=key_hex, confirmed=True, last_t=step
     )
     codes = _new_recovery_codes(user)
     audit_record(
