@@ -13,6 +13,7 @@ BENCHES = (
     "bench_rounds.py",
     "bench_reports.py",
     "bench_audit_report.py",
+    "bench_load.py",
 )
 
 
