@@ -34,6 +34,14 @@ def png_upload(name: str = "layout.png"):
     return SimpleUploadedFile(name, PNG_BYTES, content_type="image/png")
 
 
+def events_written() -> int:
+    """Audit events so far, leaving sign-ins out: a test client's sign-in (``force_login``)
+    is recorded like any other, and is not what a refused request must not write."""
+    from portal.audit.models import AuditEvent
+
+    return AuditEvent.objects.exclude(action="auth.sign_in").count()
+
+
 def sign_in(client, username: str, password: str = PASSWORD) -> None:
     """Sign in through the login page, as a person does (behind its lock-out)."""
     response = client.post("/accounts/login/", {"username": username, "password": password})

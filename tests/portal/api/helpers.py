@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from portal.audit.models import AuditEvent
-from tests.portal.factories import MINIMUM_ODDS, STANDARD_ORDER
+from tests.portal.factories import MINIMUM_ODDS, STANDARD_ORDER, events_written
 
 
 def paytable_body(**overrides) -> dict:
@@ -52,10 +52,10 @@ def _rows(records) -> list[dict]:
 @contextmanager
 def nothing_written(*records):
     """Assert the block writes no audit event and leaves ``records`` exactly as they were."""
-    events = AuditEvent.objects.count()
+    events = events_written()
     before = _rows(records)
     yield
-    assert AuditEvent.objects.count() == events
+    assert events_written() == events
     assert _rows(records) == before
 
 

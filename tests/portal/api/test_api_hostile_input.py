@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from portal.audit.models import AuditEvent
 from portal.game.models import Round
+from tests.portal.factories import events_written
 
 pytestmark = pytest.mark.django_db
 
@@ -36,13 +36,13 @@ def test_round_list_refuses_odd_offering_filters(api_as, player, offering):
 @pytest.mark.parametrize("path", ["/api/rounds/", "/api/paytables/", "/api/wallet/top-up/"])
 def test_a_pathologically_nested_body_is_a_400(api_as, player, manager_a, path):
     user = manager_a if path == "/api/paytables/" else player
-    events = AuditEvent.objects.count()
+    events = events_written()
 
     response = api_as(user).generic("POST", path, "[" * 100_000, content_type="application/json")
 
     assert response.status_code == 400
     assert "nested too deeply" in response.json()["detail"]
-    assert AuditEvent.objects.count() == events
+    assert events_written() == events
 
 
 def test_a_key_with_a_lone_surrogate_is_refused_cleanly(api_as, player, live_offering):

@@ -3,7 +3,6 @@ import pytest
 from jinzi.paytable import BELOW_MINIMUM, MISSING_KINDS
 from portal.accounts import policy
 from portal.api import errors as api_msg
-from portal.audit.models import AuditEvent
 from portal.compliance import messages as msg
 from portal.compliance import services
 from portal.compliance.api import fields as compliance_fields
@@ -11,7 +10,7 @@ from portal.compliance.api import workflow
 from portal.compliance.models import Paytable
 from portal.compliance.presenters import edge_report
 from tests.portal.api.helpers import last_event, nothing_written, paytable_body
-from tests.portal.factories import MINIMUM_ODDS, make_paytable
+from tests.portal.factories import MINIMUM_ODDS, events_written, make_paytable
 
 pytestmark = pytest.mark.django_db
 
@@ -444,8 +443,8 @@ def test_the_list_filters_by_status_and_version(api_as, manager_a, officer, hold
 
 def test_no_audit_event_is_written_by_reads(api_as, manager_a, holder_a):
     make_paytable(manager_a, holder_a)
-    events = AuditEvent.objects.count()
+    events = events_written()
 
     api_as(manager_a).get(URL)
 
-    assert AuditEvent.objects.count() == events
+    assert events_written() == events

@@ -5,7 +5,7 @@ from portal.compliance import services
 from portal.compliance.models import Paytable, RecordStatus
 from portal.compliance.presenters import edge_report
 from portal.core.errors import ValidationFailed
-from tests.portal.factories import MINIMUM_ODDS, make_paytable
+from tests.portal.factories import MINIMUM_ODDS, events_written, make_paytable
 
 pytestmark = pytest.mark.django_db
 
@@ -17,11 +17,11 @@ def _odds(**changes):
 
 
 def _refused(manager, holder, odds) -> str:
-    events = AuditEvent.objects.count()
+    events = events_written()
     with pytest.raises(ValidationFailed) as caught:
         make_paytable(manager, holder, odds=odds)
     assert Paytable.objects.count() == 0
-    assert AuditEvent.objects.count() == events
+    assert events_written() == events
     return caught.value.field_errors["odds"][0]
 
 

@@ -6,7 +6,7 @@ from django.test import Client
 from portal.audit.models import AuditEvent
 from portal.compliance import messages as msg
 from portal.compliance.models import Layout, RecordStatus
-from tests.portal.factories import EFFECTIVE, EXPIRY, make_layout
+from tests.portal.factories import EFFECTIVE, EXPIRY, events_written, make_layout
 from tests.portal.pages.helpers import (
     approve_layout,
     field_errors,
@@ -193,13 +193,13 @@ def test_a_step_outside_the_users_role_is_forbidden(
     submitted = submitted_layout(manager_a, holder_a)
     approved = approve_layout(officer, submitted_layout(manager_a, holder_a, title="Approved"))
     layout = submitted if action in ("approve", "reject") else approved
-    before = (layout.status, AuditEvent.objects.count())
+    before = (layout.status, events_written())
 
     response = _post(client, layout, action, {**APPROVAL, "reason": "no"})
 
     assert response.status_code == 403
     layout.refresh_from_db()
-    assert (layout.status, AuditEvent.objects.count()) == before
+    assert (layout.status, events_written()) == before
 
 
 def test_an_auditor_and_an_officer_cannot_submit_a_managers_draft(
