@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 
 from django.db.models import QuerySet
 
+from portal.audit.chain import in_sequence
 from portal.audit.models import AuditEvent
 from portal.core.csv_export import csv_lines
 
@@ -40,5 +41,5 @@ def _rows(events: Iterable[AuditEvent]) -> Iterator[list]:
 
 def csv_rows(events: QuerySet[AuditEvent] | Iterable[AuditEvent]) -> Iterator[str]:
     if isinstance(events, QuerySet):
-        events = events.order_by("sequence").iterator(chunk_size=2000)
+        events = in_sequence(events)
     return csv_lines(HEADER, _rows(events))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from portal.core.hashing import GENESIS_HASH, canonical_digest, utc_text
 
@@ -70,7 +71,15 @@ class RoundChainReport:
 
 
 def verify_rounds(rounds, heads: dict[int, tuple[int, str]] | None = None) -> RoundChainReport:
-    """``rounds`` ordered by (player, sequence), with ``bets`` prefetched.
+    """``rounds`` ordered by (player, sequence), with ``bets`` prefetched."""
+    return verify_round_records(((round_obj, round_obj.bets.all()) for round_obj in rounds), heads)
+
+
+def verify_round_records(
+    records: Iterable[tuple[Any, Iterable[Any]]], heads: dict[int, tuple[int, str]] | None = None
+) -> RoundChainReport:
+    """``records``: each round with its bets (in position order), ordered by (player,
+    sequence); stored rows or rows read back from an export alike.
 
     ``heads`` maps each player to their wallet's (rounds_played, chain_head): the chain
     must end exactly there, so even the deletion of a player's latest round shows.
@@ -78,7 +87,7 @@ def verify_rounds(rounds, heads: dict[int, tuple[int, str]] | None = None) -> Ro
     checked = 0
     ends: dict[int, tuple[int, str]] = {}
     player, expected_prev, expected_sequence = None, GENESIS_HASH, 1
-    for round_obj in rounds:
+    for round_obj, bets in records:
         if round_obj.player_id != player:
             player, expected_prev, expected_sequence = round_obj.player_id, GENESIS_HASH, 1
         problem = ""
@@ -86,7 +95,7 @@ def verify_rounds(rounds, heads: dict[int, tuple[int, str]] | None = None) -> Ro
             problem = f"player {player}'s round {expected_sequence} is missing"
         elif round_obj.prev_hash != expected_prev:
             problem = "its prev_hash does not match the player's previous round"
-        elif digest_of(round_obj, round_obj.bets.all()) != round_obj.hash:
+        elif digest_of(round_obj, bets) != round_obj.hash:
             problem = "its content does not match its hash (the round or a bet was altered)"
         if problem:
             return RoundChainReport(checked, round_obj.pk, problem)
@@ -100,7 +109,7 @@ def verify_rounds(rounds, heads: dict[int, tuple[int, str]] | None = None) -> Ro
                 checked,
                 -1,
                 f"player {player_id}'s wallet says {head[0]} rounds ending in "
-                f"{head[1][:12]}…, the stored rounds end elsewhere (a round is missing)",
+                f"{head[1][:12]}…, its rounds end elsewhere (a round is missing)",
             )
     return RoundChainReport(checked)
 
@@ -134,6 +143,11 @@ def verify_ledgers(wallets, entries, rounds: dict[int, tuple[int, int, int]]) ->
                 f"wallet {wallet_id}: an entry says {balance_after}, its ledger adds up to {total}",
             )
         if round_id is not None:
+            if round_id not in rounds:
+                return LedgerReport(
+                    checked,
+                    f"wallet {wallet_id}: an entry names round {round_id}, which is not there",
+                )
             before, staked, after = rounds[round_id]
             expected = before - staked if kind == "stake" else after
             if balance_after != expected:
@@ -151,3 +165,52 @@ def verify_ledgers(wallets, entries, rounds: dict[int, tuple[int, int, int]]) ->
                 f"up to {running.get(wallet_id, 0)}",
             )
     return LedgerReport(checked)
+
+
+# What the ledger check reads of each entry, in ``verify_ledgers``'s order.
+LEDGER_CHECKED = ("wallet_id", "kind", "amount", "balance_after", "round_id")
+WALLET_CHECKED = ("id", "player_id", "balance", "rounds_played", "chain_head")
+
+
+@dataclass(frozen=True)
+class GameRecordsReport:
+    rounds: RoundChainReport
+    ledger: LedgerReport | None = None  # not checked once a round chain is broken
+
+    @property
+    def ok(self) -> bool:
+        return self.rounds.ok and self.ledger is not None and self.ledger.ok
+
+
+def verify_game_records(
+    records: Iterable[tuple[Any, Iterable[Any]]],
+    wallets: Iterable[dict[str, Any]],
+    entries: Iterable[tuple],
+) -> GameRecordsReport:
+    """Everything ``verify_round_chain`` checks, stored or exported: every player's chain of
+    rounds (``records`` as ``verify_round_records`` takes them) against their wallet's
+    head, then every wallet's ledger (``entries`` as ``verify_ledgers`` takes them, in
+    ``LEDGER_CHECKED`` order) against its balance and its rounds' recorded balances.
+    ``wallets``: each wallet's ``WALLET_CHECKED`` columns by name."""
+    wallets = list(wallets)
+    heads = {
+        wallet["player_id"]: (wallet["rounds_played"], wallet["chain_head"]) for wallet in wallets
+    }
+    balances: dict[int, tuple[int, int, int]] = {}
+
+    def noting_balances() -> Iterator[tuple[Any, Iterable[Any]]]:
+        for round_obj, bets in records:
+            balances[round_obj.pk] = (
+                round_obj.balance_before,
+                round_obj.total_staked,
+                round_obj.balance_after,
+            )
+            yield round_obj, bets
+
+    chains = verify_round_records(noting_balances(), heads)
+    if not chains.ok:
+        return GameRecordsReport(chains)
+    ledger = verify_ledgers(
+        ((wallet["id"], wallet["balance"]) for wallet in wallets), entries, balances
+    )
+    return GameRecordsReport(chains, ledger)
