@@ -15,7 +15,7 @@ from portal.core.request_context import current_request_id
 _CHAIN_LOCK_KEY = 617_0811_7
 
 
-def _lock_chain() -> None:
+def lock_chain() -> None:
     """Serialise appends so two writers never fork the chain.
 
     PostgreSQL: a transaction-scoped advisory lock. SQLite: transactions are
@@ -43,7 +43,7 @@ def audit_record(
     someone not signed in (a failed sign-in is recorded as ``"anonymous"``)."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("audit_record must run inside the service's transaction")
-    _lock_chain()
+    lock_chain()
     last = AuditEvent.objects.order_by("-sequence").values_list("sequence", "hash").first()
     sequence, prev_hash = (last[0] + 1, last[1]) if last else (1, GENESIS_HASH)
     fields = {
@@ -80,7 +80,7 @@ def audit_trail_exported(*, actor, filters: dict[str, str], via: str) -> AuditEv
     the filters match it, and no copy leaves without a trace.
     """
     with transaction.atomic():
-        _lock_chain()
+        lock_chain()
         head = AuditEvent.objects.order_by("-sequence").values_list("sequence", flat=True).first()
         return audit_record(
             actor=actor,

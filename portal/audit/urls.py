@@ -10,4 +10,5 @@ urlpatterns = [
     path("", views.event_list, name="event-list"),
     path("export.csv", views.event_export, name="event-export"),
     path("verify/", views.verify, name="verify"),
+    path("records/", views.records, name="records"),
 ]

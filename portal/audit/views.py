@@ -1,4 +1,5 @@
-"""Portal pages for the audit trail (§ 811a.7): browse, export as CSV, verify the chain."""
+"""Portal pages for the audit trail (§ 811a.7): browse, export as CSV, verify the chain and
+the records beside it."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from portal.audit import chain
 from portal.audit.export import csv_rows
 from portal.audit.filters import AuditEventFilter, filters_given
 from portal.audit.models import AuditEvent
+from portal.audit.records import verify_records
 from portal.audit.services import audit_trail_exported
 from portal.core.csv_export import csv_response
 from portal.core.pages import detail_url, domain_errors, paginate
@@ -72,3 +74,14 @@ def verify(request: HttpRequest) -> HttpResponse:
     policy.require(request.user, Action.VIEW_AUDIT)
     report = chain.verify_stored()
     return render(request, "audit/verify.html", {"report": report, "at": timezone.now()})
+
+
+@login_required
+@require_safe
+@domain_errors
+def records(request: HttpRequest) -> HttpResponse:
+    """Every compliance record against its audit events, every ledger entry against its
+    round or audited top-up, every wallet against its ledger (``verify_records``)."""
+    policy.require(request.user, Action.VIEW_AUDIT)
+    report = verify_records()
+    return render(request, "audit/records.html", {"report": report, "at": timezone.now()})

@@ -5,7 +5,8 @@ the compliance services (``history_setup``: real approvals and audit trail) and 
 (Player group, a wallet each), then writes N rounds over past Pennsylvania days as
 ``round_play`` stores them: the outcome from ``jinzi.draw`` (the OS CSPRNG),
 ``jinzi.SettlementTable``, the player's chain by ``round_digest``, ledger entries at the
-round's end, top-ups just before a round they fund.
+round's end, top-ups just before a round they fund, each with its audit event as
+``wallet_top_up`` writes it, chained after the trail's head in the same batch.
 Each holder's Table 1 moves from the minimum paytable (v1) to a more generous v2 halfway
 through; every second holder also runs a Table 2 (black-first wheel, above the minimum).
 Batches of rows, one transaction each: COPY on PostgreSQL, executemany INSERT elsewhere.
@@ -30,12 +31,15 @@ from itertools import accumulate
 from django.db import connections, router, transaction
 
 import jinzi
+from portal.audit.chain import HASHED_FIELDS, event_digest
+from portal.audit.models import GENESIS_HASH, AuditEvent, AuditHead
+from portal.audit.services import lock_chain
 from portal.compliance.models import ListedGame
 from portal.core.padates import UTC, day_starts, pa_time, pa_today
 from portal.demo.history_setup import Player, Table, setup_players, setup_tables
 from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, round_digest
 from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, Wallet
-from portal.game.services import MAX_TOP_UP
+from portal.game.services import MAX_TOP_UP, TOP_UP_ACTION, top_up_pictures
 
 BATCH = 10_000  # rounds per transaction
 # Outside bets and columns are played far more than any one inside spot.
@@ -54,7 +58,8 @@ EPOCH = datetime.datetime(1970, 1, 1, tzinfo=UTC)
 # The columns each COPY or INSERT names, in the order of the rows built below.
 ROUND_ROW = ("id", *ROUND_FIELDS, *LATER_ROUND_FIELDS, "request_fingerprint", "hash")
 BET_ROW = ("round_id", *BET_FIELDS)
-LEDGER_ROW = ("wallet_id", "round_id", "kind", "amount", "balance_after", "created_at")
+LEDGER_ROW = ("id", "wallet_id", "round_id", "kind", "amount", "balance_after", "created_at")
+AUDIT_ROW = (*HASHED_FIELDS, "hash")
 WALLET_FIELDS = ("balance", "rounds_played", "chain_head", "updated_at")
 TOP_UP, STAKE, RETURN = (kind.value for kind in LedgerKind)
 _ROUND_ROW = operator.itemgetter(*ROUND_ROW)
@@ -82,6 +87,7 @@ class HistoryReport:
     bets: int = 0
     entries: int = 0
     top_ups: int = 0
+    audit_events: int = 0
     setup_seconds: float = 0.0
     write_seconds: float = 0.0
 
@@ -140,8 +146,9 @@ class _Game:
         self.cash = random.Random(rng.getrandbits(64))
         self.cum = list(accumulate(rng.lognormvariate(0, 1) for _ in players))  # regulars
         self.rounds, self.placed, self.ledger, self.moved = [], [], [], {}
+        self.funded = []  # each top-up: (its place in self.ledger, player, aware instant)
 
-    def take(self) -> tuple[list, list, list, list[Wallet]]:
+    def take(self) -> tuple[list, list, list, list, list[Wallet]]:
         """The rows played since the last take, and the wallets as round_play leaves them."""
         wallets = [
             Wallet(pk=pk, balance=p.balance, rounds_played=p.sequence, chain_head=p.head)
@@ -149,8 +156,9 @@ class _Game:
         ]
         for wallet, p in zip(wallets, self.moved.values(), strict=True):
             wallet.updated_at = _at(p.end)  # the last round's end
-        taken = (self.rounds, self.placed, self.ledger, wallets)
+        taken = (self.rounds, self.placed, self.ledger, self.funded, wallets)
         self.rounds, self.placed, self.ledger, self.moved = [], [], [], {}
+        self.funded = []
         return taken
 
     def _spots(self, count: int) -> list[int]:
@@ -177,8 +185,9 @@ class _Game:
         lead = min(self.cash.randint(2_000_000, 40_000_000), room)
         for n, amount in enumerate(amounts):
             p.balance += amount
-            at = self.adapt(_at(start_us - lead * (len(amounts) - n) // len(amounts)))
-            self.ledger.append((p.wallet_id, None, TOP_UP, amount, p.balance, at))
+            at = _at(start_us - lead * (len(amounts) - n) // len(amounts))
+            self.funded.append((len(self.ledger), p, at))
+            self.ledger.append((p.wallet_id, None, TOP_UP, amount, p.balance, self.adapt(at)))
         self.top_ups += len(amounts)
 
     def play(self, round_id: int, start_us: int, slot: int) -> None:
@@ -251,9 +260,10 @@ class _Game:
 # Writing ------------------------------------------------------------------------------
 
 
-def _reserve_round_ids(cursor, copy: bool, count: int) -> list[int]:
-    """Ids for the batch's rounds, so its bets and ledger entries can name them."""
-    table, pk = Round._meta.db_table, Round._meta.pk.column
+def _reserve_ids(cursor, copy: bool, model, count: int) -> list[int]:
+    """Ids for the batch's rounds (so its bets and ledger entries can name them) or ledger
+    entries (so the top-ups' audit events can)."""
+    table, pk = model._meta.db_table, model._meta.pk.column
     if copy:  # taken for good, whatever becomes of the batch
         cursor.execute(
             "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
@@ -284,6 +294,47 @@ def _write(cursor, copy: bool, model, names: tuple[str, ...], rows: list[tuple])
     )
     with cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as stream:
         stream.write(text)
+
+
+def _audit_top_ups(using: str, adapt, funded: list, entries: list) -> list[tuple]:
+    """The batch's top-ups' audit events, as ``wallet_top_up`` records each (actor the
+    player, the wallet, the ledger entry), chained in order after the trail's head, which
+    moves to the last; the chain stays locked until the batch commits (§ 811a.7)."""
+    if not funded:
+        return []
+    lock_chain()
+    last = AuditEvent.objects.using(using).order_by("-sequence").values_list("sequence", "hash")
+    sequence, prev_hash = last.first() or (0, GENESIS_HASH)
+    rows = []
+    for place, player, at in funded:
+        entry_id, _, _, _, amount, balance_after, _ = entries[place]
+        before, after = top_up_pictures(
+            entry_id=entry_id, amount=amount, balance_after=balance_after
+        )
+        sequence += 1
+        fields = {
+            "sequence": sequence,
+            "occurred_at": at,
+            "actor_id": player.user_id,
+            "actor_username": player.username,
+            "action": TOP_UP_ACTION,
+            "object_type": "wallet",
+            "object_id": str(player.wallet_id),
+            "object_version": None,
+            "before": before,
+            "after": after,
+            "reason": "",
+            "request_id": "",
+            "prev_hash": prev_hash,
+        }
+        prev_hash = event_digest(fields)
+        stored = {"occurred_at": adapt(at), "hash": prev_hash}
+        stored |= {"before": json.dumps(before), "after": json.dumps(after)}
+        rows.append(tuple(stored[name] if name in stored else fields[name] for name in AUDIT_ROW))
+    head = {"sequence": sequence, "hash": prev_hash}
+    if not AuditHead.objects.using(using).filter(pk=1).update(**head):
+        AuditHead.objects.using(using).create(pk=1, **head)
+    return rows
 
 
 def _period(start, days: int) -> tuple[datetime.date, int, int]:
@@ -336,16 +387,21 @@ def generate_history(
     while report.rounds < rounds:
         size = min(batch, rounds - report.rounds)
         with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-            ids = _reserve_round_ids(cursor, copy, size)
+            ids = _reserve_ids(cursor, copy, Round, size)
             for round_id, (start_at, slot) in zip(ids, times, strict=False):
                 game.play(round_id, start_at, slot)
-            rows, placed, ledger, wallets = game.take()
+            rows, placed, ledger, funded, wallets = game.take()
+            entry_ids = _reserve_ids(cursor, copy, LedgerEntry, len(ledger))
+            ledger = [(entry_id, *row) for entry_id, row in zip(entry_ids, ledger, strict=True)]
+            events = _audit_top_ups(connection.alias, game.adapt, funded, ledger)
             _write(cursor, copy, Round, ROUND_ROW, rows)
             _write(cursor, copy, Bet, BET_ROW, placed)
             _write(cursor, copy, LedgerEntry, LEDGER_ROW, ledger)
+            _write(cursor, copy, AuditEvent, AUDIT_ROW, events)
             Wallet.objects.using(connection.alias).bulk_update(wallets, WALLET_FIELDS)
         report.rounds, report.bets = report.rounds + size, report.bets + len(placed)
         report.entries += len(ledger)
+        report.audit_events += len(events)
         if progress is not None:
             progress(report.rounds, rounds)
     report.top_ups = game.top_ups

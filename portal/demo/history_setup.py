@@ -81,10 +81,14 @@ class Table:
 
 
 class Player:
-    __slots__ = ("user_id", "wallet_id", "level", "home", "balance", "sequence", "head", "end")
+    __slots__ = (
+        *("user_id", "username", "wallet_id", "level", "home"),
+        *("balance", "sequence", "head", "end"),
+    )
 
-    def __init__(self, user_id: int, wallet_id: int, level: int, home: Table) -> None:
-        self.user_id, self.wallet_id, self.level, self.home = user_id, wallet_id, level, home
+    def __init__(self, user, wallet_id: int, level: int, home: Table) -> None:
+        self.user_id, self.username, self.wallet_id = user.pk, user.get_username(), wallet_id
+        self.level, self.home = level, home
         self.balance, self.sequence, self.head, self.end = 0, 0, GENESIS_HASH, None
 
 
@@ -175,6 +179,6 @@ def setup_players(tag: str, count: int, tables: list[Table], rng) -> list[Player
     ]
     wallets = Wallet.objects.bulk_create(Wallet(player=user) for user in users)
     return [
-        Player(user.pk, wallet.pk, rng.choice(LEVELS), tables[n % len(tables)])
+        Player(user, wallet.pk, rng.choice(LEVELS), tables[n % len(tables)])
         for n, (user, wallet) in enumerate(zip(users, wallets, strict=True))
     ]

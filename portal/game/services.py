@@ -13,6 +13,7 @@ from django.utils import timezone
 import jinzi
 import portal
 from portal.accounts.policy import Action, require
+from portal.audit.services import audit_record
 from portal.compliance.selectors import offering_is_live
 from portal.core.errors import Conflict, NotFound, ValidationFailed
 from portal.core.validation import MAX_ID
@@ -39,9 +40,21 @@ def wallet_for(player) -> Wallet:
         return Wallet.objects.get(player=player)
 
 
+TOP_UP_ACTION = "wallet.top_up"
+
+
+def top_up_pictures(*, entry_id: int, amount: int, balance_after: int) -> tuple[dict, dict]:
+    """A top-up's audit event's before and after: the balance it found, and the ledger
+    entry it wrote (``verify_records`` holds every top-up entry to its event)."""
+    before = {"balance": balance_after - amount}
+    after = {"ledger_entry": entry_id, "amount": amount, "balance_after": balance_after}
+    return before, after
+
+
 @transaction.atomic
 def wallet_top_up(*, player, amount) -> Wallet:
-    """Demo credit: a ledger entry and the balance it leaves."""
+    """Demo credit: a ledger entry, the balance it leaves, and an audit event (§ 811a.7)
+    naming the entry, in the same transaction."""
     require(player, Action.PLAY)
     if type(amount) is not int or not 2 <= amount <= MAX_TOP_UP:
         raise ValidationFailed.on("amount", msg.TOP_UP_RANGE.format(maximum=MAX_TOP_UP))
@@ -49,10 +62,19 @@ def wallet_top_up(*, player, amount) -> Wallet:
     if wallet.balance + amount > MAX_DEMO_BALANCE:
         raise ValidationFailed.on("amount", msg.BALANCE_CAP.format(maximum=MAX_DEMO_BALANCE))
     wallet.balance += amount
-    LedgerEntry.objects.create(
+    entry = LedgerEntry.objects.create(
         wallet=wallet, kind=LedgerKind.TOP_UP, amount=amount, balance_after=wallet.balance
     )
     wallet.save(update_fields=["balance", "updated_at"])
+    before, after = top_up_pictures(entry_id=entry.pk, amount=amount, balance_after=wallet.balance)
+    audit_record(
+        actor=player,
+        action=TOP_UP_ACTION,
+        object_type="wallet",
+        object_id=wallet.pk,
+        before=before,
+        after=after,
+    )
     return wallet
 
 

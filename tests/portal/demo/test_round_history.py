@@ -16,10 +16,12 @@ from django.db.models import Count, Max, Min, Sum
 
 import jinzi
 import portal
+from portal.audit.models import AuditEvent, AuditHead
 from portal.compliance.models import Offering, Paytable
 from portal.compliance.selectors import offering_is_live
 from portal.core.padates import day_starts, pa_today
 from portal.demo.history import (
+    AUDIT_ROW,
     BET_ROW,
     LEDGER_ROW,
     ROUND_ROW,
@@ -53,13 +55,15 @@ def verified() -> str:
     out = io.StringIO()
     call_command("verify_round_chain", stdout=out)
     call_command("verify_audit_chain", stdout=out)
+    call_command("verify_records", stdout=out)
     return out.getvalue()
 
 
 def test_rows_name_every_column_of_the_game_tables():
     assert set(ROUND_ROW) == {f.attname for f in Round._meta.concrete_fields}
     assert {"id", *BET_ROW} == {f.attname for f in Bet._meta.concrete_fields}
-    assert {"id", *LEDGER_ROW} == {f.attname for f in LedgerEntry._meta.concrete_fields}
+    assert set(LEDGER_ROW) == {f.attname for f in LedgerEntry._meta.concrete_fields}
+    assert {"id", *AUDIT_ROW} == {f.attname for f in AuditEvent._meta.concrete_fields}
 
 
 def test_a_history_verifies_and_adds_up():
@@ -78,6 +82,39 @@ def test_a_history_verifies_and_adds_up():
         "staked", "back", "total_staked", "total_returned"
     ):
         assert (staked, back) == (total_staked, total_returned)
+
+
+def test_811a7_every_top_up_has_its_audit_event_chained_after_the_trail():
+    report, rounds = history()
+
+    top_ups = LedgerEntry.objects.filter(
+        kind="top_up", wallet__player__in=rounds.values("player")
+    ).select_related("wallet__player")
+    events = {
+        event.after["ledger_entry"]: event
+        for event in AuditEvent.objects.filter(action="wallet.top_up")
+    }
+    assert report.top_ups == report.audit_events == len(top_ups) == len(events) > 0
+    for entry in top_ups:
+        event = events[entry.pk]
+        assert (event.actor_id, event.actor_username) == (
+            entry.wallet.player_id,
+            entry.wallet.player.username,
+        )
+        assert (event.object_type, event.object_id) == ("wallet", str(entry.wallet_id))
+        assert event.after == {
+            "ledger_entry": entry.pk,
+            "amount": entry.amount,
+            "balance_after": entry.balance_after,
+        }
+        assert event.before == {"balance": entry.balance_after - entry.amount}
+        assert event.occurred_at == entry.created_at  # when the credit was given
+    last = AuditEvent.objects.order_by("-sequence").first()
+    head = AuditHead.objects.get()
+    assert (head.sequence, head.hash) == (last.sequence, last.hash)
+    assert last.sequence == AuditEvent.objects.count()  # one unbroken sequence
+    text = verified()
+    assert "audit chain intact" in text and "records intact" in text
 
 
 def test_every_bet_pays_what_the_engine_says_under_the_recorded_paytable():
