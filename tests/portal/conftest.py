@@ -7,6 +7,7 @@ import pytest
 from portal.accounts.models import Role
 from portal.accounts.services import holder_create
 from portal.game.services import wallet_top_up
+from tests.portal.browser import page  # noqa: F401  (the browser tests' fixture)
 from tests.portal.factories import PASSWORD, approved_offering, make_user
 
 

@@ -87,7 +87,7 @@ def test_the_docs_page_is_served_from_local_static_assets(api_as, officer):
     html = response.content.decode()
     assets = re.findall(r'<(?:script|link)[^>]+(?:src|href)="([^"]+)"', html)
     assert any(a.endswith("swagger-ui-bundle.js") for a in assets)
-    local = ("/static/drf_spectacular_sidecar/", "/api/docs/?script")  # its start-up script
+    local = ("/static/drf_spectacular_sidecar/", "/static/core/", "/api/docs/?script")
     assert assets and all(a.startswith(local) for a in assets)
     assert addresses_off_site(html) == []
 

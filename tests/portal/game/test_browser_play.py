@@ -1,8 +1,5 @@
 """A real headless Chromium plays a round, and the page must match the stored round."""
 
-import shutil
-from pathlib import Path
-
 import pytest
 
 import jinzi
@@ -10,47 +7,10 @@ from portal.core.templatetags.pa_time import pa_time
 from portal.game.models import Round
 from portal.game.presenters import winning_spots
 from portal.game.templatetags.game_money import dollars
+from tests.portal.browser import ARTIFACTS, needs_chromium
 from tests.portal.factories import PASSWORD
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parents[3] / "test-artifacts"
-
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists(),
-        reason="needs Debian's chromium package (.ci/run installs it)",
-    ),
-]
-
-
-@pytest.fixture
-def page(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM reads
-    # are still synchronous and safe.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        page = browser.new_page(viewport={"width": 1100, "height": 1000})
-        yield page
-        browser.close()
-        # Database work done while Playwright runs opens a connection in its context;
-        # close it here, or PostgreSQL refuses to drop the test database at the end.
-        from django.db import connections
-
-        connections.close_all()
+pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium]
 
 
 def _sign_in_and_open(page, live_server, player, offering):
