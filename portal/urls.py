@@ -19,4 +19,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
 ]
 
+handler404 = "portal.core.views.page_not_found"
 handler500 = "portal.core.views.server_error"

@@ -14,6 +14,12 @@ from portal.accounts.policy import Action
 from portal.api.errors import api_exception_handler
 from portal.api.parsers import JSONParser
 from portal.api.permissions import PolicyPermission
+from portal.api.schema import ApiAutoSchema
+
+# A record's id in the URL: any one path segment. The router's default refuses dots (kept
+# for format suffixes, which this API does not route), so "/api/layouts/1.5/" fell through
+# to the site's HTML 404; every segment now reaches the view and gets the API's own 404.
+LOOKUP_SEGMENT = "[^/]+"
 
 
 class ApiViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -26,6 +32,8 @@ class ApiViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Gene
 
     permission_classes = [PolicyPermission]
     parser_classes = [JSONParser]
+    schema = ApiAutoSchema()
+    lookup_value_regex = LOOKUP_SEGMENT
     http_method_names = ["get", "post", "patch", "head", "options"]
     read_action: ClassVar[Action] = Action.VIEW
     write_actions: ClassVar[Mapping[str, Action]] = {

@@ -5,11 +5,12 @@ from __future__ import annotations
 import csv
 import io
 
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import renderers
 from rest_framework.decorators import action
+
+from portal.api.schema import ApiAutoSchema
 
 
 class CsvRenderer(renderers.BaseRenderer):
@@ -27,7 +28,7 @@ class CsvRenderer(renderers.BaseRenderer):
         return out.getvalue().encode(self.charset)
 
 
-class FilteredExportSchema(AutoSchema):
+class FilteredExportSchema(ApiAutoSchema):
     """Documents the list's filters on the export too (it takes the same ones)."""
 
     def get_filter_backends(self):

@@ -32,7 +32,12 @@ class AvailabilityFilter(django_filters.FilterSet):
     offering = django_filters.NumberFilter(field_name="offering_id")
     since = django_filters.DateFilter(method="_since", label="From (Pennsylvania date)")
     until = django_filters.DateFilter(method="_until", label="To (Pennsylvania date)")
-    opened = django_filters.BooleanFilter(field_name="opened")
+    # "true" or "false" and nothing else: a value it cannot read is a 400, never ignored.
+    opened = django_filters.TypedChoiceFilter(
+        field_name="opened",
+        choices=(("true", "opened"), ("false", "closed")),
+        coerce=lambda value: value == "true",
+    )
 
     class Meta:
         model = AvailabilityChange

@@ -5,6 +5,7 @@ import sys
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -57,3 +58,16 @@ def server_error(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = str(RETRY_AFTER)
     response["Cache-Control"] = "no-store"
     return response
+
+
+API_NOT_FOUND = "no API address {path}; the routes are listed at /api/schema/"
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's ``handler404``: under ``/api/`` the API's error body (a client reads JSON
+    whatever the address), elsewhere Django's own page."""
+    if request.path.startswith("/api/"):
+        body = {"detail": API_NOT_FOUND.format(path=request.path), "errors": {}}
+        return JsonResponse(body, status=404)
+    return defaults.page_not_found(request, exception)
+

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema, extend_schema_serializer, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -12,8 +12,10 @@ from rest_framework.response import Response
 
 import jinzi
 from portal.accounts.policy import Action, may, require
+from portal.api.base import LOOKUP_SEGMENT
 from portal.api.errors import api_exception_handler
 from portal.api.parsers import JSONParser
+from portal.api.schema import ApiAutoSchema
 from portal.core.errors import ValidationFailed
 from portal.game import presenters, selectors
 from portal.game.models import LedgerEntry, Round, RoundStatus
@@ -101,6 +103,8 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
 
     permission_classes = [IsAuthenticated]
     parser_classes = [JSONParser]
+    schema = ApiAutoSchema()
+    lookup_value_regex = LOOKUP_SEGMENT
     serializer_class = RoundOut
     http_method_names = ["get", "post", "head", "options"]
 
@@ -135,14 +139,22 @@ class RoundViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.Ge
         return Response(presenters.round_data(played.round, played.bets), status=code)
 
 
-WalletOut = inline_serializer(
-    "Wallet",
-    {
-        "balance": serializers.IntegerField(),
-        "currency": serializers.CharField(),
-        "entries": serializers.ListField(child=serializers.DictField()),
-    },
-)
+class LedgerEntryOut(serializers.Serializer):
+    kind = serializers.CharField(help_text='"top_up", "stake" or "return".')
+    amount = serializers.IntegerField(help_text="Minor units: negative for a stake.")
+    balance_after = serializers.IntegerField()
+    round = serializers.IntegerField(
+        allow_null=True, help_text="The round, for stakes and returns."
+    )
+    at = serializers.DateTimeField()
+
+
+# One wallet, not a list of them, though GET /api/wallet/ is the viewset's "list" route.
+@extend_schema_serializer(many=False, component_name="Wallet")
+class WalletOut(serializers.Serializer):
+    balance = serializers.IntegerField(help_text="Minor units (cents).")
+    currency = serializers.CharField()
+    entries = LedgerEntryOut(many=True, help_text="The latest 20, newest first.")
 
 
 class WalletViewSet(viewsets.ViewSet):
@@ -150,6 +162,7 @@ class WalletViewSet(viewsets.ViewSet):
 
     permission_classes = [IsAuthenticated]
     parser_classes = [JSONParser]
+    schema = ApiAutoSchema()
 
     def get_exception_handler(self):
         return api_exception_handler

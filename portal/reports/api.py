@@ -193,7 +193,17 @@ class ReportRunViewSet(ApiViewSet):
         runs = ReportRun.objects.select_related("requested_by").prefetch_related("files")
         return visible(self.request.user, runs)
 
-    @extend_schema(request=ReportRequestInput, responses={201: ReportRunSerializer})
+    @extend_schema(
+        request=ReportRequestInput,
+        responses={
+            201: OpenApiResponse(ReportRunSerializer, description="A new run, queued."),
+            200: OpenApiResponse(
+                ReportRunSerializer,
+                description="The same report (kind and parameters) is already queued or "
+                "running: that run, not a second one.",
+            ),
+        },
+    )
     def create(self, request):
         data = self.parse(ReportRequestInput)
         run, created = report_run_request(

@@ -73,3 +73,23 @@ def test_any_other_api_failure_is_a_json_500_without_retry_after(signed_in, monk
 
     assert answer.status_code == 500 and answer.json() == {"detail": SERVER_ERROR, "errors": {}}
     assert "Retry-After" not in answer
+
+
+@pytest.mark.parametrize("path", ["/api/nothing-here/", "/api/paytables/1%2F2/"])
+def test_an_api_address_that_does_not_exist_is_the_apis_json_404(client, auditor, path):
+    client.force_login(auditor)
+
+    answer = client.get(path)
+
+    assert answer.status_code == 404
+    assert answer["Content-Type"] == "application/json"
+    assert answer.json()["detail"].startswith("no API address /api/")
+    assert answer.json()["errors"] == {}
+
+
+def test_a_page_that_does_not_exist_is_djangos_404_page(client, auditor):
+    client.force_login(auditor)
+
+    answer = client.get("/no-such-page/")
+
+    assert answer.status_code == 404 and answer["Content-Type"].startswith("text/html")

@@ -1,0 +1,81 @@
+"""The API's OpenAPI description of its errors: every operation lists the error answers it
+can give, each with the one error body (``portal.api.errors``), so a client generated from
+``/api/schema/`` knows a 403 or a 409 as well as it knows the 200.
+
+Every API viewset sets ``schema = ApiAutoSchema()`` (``ApiViewSet`` does it for its
+subclasses); drf-spectacular puts an action's ``@extend_schema`` on top of it.
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+CSV = "text/csv"
+JSON = "application/json"
+UNSAFE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+ERROR_DESCRIPTIONS = {
+    400: "Bad input: the body or a filter cannot be read or breaks a rule "
+    "(``errors`` names each field; a regulatory rule cites its clause).",
+    401: "The bearer token is not valid: unknown, expired, revoked, issued before the "
+    "password last changed, or its account is disabled.",
+    403: "Not signed in, or the role may not do this (four-eyes included).",
+    404: "No such record among those you can see (another holder's reads the same), "
+    "no such page of the list, or no such ``format``.",
+    409: "The record's status does not allow this step.",
+    413: "The body is larger than the portal accepts.",
+    415: "The body is in a media type this operation does not read.",
+    503: "The database cannot be reached just now; nothing was changed (``Retry-After``).",
+}
+
+
+@extend_schema_serializer(component_name="Error")
+class ErrorSerializer(serializers.Serializer):
+    """Every error answer's body."""
+
+    detail = serializers.CharField(help_text="What was wrong, in a sentence.")
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text='By field (dotted for nested fields, e.g. "games.0.chip_unit"); may be empty.',
+    )
+
+
+class ApiAutoSchema(AutoSchema):
+    def error_statuses(self, operation: dict) -> list[int]:
+        """The error answers this operation can give, by what it takes."""
+        statuses = [401, 403, 503]
+        parameters = operation.get("parameters", [])
+        if self.method in UNSAFE_METHODS or any(p["in"] == "query" for p in parameters):
+            statuses.append(400)
+        listed_in_pages = getattr(self.view, "action", None) == "list" and getattr(
+            self.view, "pagination_class", None
+        )
+        # DRF answers 404 to a ``?format=`` that names none of the view's renderers.
+        names_format = any(p["in"] == "query" and p["name"] == "format" for p in parameters)
+        if listed_in_pages or names_format or any(p["in"] == "path" for p in parameters):
+            statuses.append(404)
+        if self.method in UNSAFE_METHODS:
+            statuses += [409, 413, 415]
+        return sorted(statuses)
+
+    def get_operation(self, path, path_regex, path_prefix, method, registry):
+        operation = super().get_operation(path, path_regex, path_prefix, method, registry)
+        if operation is None:
+            return None
+        error = self.resolve_serializer(ErrorSerializer, "response").ref
+        # An export refused while asking for CSV answers in CSV (``exports.CsvRenderer``).
+        answers_csv = any(CSV in answer.get("content", {}) for answer in _successes(operation))
+        for status in self.error_statuses(operation):
+            content = {JSON: {"schema": error}}
+            if answers_csv:
+                content[CSV] = {"schema": {"type": "string"}}
+            operation["responses"].setdefault(
+                str(status), {"content": content, "description": ERROR_DESCRIPTIONS[status]}
+            )
+        return operation
+
+
+def _successes(operation: dict) -> list[dict]:
+    return [answer for code, answer in operation["responses"].items() if code.startswith("2")]
