@@ -70,4 +70,3 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
         body = {"detail": API_NOT_FOUND.format(path=request.path), "errors": {}}
         return JsonResponse(body, status=404)
     return defaults.page_not_found(request, exception)
-
