@@ -36,8 +36,9 @@ class CertificateHolderAdmin(admin.ModelAdmin):
 class ProfileInline(admin.StackedInline):
     model = Profile
     can_delete = False
-    fields = ("holder", "must_change_password")
-    readonly_fields = ("must_change_password",)
+    fk_name = "user"
+    fields = ("holder", "must_change_password", "password_set_by", "password_set_at")
+    readonly_fields = ("must_change_password", "password_set_by", "password_set_at")
 
 
 admin.site.unregister(User)

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import HttpRequest
+from django.utils import timezone
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -144,8 +145,8 @@ def sign_out_recorded(*, user, request: HttpRequest | None) -> None:
 # --- passwords ---------------------------------------------------------------------------
 
 
-def _mark(user, must_change: bool) -> None:
-    Profile.objects.update_or_create(user=user, defaults={"must_change_password": must_change})
+def _mark(user, **fields) -> None:
+    Profile.objects.update_or_create(user=user, defaults=fields)
     forget(user)
 
 
@@ -156,7 +157,7 @@ def password_set_by_admin(*, actor, user, request: HttpRequest | None = None) ->
     if actor is not None and actor.pk == user.pk:
         password_changed(user=user, request=request)
         return
-    _mark(user, True)
+    _mark(user, must_change_password=True, password_set_by=actor, password_set_at=timezone.now())
     audit_record(
         actor=actor,
         action="auth.password_set",
@@ -168,8 +169,9 @@ def password_set_by_admin(*, actor, user, request: HttpRequest | None = None) ->
 
 @transaction.atomic
 def password_changed(*, user, request: HttpRequest | None) -> None:
-    """The user chose their own password (clears the mark an administrator's set left)."""
-    _mark(user, False)
+    """The user chose their own password. It clears the demand for one, not who set the old
+    one: that administrator could be the one choosing it (see ``second_factor_verified``)."""
+    _mark(user, must_change_password=False)
     audit_record(
         actor=user,
         action="auth.password_change",
@@ -237,6 +239,12 @@ def second_factor_verified(*, user, device, request: HttpRequest | None) -> None
     after = {**_where(request), "with": "recovery code" if recovery else "authenticator"}
     if recovery:
         after["recovery_codes_left"] = device.token_set.count()
+    # A device enrolled before an administrator last set the password is the owner's: the
+    # one signing in is the owner, and may again decide that administrator's work.
+    profile = Profile.objects.filter(user=user, password_set_by__isnull=False).first()
+    if profile is not None and device.created_at and device.created_at < profile.password_set_at:
+        after["owner_confirmed"] = True
+        _mark(user, password_set_by=None, password_set_at=None)
     audit_record(
         actor=user,
         action="auth.second_factor_verify",

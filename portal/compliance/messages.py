@@ -9,6 +9,10 @@ FOUR_EYES = (
     "four-eyes rule: you created, edited or submitted this {kind}, or a version of it never "
     "approved that it carries on, so someone else must decide it"
 )
+FOUR_EYES_PASSWORD_SETTER = (
+    "four-eyes rule: an author of this {kind} set your password, and you have not signed in "
+    "since with a second factor enrolled before then, so someone else must decide it"
+)
 BAD_TRANSITION = "{label} is {status}; only a {allowed} {kind} can be {verb}"
 DECISION_LOST = "{label} was already decided ({status}) by someone else"
 REASON_REQUIRED = "give a reason"

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from portal.accounts.policy import Action, may, require
+from portal.accounts.roles import password_set_by
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.compliance import messages as msg
@@ -68,11 +69,23 @@ def require_reason(reason: str) -> str:
     return reason
 
 
+def _authors(record: VersionedRecord) -> set:
+    return {record.created_by_id, record.submitted_by_id, *record.author_ids}
+
+
+def set_password_of_author(record: VersionedRecord, user) -> bool:
+    """Whether an author of ``record`` set ``user``'s password and ``user`` has not since
+    shown a second factor of their own: that author could be the one signed in."""
+    setter = password_set_by(user)
+    return setter is not None and setter in _authors(record)
+
+
 def is_own_work(record: VersionedRecord, user) -> bool:
     """Four-eyes by content: whoever created, edited or submitted a version never decides
     it, nor whoever authored a version it carries on (an amendment of a version never
-    approved inherits its authors, see ``amend``)."""
-    return user.pk in {record.created_by_id, record.submitted_by_id, *record.author_ids}
+    approved inherits its authors, see ``amend``), nor an account whose password one of
+    them set (four-eyes by impersonation)."""
+    return user.pk in _authors(record) or set_password_of_author(record, user)
 
 
 def _with_author(record: VersionedRecord, actor) -> list[int]:
@@ -80,8 +93,11 @@ def _with_author(record: VersionedRecord, actor) -> list[int]:
 
 
 def check_four_eyes(record: VersionedRecord, actor) -> None:
-    if is_own_work(record, actor):
-        raise NotPermitted(msg.FOUR_EYES.format(kind=record.kind.replace("_", " ")))
+    kind = record.kind.replace("_", " ")
+    if actor.pk in _authors(record):
+        raise NotPermitted(msg.FOUR_EYES.format(kind=kind))
+    if set_password_of_author(record, actor):
+        raise NotPermitted(msg.FOUR_EYES_PASSWORD_SETTER.format(kind=kind))
 
 
 def refuse_after_sunset(what: str, verb: str) -> None:

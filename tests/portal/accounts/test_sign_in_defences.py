@@ -18,6 +18,7 @@ from portal.accounts import security
 from portal.audit.chain import verify_stored
 from portal.audit.models import AuditEvent
 from portal.compliance.models import RecordStatus
+from portal.core.errors import NotPermitted
 from tests.portal.factories import PASSWORD, make_paytable, sign_in
 
 pytestmark = pytest.mark.django_db
@@ -382,3 +383,87 @@ def test_new_recovery_codes_void_the_old_ones(client, officer, two_factor):
     new = set(StaticToken.objects.filter(device__user=officer).values_list("token", flat=True))
     assert len(new) == 10 and not new & set(old)
     assert len(_events("auth.recovery_codes_renew")) == 1
+
+
+# --- four-eyes by impersonation ---------------------------------------------------------------
+
+
+def _superusers_submitted_paytable(superuser, holder):
+    from portal.compliance.services import paytable_submit
+
+    return paytable_submit(actor=superuser, paytable=make_paytable(superuser, holder, name="Own"))
+
+
+def test_four_eyes_an_officer_whose_password_a_superuser_set_cannot_decide_that_superusers_work(
+    client, superuser, officer, officer2, manager_a, holder_a
+):
+    """Without a second factor: the superuser sets the officer's password, signs in as
+    them and chooses a new one. Still not the superuser's own paytable; other work, yes."""
+    from portal.compliance import messages as msg
+    from portal.compliance.services import paytable_approve, paytable_submit
+
+    own = _superusers_submitted_paytable(superuser, holder_a)
+    others = paytable_submit(actor=manager_a, paytable=make_paytable(manager_a, holder_a))
+    temporary = _admin_sets_password(client, superuser, officer)
+    sign_in(client, "officer", temporary)
+    client.post(
+        "/accounts/password/",
+        {"old_password": temporary, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    page = client.post(f"/compliance/paytables/{own.pk}/approve/", {"reason": "ok"})
+    api = client.post(f"/api/paytables/{own.pk}/approve/", {}, content_type="application/json")
+    elsewhere = client.post(f"/compliance/paytables/{others.pk}/approve/", {"reason": "ok"})
+
+    refusal = msg.FOUR_EYES_PASSWORD_SETTER.format(kind="paytable")
+    assert page.status_code == 403 and refusal in page.content.decode()
+    assert api.status_code == 403 and api.json()["detail"] == refusal
+    assert elsewhere.status_code == 302
+    own.refresh_from_db()
+    assert own.status == RecordStatus.SUBMITTED
+    assert paytable_approve(actor=officer2, paytable=own).status == RecordStatus.APPROVED
+
+
+def test_four_eyes_the_owner_with_a_second_factor_enrolled_before_may_decide_again(
+    client, superuser, officer, holder_a, two_factor
+):
+    from portal.compliance.services import paytable_approve
+
+    sign_in(client, "officer")
+    _, codes = _enrol(client)  # enrolled before anyone set the password
+    client.post("/accounts/logout/")
+    sign_in(client, "root")
+    _enrol(client, "root")
+    temporary = _admin_sets_password(client, superuser, officer, signed_in=True)
+    client.post("/accounts/logout/")
+    own = _superusers_submitted_paytable(superuser, holder_a)
+
+    sign_in(client, "officer", temporary)
+    client.post("/accounts/2fa/verify/", {"code": codes[0]})
+    client.post(
+        "/accounts/password/",
+        {"old_password": temporary, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+    officer.refresh_from_db()
+
+    assert officer.profile.password_set_by is None
+    assert _events("auth.second_factor_verify")[-1].after["owner_confirmed"] is True
+    assert paytable_approve(actor=officer, paytable=own).status == RecordStatus.APPROVED
+
+
+def test_four_eyes_a_second_factor_enrolled_after_the_password_was_set_proves_nothing(
+    client, superuser, officer, holder_a, two_factor
+):
+    from portal.compliance.services import paytable_approve
+
+    sign_in(client, "root")
+    _enrol(client, "root")
+    temporary = _admin_sets_password(client, superuser, officer, signed_in=True)
+    client.post("/accounts/logout/")
+    own = _superusers_submitted_paytable(superuser, holder_a)
+
+    sign_in(client, "officer", temporary)  # whoever holds the password enrols a new device
+    _enrol(client)
+
+    with pytest.raises(NotPermitted, match="set your password"):
+        paytable_approve(actor=get_user_model().objects.get(pk=officer.pk), paytable=own)
