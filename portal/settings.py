@@ -143,6 +143,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "portal.accounts.security.client_ip"
+# The proxies whose X-Forwarded-For is believed (behind the TLS proxy only): a client that
+# reaches the portal another way cannot choose the address it is locked out and logged by.
+JINZI_TRUSTED_PROXIES = frozenset(env_list("JINZI_TRUSTED_PROXIES", ["127.0.0.1", "::1"]))
 # The audit trail records every sign-in, failure and lock-out; axes keeps only its counters.
 AXES_DISABLE_ACCESS_LOG = True
 AXES_ENABLE_ACCESS_FAILURE_LOG = False

@@ -37,8 +37,8 @@ class ProfileInline(admin.StackedInline):
     model = Profile
     can_delete = False
     fk_name = "user"
-    fields = ("holder", "must_change_password", "password_set_by", "password_set_at")
-    readonly_fields = ("must_change_password", "password_set_by", "password_set_at")
+    fields = ("holder", "must_change_password", "password_setters", "password_set_at")
+    readonly_fields = ("must_change_password", "password_setters", "password_set_at")
 
 
 admin.site.unregister(User)

@@ -26,38 +26,38 @@ from portal.accounts.security import (
     needs_second_factor,
 )
 
-# Always reachable mid-way: the steps themselves, signing out, and what serves no data.
-_OPEN_NAMES = (
-    "logout",
-    "accounts:second-factor-setup",
-    "accounts:second-factor-verify",
-    "accounts:password-change",
-    "healthz",
-)
+# Reachable mid-way: signing out, what serves no data, and the current step's own pages.
+# The password can be changed only once the second factor is done: a password alone must
+# not lock its owner out.
+_ALWAYS_OPEN = ("logout", "healthz")
+_SECOND_FACTOR_STEP = ("accounts:second-factor-setup", "accounts:second-factor-verify")
+_PASSWORD_STEP = ("accounts:password-change",)
 
 
 class AccountGuardMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        self._open_paths: frozenset[str] | None = None
 
-    def _open(self, path: str) -> bool:
-        if self._open_paths is None:
-            self._open_paths = frozenset(reverse(name) for name in _OPEN_NAMES)
-        return path in self._open_paths or path.startswith("/static/")
+    @staticmethod
+    def _open(path: str, step: tuple[str, ...]) -> bool:
+        names = (*_ALWAYS_OPEN, *step)
+        return path.startswith("/static/") or path in {reverse(name) for name in names}
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         user = getattr(request, "user", None)
-        if user is None or not user.is_authenticated or self._open(request.path):
+        if user is None or not user.is_authenticated:
             return self.get_response(request)
+        path = request.path
         if needs_second_factor(user) and not user.is_verified():
+            if self._open(path, _SECOND_FACTOR_STEP):
+                return self.get_response(request)
             step = (
                 "accounts:second-factor-verify"
                 if confirmed_totp(user) is not None
                 else "accounts:second-factor-setup"
             )
             return self._stop(request, step, SECOND_FACTOR_REQUIRED)
-        if must_change_password(user):
+        if must_change_password(user) and not self._open(path, _PASSWORD_STEP):
             return self._stop(request, "accounts:password-change", MUST_CHANGE_PASSWORD)
         return self.get_response(request)
 

@@ -57,17 +57,11 @@ class Profile(models.Model):
         help_text="Set when someone else chose this user's password (an administrator): the "
         "user must choose their own before doing anything else.",
     )
-    # Who last set this user's password, until the user proves to be its owner with a
-    # second factor enrolled before then. Meanwhile the account may not decide that
-    # administrator's work (four-eyes: whoever set a password could be the one using it).
-    password_set_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        editable=False,
-    )
+    # Who set this user's password (user ids), and when the first of them did, until the
+    # user proves to be its owner with a second factor enrolled before then. Meanwhile the
+    # account and those administrators are one person to four-eyes: whoever set a password
+    # could be the one using it.
+    password_setters = models.JSONField(default=list, blank=True, editable=False)
     password_set_at = models.DateTimeField(null=True, blank=True, editable=False)
 
     def __str__(self) -> str:

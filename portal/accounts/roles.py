@@ -14,7 +14,7 @@ from portal.accounts.models import Role
 _ROLES_ATTR = "_jinzi_roles"
 _HOLDER_ATTR = "_jinzi_holder_id"
 _MUST_CHANGE_ATTR = "_jinzi_must_change_password"
-_SET_BY_ATTR = "_jinzi_password_set_by"
+_SETTERS_ATTR = "_jinzi_password_setters"
 
 
 def _load(user) -> None:
@@ -26,14 +26,14 @@ def _load(user) -> None:
             "groups__name",
             "profile__holder_id",
             "profile__must_change_password",
-            "profile__password_set_by_id",
+            "profile__password_setters",
         )
     )
     names = {row[0] for row in rows if row[0] is not None}
     setattr(user, _ROLES_ATTR, frozenset(role for role in Role if role.value in names))
     setattr(user, _HOLDER_ATTR, rows[0][1] if rows else None)
     setattr(user, _MUST_CHANGE_ATTR, bool(rows and rows[0][2]))
-    setattr(user, _SET_BY_ATTR, rows[0][3] if rows else None)
+    setattr(user, _SETTERS_ATTR, frozenset(rows[0][3] or ()) if rows else frozenset())
 
 
 def roles_of(user) -> frozenset[Role]:
@@ -66,18 +66,18 @@ def must_change_password(user) -> bool:
     return getattr(user, _MUST_CHANGE_ATTR)
 
 
-def password_set_by(user) -> int | None:
-    """The administrator who set this user's password, while the user has not yet shown a
-    second factor enrolled before then (None once they have, or if nobody did)."""
+def password_setters(user) -> frozenset[int]:
+    """The administrators who set this user's password, while the user has not yet shown a
+    second factor enrolled before the first of them did (empty once they have)."""
     if user is None or not user.is_authenticated:
-        return None
-    if not hasattr(user, _SET_BY_ATTR):
+        return frozenset()
+    if not hasattr(user, _SETTERS_ATTR):
         _load(user)
-    return getattr(user, _SET_BY_ATTR)
+    return getattr(user, _SETTERS_ATTR)
 
 
 def forget(user) -> None:
     """Drop what was read (after a role, holder or password change)."""
-    for attr in (_ROLES_ATTR, _HOLDER_ATTR, _MUST_CHANGE_ATTR, _SET_BY_ATTR):
+    for attr in (_ROLES_ATTR, _HOLDER_ATTR, _MUST_CHANGE_ATTR, _SETTERS_ATTR):
         if hasattr(user, attr):
             delattr(user, attr)

@@ -22,8 +22,9 @@ from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from portal.accounts.models import Profile, Role
+from portal.accounts.models import ApiToken, Profile, Role
 from portal.accounts.roles import forget, has_role
+from portal.accounts.tokens import api_token_revoke
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict, NotPermitted
 
@@ -39,6 +40,7 @@ MUST_CHANGE_PASSWORD = (
     "an administrator set your password: choose your own before doing anything else"
 )
 SAME_PASSWORD = "choose a password other than the one you were given"
+WRONG_PASSWORD = "that is not your password"
 WRONG_CODE = "that code is not right (or was already used); try the current one"
 THROTTLED = "too many wrong codes: wait {seconds} seconds and try again"
 ALREADY_ENROLLED = "you already have an authenticator app; ask a superuser to reset it"
@@ -53,12 +55,14 @@ REQUIRED_CANNOT_REMOVE = (
 
 
 def client_ip(request: HttpRequest | None) -> str:
-    """The client's address: behind the TLS proxy (DJANGO_BEHIND_TLS_PROXY=1) the last
-    address the proxy appended to X-Forwarded-For, else the connection's own."""
+    """The client's address: behind the TLS proxy (DJANGO_BEHIND_TLS_PROXY=1), when the
+    connection comes from one of JINZI_TRUSTED_PROXIES, the last address that proxy
+    appended to X-Forwarded-For; otherwise the connection's own."""
     if request is None:
         return ""
     meta = request.META
-    if settings.SECURE_PROXY_SSL_HEADER is not None:
+    proxied = meta.get("REMOTE_ADDR", "") in settings.JINZI_TRUSTED_PROXIES
+    if settings.SECURE_PROXY_SSL_HEADER is not None and proxied:
         forwarded = meta.get("HTTP_X_FORWARDED_FOR", "")
         last = forwarded.rsplit(",", 1)[-1].strip()
         if last:
@@ -157,7 +161,15 @@ def password_set_by_admin(*, actor, user, request: HttpRequest | None = None) ->
     if actor is not None and actor.pk == user.pk:
         password_changed(user=user, request=request)
         return
-    _mark(user, must_change_password=True, password_set_by=actor, password_set_at=timezone.now())
+    # Every setter is kept, and the time of the first: a device enrolled after it (by
+    # whoever held the password then) proves nothing, however often it is set again.
+    profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+    _mark(
+        user,
+        must_change_password=True,
+        password_setters=sorted({*profile.password_setters, actor.pk}),
+        password_set_at=profile.password_set_at or timezone.now(),
+    )
     audit_record(
         actor=actor,
         action="auth.password_set",
@@ -241,10 +253,10 @@ def second_factor_verified(*, user, device, request: HttpRequest | None) -> None
         after["recovery_codes_left"] = device.token_set.count()
     # A device enrolled before an administrator last set the password is the owner's: the
     # one signing in is the owner, and may again decide that administrator's work.
-    profile = Profile.objects.filter(user=user, password_set_by__isnull=False).first()
+    profile = Profile.objects.filter(user=user, password_set_at__isnull=False).first()
     if profile is not None and device.created_at and device.created_at < profile.password_set_at:
         after["owner_confirmed"] = True
-        _mark(user, password_set_by=None, password_set_at=None)
+        _mark(user, password_setters=[], password_set_at=None)
     audit_record(
         actor=user,
         action="auth.second_factor_verify",
@@ -291,6 +303,11 @@ def second_factor_remove(*, actor, user, request: HttpRequest | None = None) -> 
     removed_codes, _ = StaticDevice.objects.filter(user=user).delete()
     if not (removed or removed_codes):
         return False
+    # Tokens issued under the old factor end with it (each revocation is its own event);
+    # sessions need the new one before anything else (AccountGuardMiddleware).
+    active = ApiToken.objects.filter(user=user, revoked_at=None, expires_at__gt=timezone.now())
+    for token_id in active.values_list("pk", flat=True):
+        api_token_revoke(actor=actor, token_id=token_id)
     audit_record(
         actor=actor,
         action="auth.second_factor_reset" if actor.pk != user.pk else "auth.second_factor_remove",

@@ -93,7 +93,18 @@ class CodeForm(forms.Form):
     )
 
     def clean_code(self) -> str:
-        return "".join(self.cleaned_data["code"].split())
+        # Recovery codes are lower case; an authenticator's are digits.
+        return "".join(self.cleaned_data["code"].split()).lower()
+
+
+class EnrolForm(CodeForm):
+    """Enrolling asks for the password again: a session left open is not enough."""
+
+    password = forms.CharField(
+        label="Your password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
 
 
 def _show_codes(request: HttpRequest, codes: list[str], status: int = 200) -> HttpResponse:
@@ -117,9 +128,11 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
     if key is None:
         key = random_hex(20)
         request.session[_PENDING_KEY] = key
-    form = CodeForm(request.POST if request.method == "POST" else None)
+    form = EnrolForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
+        if form.is_valid() and not user.check_password(form.cleaned_data["password"]):
+            form.add_error("password", security.WRONG_PASSWORD)
         if form.is_valid():
             enrolled = security.second_factor_enrol(
                 user=user, key_hex=key, token=form.cleaned_data["code"], request=request
@@ -159,7 +172,8 @@ def second_factor_verify(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            matched, wait = _match(user, form.cleaned_data["code"])
+            with transaction.atomic():
+                matched, wait = _match(user, form.cleaned_data["code"])
             if matched is not None:
                 otp_login(request, matched)
                 security.second_factor_verified(user=user, device=matched, request=request)
@@ -180,7 +194,9 @@ def _match(user, code: str):
     """The device that accepts ``code`` (each device throttles its own failures), or None
     and the seconds to wait when every device is throttled."""
     waits, tried = [], False
-    for device in devices_for_user(user, confirmed=True):
+    # Each device row is locked while its code is checked and spent: the same code sent
+    # twice at once is accepted once.
+    for device in devices_for_user(user, confirmed=True, for_verify=True):
         allowed, details = device.verify_is_allowed()
         if not allowed:
             locked_until = (details or {}).get("locked_until") or timezone.now()

@@ -10,8 +10,9 @@ FOUR_EYES = (
     "approved that it carries on, so someone else must decide it"
 )
 FOUR_EYES_PASSWORD_SETTER = (
-    "four-eyes rule: an author of this {kind} set your password, and you have not signed in "
-    "since with a second factor enrolled before then, so someone else must decide it"
+    "four-eyes rule: a password was set by an administrator who could have signed in as the "
+    "author of this {kind} or as you (one of you set the password of the other, or one "
+    "administrator set both), so someone else must decide it"
 )
 BAD_TRANSITION = "{label} is {status}; only a {allowed} {kind} can be {verb}"
 DECISION_LOST = "{label} was already decided ({status}) by someone else"

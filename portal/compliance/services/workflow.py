@@ -16,8 +16,9 @@ from typing import Any, TypeVar
 from django.db import transaction
 from django.utils import timezone
 
+from portal.accounts.models import Profile
 from portal.accounts.policy import Action, may, require
-from portal.accounts.roles import password_set_by
+from portal.accounts.roles import password_setters
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.compliance import messages as msg
@@ -76,8 +77,19 @@ def _authors(record: VersionedRecord) -> set:
 def set_password_of_author(record: VersionedRecord, user) -> bool:
     """Whether an author of ``record`` set ``user``'s password and ``user`` has not since
     shown a second factor of their own: that author could be the one signed in."""
-    setter = password_set_by(user)
-    return setter is not None and setter in _authors(record)
+    return bool(password_setters(user) & _authors(record))
+
+
+def shares_a_password_setter(record: VersionedRecord, actor) -> bool:
+    """Four-eyes by impersonation, both ways: the decider or whoever set the decider's
+    password set the password of an author (who may so have written it as them). One
+    query, at decision time."""
+    authors = _authors(record) - {None}
+    setters_of_authors = Profile.objects.filter(user_id__in=authors).values_list(
+        "password_setters", flat=True
+    )
+    deciders = {actor.pk, *password_setters(actor)}
+    return any(deciders.intersection(setters) for setters in setters_of_authors)
 
 
 def is_own_work(record: VersionedRecord, user) -> bool:
@@ -96,7 +108,7 @@ def check_four_eyes(record: VersionedRecord, actor) -> None:
     kind = record.kind.replace("_", " ")
     if actor.pk in _authors(record):
         raise NotPermitted(msg.FOUR_EYES.format(kind=kind))
-    if set_password_of_author(record, actor):
+    if set_password_of_author(record, actor) or shares_a_password_setter(record, actor):
         raise NotPermitted(msg.FOUR_EYES_PASSWORD_SETTER.format(kind=kind))
 
 

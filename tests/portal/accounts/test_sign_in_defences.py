@@ -9,6 +9,7 @@ import base64
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
+from django.test import override_settings
 from django.utils import timezone
 from django_otp.oath import totp
 from django_otp.plugins.otp_static.models import StaticToken
@@ -225,11 +226,11 @@ def two_factor(settings):
     settings.JINZI_REQUIRE_2FA = True
 
 
-def _enrol(client, username: str = "officer") -> tuple[str, list[str]]:
+def _enrol(client, username: str = "officer", password: str = PASSWORD) -> tuple[str, list[str]]:
     setup = client.get("/accounts/2fa/setup/")
     assert setup.status_code == 200 and "<svg" in setup.content.decode()
     key = client.session["jinzi_pending_totp_key"]
-    done = client.post("/accounts/2fa/setup/", {"code": _code(key)})
+    done = client.post("/accounts/2fa/setup/", {"code": _code(key), "password": password})
     assert done.status_code == 200
     codes = [token.token for token in StaticToken.objects.filter(device__user__username=username)]
     return key, codes
@@ -255,11 +256,17 @@ def test_enrolling_needs_the_right_code_and_shows_ten_recovery_codes_once(
     key = client.session["jinzi_pending_totp_key"]
 
     wrong = client.post(
-        "/accounts/2fa/setup/", {"code": "000000" if _code(key) != "000000" else "1"}
+        "/accounts/2fa/setup/",
+        {"code": "000000" if _code(key) != "000000" else "1", "password": PASSWORD},
     )
-    assert wrong.status_code == 400 and not TOTPDevice.objects.filter(user=officer).exists()
+    not_the_password = client.post(
+        "/accounts/2fa/setup/", {"code": _code(key), "password": "a session left open"}
+    )
+    assert wrong.status_code == 400 and not_the_password.status_code == 400
+    assert security.WRONG_PASSWORD in not_the_password.content.decode()
+    assert not TOTPDevice.objects.filter(user=officer).exists()
 
-    right = client.post("/accounts/2fa/setup/", {"code": _code(key)})
+    right = client.post("/accounts/2fa/setup/", {"code": _code(key), "password": PASSWORD})
 
     assert right.status_code == 200
     codes = [token.token for token in StaticToken.objects.filter(device__user=officer)]
@@ -446,7 +453,7 @@ def test_four_eyes_the_owner_with_a_second_factor_enrolled_before_may_decide_aga
     )
     officer.refresh_from_db()
 
-    assert officer.profile.password_set_by is None
+    assert officer.profile.password_setters == [] and officer.profile.password_set_at is None
     assert _events("auth.second_factor_verify")[-1].after["owner_confirmed"] is True
     assert paytable_approve(actor=officer, paytable=own).status == RecordStatus.APPROVED
 
@@ -463,7 +470,102 @@ def test_four_eyes_a_second_factor_enrolled_after_the_password_was_set_proves_no
     own = _superusers_submitted_paytable(superuser, holder_a)
 
     sign_in(client, "officer", temporary)  # whoever holds the password enrols a new device
-    _enrol(client)
+    _enrol(client, password=temporary)
 
-    with pytest.raises(NotPermitted, match="set your password"):
+    with pytest.raises(NotPermitted, match="a password was set by an administrator"):
         paytable_approve(actor=get_user_model().objects.get(pk=officer.pk), paytable=own)
+
+
+def test_a_password_alone_cannot_change_the_password_before_the_second_factor(
+    client, officer, two_factor
+):
+    sign_in(client, "officer")
+    _enrol(client)
+    client.post("/accounts/logout/")
+    sign_in(client, "officer")  # an attacker with the password, without the device
+
+    changed = client.post(
+        "/accounts/password/",
+        {"old_password": PASSWORD, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    assert changed.status_code == 302 and "/accounts/2fa/verify/" in changed["Location"]
+    officer.refresh_from_db()
+    assert officer.check_password(PASSWORD)
+    assert not _events("auth.password_change")
+
+
+def test_four_eyes_setting_a_password_again_does_not_make_an_administrators_device_the_owners(
+    client, superuser, officer, holder_a, two_factor
+):
+    """The superuser sets the password, enrols a device as the officer, sets the password
+    again and signs in with that device: the device is younger than the first setting."""
+    from portal.compliance.services import paytable_approve
+
+    sign_in(client, "root")
+    _enrol(client, "root")
+    first = _admin_sets_password(client, superuser, officer, signed_in=True)
+    client.post("/accounts/logout/")
+    sign_in(client, "officer", first)
+    _, codes = _enrol(client, password=first)
+    client.post("/accounts/logout/")
+    sign_in(client, "root")
+    client.post("/accounts/2fa/verify/", {"code": _root_code()})
+    again = _admin_sets_password(
+        client, superuser, officer, "Second-Passphrase-7714", signed_in=True
+    )
+    client.post("/accounts/logout/")
+    sign_in(client, "officer", again)
+    client.post("/accounts/2fa/verify/", {"code": codes[0]})
+    own = _superusers_submitted_paytable(superuser, holder_a)
+
+    with pytest.raises(NotPermitted, match="a password was set by an administrator"):
+        paytable_approve(actor=get_user_model().objects.get(pk=officer.pk), paytable=own)
+
+
+def _root_code() -> str:
+    return StaticToken.objects.filter(device__user__username="root").first().token
+
+
+def test_four_eyes_an_admin_cannot_approve_what_they_wrote_as_a_manager_they_set_the_password_of(
+    client, superuser, manager_a, holder_a
+):
+    from portal.compliance.services import paytable_approve, paytable_submit
+
+    _admin_sets_password(client, superuser, manager_a)
+    # Signed in as the manager with that password, the administrator submits a paytable.
+    written = paytable_submit(actor=manager_a, paytable=make_paytable(manager_a, holder_a))
+
+    with pytest.raises(NotPermitted, match="a password was set by an administrator"):
+        paytable_approve(actor=superuser, paytable=written)
+
+
+def test_resetting_a_second_factor_revokes_the_users_api_tokens(client, superuser, officer):
+    from portal.accounts.models import ApiToken
+    from portal.accounts.tokens import api_token_issue
+
+    sign_in(client, "officer")
+    with override_settings(JINZI_REQUIRE_2FA=True):
+        _enrol(client)
+    api_token_issue(user=officer, name="script")
+
+    security.second_factor_remove(actor=superuser, user=officer)
+
+    (token,) = ApiToken.objects.filter(user=officer)
+    assert token.revoked_at is not None
+    assert [e.actor_id for e in _events("api_token.revoke")] == [superuser.pk]
+
+
+def test_a_forwarded_address_from_a_connection_that_is_not_the_proxy_is_ignored(
+    client, auditor, settings
+):
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+    client.post(
+        LOGIN,
+        {"username": "auditor", "password": PASSWORD},
+        REMOTE_ADDR="198.51.100.20",
+        HTTP_X_FORWARDED_FOR="203.0.113.7",
+    )
+
+    assert _events("auth.sign_in")[0].after["ip"] == "198.51.100.20"

@@ -343,8 +343,8 @@ def test_811a7_the_checks_take_the_same_queries_whatever_the_data(
         report = verify_records()
 
     assert report.ok and report.checked["rounds"] == 8
-    # 19 reads (9 for the records, 10 for the money), in a savepoint of the test's transaction.
-    assert len(large) == len(small) == 21
+    # 19 reads: 9 for the records, 10 for the money.
+    assert len(large) == len(small) == 19
 
 
 def test_811a7_the_command_passes_on_a_clean_world(world, capsys):

@@ -40,6 +40,7 @@ def test_an_officer_enrols_a_second_factor_and_signs_in_with_it(
     assert page.query_selector(".qr svg") is not None  # the QR code, drawn on the server
     key = _b32_to_hex(page.inner_text("[data-secret]"))
     page.fill("input[name=code]", f"{totp(bytes.fromhex(key)):06d}")
+    page.fill("input[name=password]", PASSWORD)
     page.click("main button:text('Confirm')")
     codes = page.eval_on_selector_all(
         "[data-recovery-codes] code", "els => els.map(e => e.textContent)"
