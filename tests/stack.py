@@ -7,7 +7,8 @@ reliability tests (``tests/portal/reliability/``) run on it.
   ``start()`` again restart it under a running portal; ``close()`` stops it and removes the
   folder.
 - ``Server``: ``gunicorn portal.wsgi`` with n workers, production settings (``DEBUG`` off,
-  a secret key made for the run, only ``127.0.0.1`` allowed), stopped by its own PID.
+  a secret key made for the run, only ``127.0.0.1`` allowed), in a process group of its own
+  led by the arbiter; stopped by the arbiter's PID, and if it will not stop, that group.
 - ``Client``: one API client with a bearer token, timing every call.
 - ``python -m tests.stack world …`` and ``… check …``, run with ``DATABASE_URL`` set, build
   the world the clients play in (through the services: a holder, an approved layout,
@@ -39,6 +40,15 @@ ROOT = Path(__file__).resolve().parent.parent
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 PG_USER = "postgres"
 DATABASE = "jinzi"
+
+# How long a management command or ``python -m tests.stack …`` may take (migrating a new
+# database, building or checking a world) before the run gives up on it.
+COMMAND_TIMEOUT = 600
+# How long gunicorn may take to answer ``/healthz`` after starting, and each try's limit.
+HEALTHY_WITHIN = 60.0
+PROBE_TIMEOUT = 2.0
+# gunicorn's graceful timeout: how long workers may finish their requests after SIGTERM.
+GRACEFUL_TIMEOUT = 10
 
 # A throwaway cluster keeps nothing after the run: durability is not what it is for.
 CLUSTER_SETTINGS = {
@@ -163,7 +173,11 @@ def portal_environment(database_url: str, var_dir: Path) -> dict[str, str]:
     return env
 
 
-def manage(env: dict[str, str], *args: str, check: bool = True) -> subprocess.CompletedProcess:
+def manage(
+    env: dict[str, str], *args: str, check: bool = True, timeout: float = COMMAND_TIMEOUT
+) -> subprocess.CompletedProcess:
+    """``manage.py …`` in the portal's environment; killed (``TimeoutExpired``) after
+    ``timeout`` seconds."""
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -171,11 +185,13 @@ def manage(env: dict[str, str], *args: str, check: bool = True) -> subprocess.Co
         capture_output=True,
         text=True,
         check=check,
+        timeout=timeout,
     )
 
 
-def run_stack_command(env: dict[str, str], *args: str) -> dict:
-    """``python -m tests.stack …`` in the portal's environment; its JSON answer."""
+def run_stack_command(env: dict[str, str], *args: str, timeout: float = COMMAND_TIMEOUT) -> dict:
+    """``python -m tests.stack …`` in the portal's environment; its JSON answer. Killed
+    (``TimeoutExpired``) after ``timeout`` seconds."""
     done = subprocess.run(
         [sys.executable, "-m", "tests.stack", *args],
         cwd=ROOT,
@@ -183,6 +199,7 @@ def run_stack_command(env: dict[str, str], *args: str) -> dict:
         capture_output=True,
         text=True,
         check=False,
+        timeout=timeout,
     )
     if done.returncode != 0:
         raise RuntimeError(f"tests.stack {args[0]} failed: {done.stderr.strip()[-3000:]}")
@@ -190,7 +207,10 @@ def run_stack_command(env: dict[str, str], *args: str) -> dict:
 
 
 class Server:
-    """``gunicorn portal.wsgi`` on a free port of 127.0.0.1, its output in ``log``."""
+    """``gunicorn portal.wsgi`` on a free port of 127.0.0.1, its output in ``log``.
+
+    The arbiter leads a new session, so it and its workers form a process group whose id
+    is the arbiter's PID: ``stop()`` can end every worker even if the arbiter is gone."""
 
     def __init__(self, env: dict[str, str], *, workers: int, log: Path) -> None:
         self.port = free_port()
@@ -209,11 +229,14 @@ class Server:
                     f"127.0.0.1:{self.port}",
                     "--log-level",
                     "warning",
+                    "--graceful-timeout",
+                    str(GRACEFUL_TIMEOUT),
                 ],
                 cwd=ROOT,
                 env=env,
                 stdout=output,
                 stderr=subprocess.STDOUT,
+                start_new_session=True,
             )
 
     @property
@@ -229,26 +252,37 @@ class Server:
         except OSError:
             return ""
 
-    def wait_until_healthy(self, attempts: int = 300) -> None:
-        """Until ``/healthz`` answers 200 (a tenth of a second between tries)."""
-        probe = Client(self.port)
-        for _ in range(attempts):
-            if not self.running():
-                raise RuntimeError(f"gunicorn exited:\n{self.log_tail()}")
-            if probe.call("GET", "/healthz").status == 200:
-                return
-            time.sleep(0.1)
-        raise RuntimeError(f"gunicorn did not become healthy:\n{self.log_tail()}")
+    def wait_until_healthy(self, within: float = HEALTHY_WITHIN) -> None:
+        """Until ``/healthz`` answers 200, for at most ``within`` seconds in all (each try
+        waits at most ``PROBE_TIMEOUT`` for its answer, a tenth of a second between tries)."""
+        probe = Client(self.port, timeout=PROBE_TIMEOUT)
+        deadline = time.monotonic() + within
+        try:
+            while time.monotonic() < deadline:
+                if not self.running():
+                    raise RuntimeError(f"gunicorn exited:\n{self.log_tail()}")
+                if probe.call("GET", "/healthz").status == 200:
+                    return
+                time.sleep(0.1)
+        finally:
+            probe.close()
+        raise RuntimeError(
+            f"gunicorn did not become healthy within {within:g} s:\n{self.log_tail()}"
+        )
 
     def stop(self) -> None:
-        """SIGTERM to the arbiter (graceful: workers finish their request), by its PID."""
+        """SIGTERM to the arbiter (graceful: workers finish their request within gunicorn's
+        ``--graceful-timeout``), by its PID. If it has not exited a few seconds after that,
+        SIGKILL to its whole process group (the arbiter's PID is the group's id), so no
+        worker outlives it."""
         if self.process.poll() is not None:
             return
         self.process.terminate()
         try:
-            self.process.wait(timeout=30)
+            self.process.wait(timeout=GRACEFUL_TIMEOUT + 5)
         except subprocess.TimeoutExpired:
-            self.process.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
 
 

@@ -8,10 +8,11 @@ ordered by wallet and id, and a closing line counting them. ``verify_round_chain
 --from-export`` checks from it alone what it checks in the database: each round's hash,
 each player's chain to their wallet's head, and each wallet's ledger.
 
-A wallet's balance and chain head move with every round, so the export reads all three
-from one snapshot of the database: a repeatable-read, read-only transaction on PostgreSQL
-(it blocks no one); on SQLite an ordinary transaction, which holds the database's write
-lock, so play waits until the export is written (export a copy of a busy SQLite file).
+A wallet's balance and chain head move with every round, so the export, and
+``verify_round_chain`` on the database, read all three from one snapshot of the database:
+a repeatable-read, read-only transaction on PostgreSQL (it blocks no one); on SQLite an
+ordinary transaction, which holds the database's write lock, so play waits until the
+export is written or the check is done (export or check a copy of a busy SQLite file).
 """
 
 from __future__ import annotations
@@ -55,11 +56,15 @@ def stored_ledger() -> QuerySet[LedgerEntry]:
 
 
 def verify_stored() -> GameRecordsReport:
-    return verify_game_records(
-        ((round_obj, round_obj.bets.all()) for round_obj in stored_rounds()),
-        stored_wallets().values(*WALLET_CHECKED),
-        stored_ledger().values_list(*LEDGER_CHECKED).iterator(chunk_size=5000),
-    )
+    """The game records in the database, checked from one snapshot as the export reads
+    them: wallets, rounds and ledger entries written by play during the walk are not seen
+    halfway (a round without its wallet's new head, an entry without its round)."""
+    with _snapshot():
+        return verify_game_records(
+            ((round_obj, round_obj.bets.all()) for round_obj in stored_rounds()),
+            stored_wallets().values(*WALLET_CHECKED),
+            stored_ledger().values_list(*LEDGER_CHECKED).iterator(chunk_size=5000),
+        )
 
 
 @contextmanager
