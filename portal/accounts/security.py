@@ -81,6 +81,19 @@ def _where(request: HttpRequest | None) -> dict:
     return {"ip": client_ip(request)}
 
 
+def _account_event(action: str, *, actor, subject, request: HttpRequest | None, **details) -> None:
+    """One event of the account ``subject`` (a user id, or a name as typed), with the client's
+    address and ``details`` as its ``after``; no ``actor`` is someone not signed in."""
+    audit_record(
+        actor=actor,
+        actor_name="anonymous",
+        action=action,
+        object_type="user",
+        object_id=subject,
+        after={**_where(request), **details},
+    )
+
+
 def _typed_name(credentials: dict) -> str:
     name = credentials.get(get_user_model().USERNAME_FIELD) or credentials.get("username") or ""
     return str(name)[:_TYPED_NAME_MAX]
@@ -91,13 +104,7 @@ def _typed_name(credentials: dict) -> str:
 
 @transaction.atomic
 def sign_in_recorded(*, user, request: HttpRequest | None) -> None:
-    audit_record(
-        actor=user,
-        action="auth.sign_in",
-        object_type="user",
-        object_id=user.pk,
-        after=_where(request),
-    )
+    _account_event("auth.sign_in", actor=user, subject=user.pk, request=request)
 
 
 @transaction.atomic
@@ -107,29 +114,26 @@ def sign_in_failed(*, credentials: dict, request: HttpRequest | None) -> None:
     typed = _typed_name(credentials)
     user = get_user_model().objects.filter(**{get_user_model().USERNAME_FIELD: typed}).first()
     locked = bool(getattr(request, "axes_locked_out", False))
-    audit_record(
+    subject = user.pk if user is not None else typed
+    _account_event(
+        "auth.sign_in_failed",
         actor=None,
-        actor_name="anonymous",
-        action="auth.sign_in_failed",
-        object_type="user",
-        object_id=user.pk if user is not None else typed,
-        after={**_where(request), "username": typed, "locked_out": locked},
+        subject=subject,
+        request=request,
+        username=typed,
+        locked_out=locked,
     )
 
 
 @transaction.atomic
 def locked_out_recorded(*, username: str, request: HttpRequest | None) -> None:
-    audit_record(
+    _account_event(
+        "auth.locked_out",
         actor=None,
-        actor_name="anonymous",
-        action="auth.locked_out",
-        object_type="user",
-        object_id=str(username)[:_TYPED_NAME_MAX],
-        after={
-            **_where(request),
-            "failures": settings.AXES_FAILURE_LIMIT,
-            "minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
-        },
+        subject=str(username)[:_TYPED_NAME_MAX],
+        request=request,
+        failures=settings.AXES_FAILURE_LIMIT,
+        minutes=int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
     )
 
 
@@ -137,13 +141,7 @@ def locked_out_recorded(*, username: str, request: HttpRequest | None) -> None:
 def sign_out_recorded(*, user, request: HttpRequest | None) -> None:
     if user is None or not user.is_authenticated:
         return  # signing out with no session: nothing happened
-    audit_record(
-        actor=user,
-        action="auth.sign_out",
-        object_type="user",
-        object_id=user.pk,
-        after=_where(request),
-    )
+    _account_event("auth.sign_out", actor=user, subject=user.pk, request=request)
 
 
 # --- passwords ---------------------------------------------------------------------------
@@ -170,12 +168,13 @@ def password_set_by_admin(*, actor, user, request: HttpRequest | None = None) ->
         password_setters=sorted({*profile.password_setters, actor.pk}),
         password_set_at=profile.password_set_at or timezone.now(),
     )
-    audit_record(
+    _account_event(
+        "auth.password_set",
         actor=actor,
-        action="auth.password_set",
-        object_type="user",
-        object_id=user.pk,
-        after={**_where(request), "username": user.get_username(), "must_change": True},
+        subject=user.pk,
+        request=request,
+        username=user.get_username(),
+        must_change=True,
     )
 
 
@@ -184,13 +183,7 @@ def password_changed(*, user, request: HttpRequest | None) -> None:
     """The user chose their own password. It clears the demand for one, not who set the old
     one: that administrator could be the one choosing it (see ``second_factor_verified``)."""
     _mark(user, must_change_password=False)
-    audit_record(
-        actor=user,
-        action="auth.password_change",
-        object_type="user",
-        object_id=user.pk,
-        after=_where(request),
-    )
+    _account_event("auth.password_change", actor=user, subject=user.pk, request=request)
 
 
 # --- the second factor ---------------------------------------------------------------------
@@ -235,12 +228,13 @@ def second_factor_enrol(
         user=user, name=TOTP_DEVICE_NAME, key=key_hex, confirmed=True, last_t=step
     )
     codes = _new_recovery_codes(user)
-    audit_record(
+    _account_event(
+        "auth.second_factor_enrol",
         actor=user,
-        action="auth.second_factor_enrol",
-        object_type="user",
-        object_id=user.pk,
-        after={**_where(request), "device": TOTP_DEVICE_NAME, "recovery_codes": len(codes)},
+        subject=user.pk,
+        request=request,
+        device=TOTP_DEVICE_NAME,
+        recovery_codes=len(codes),
     )
     return device, codes
 
@@ -248,44 +242,34 @@ def second_factor_enrol(
 @transaction.atomic
 def second_factor_verified(*, user, device, request: HttpRequest | None) -> None:
     recovery = isinstance(device, StaticDevice)
-    after = {**_where(request), "with": "recovery code" if recovery else "authenticator"}
+    details = {"with": "recovery code" if recovery else "authenticator"}
     if recovery:
-        after["recovery_codes_left"] = device.token_set.count()
+        details["recovery_codes_left"] = device.token_set.count()
     # A device enrolled before an administrator last set the password is the owner's: the
     # one signing in is the owner, and may again decide that administrator's work.
     profile = Profile.objects.filter(user=user, password_set_at__isnull=False).first()
     if profile is not None and device.created_at and device.created_at < profile.password_set_at:
-        after["owner_confirmed"] = True
+        details["owner_confirmed"] = True
         _mark(user, password_setters=[], password_set_at=None)
-    audit_record(
-        actor=user,
-        action="auth.second_factor_verify",
-        object_type="user",
-        object_id=user.pk,
-        after=after,
+    _account_event(
+        "auth.second_factor_verify", actor=user, subject=user.pk, request=request, **details
     )
 
 
 @transaction.atomic
 def second_factor_failed(*, user, request: HttpRequest | None) -> None:
-    audit_record(
-        actor=user,
-        action="auth.second_factor_failed",
-        object_type="user",
-        object_id=user.pk,
-        after=_where(request),
-    )
+    _account_event("auth.second_factor_failed", actor=user, subject=user.pk, request=request)
 
 
 @transaction.atomic
 def recovery_codes_renew(*, user, request: HttpRequest | None) -> list[str]:
     codes = _new_recovery_codes(user)
-    audit_record(
+    _account_event(
+        "auth.recovery_codes_renew",
         actor=user,
-        action="auth.recovery_codes_renew",
-        object_type="user",
-        object_id=user.pk,
-        after={**_where(request), "recovery_codes": len(codes)},
+        subject=user.pk,
+        request=request,
+        recovery_codes=len(codes),
     )
     return codes
 
@@ -308,11 +292,11 @@ def second_factor_remove(*, actor, user, request: HttpRequest | None = None) -> 
     active = ApiToken.objects.filter(user=user, revoked_at=None, expires_at__gt=timezone.now())
     for token_id in active.values_list("pk", flat=True):
         api_token_revoke(actor=actor, token_id=token_id)
-    audit_record(
+    _account_event(
+        "auth.second_factor_reset" if actor.pk != user.pk else "auth.second_factor_remove",
         actor=actor,
-        action="auth.second_factor_reset" if actor.pk != user.pk else "auth.second_factor_remove",
-        object_type="user",
-        object_id=user.pk,
-        after={**_where(request), "username": user.get_username()},
+        subject=user.pk,
+        request=request,
+        username=user.get_username(),
     )
     return True
