@@ -6,6 +6,7 @@ The docs page (Swagger UI) loads its assets from drf-spectacular-sidecar's stati
 it works offline; both it and the schema need a signed-in user.
 """
 
+from django.contrib.auth.views import redirect_to_login
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.permissions import IsAuthenticated
@@ -37,6 +38,15 @@ router.register("rounds", RoundViewSet, basename="round")
 router.register("wallet", WalletViewSet, basename="wallet")
 
 signed_in = [IsAuthenticated]
+_swagger = SpectacularSwaggerSplitView.as_view(url_name="api-schema", permission_classes=signed_in)
+
+
+def docs(request, *args, **kwargs):
+    """The docs are a page people open: signed out, they are sent to sign in and back."""
+    if request.method in ("GET", "HEAD") and not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    return _swagger(request, *args, **kwargs)
+
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(permission_classes=signed_in), name="api-schema"),
@@ -44,7 +54,7 @@ urlpatterns = [
         "docs/",
         # The split view serves its start-up script as a file (?script): no inline script,
         # as the Content-Security-Policy asks.
-        SpectacularSwaggerSplitView.as_view(url_name="api-schema", permission_classes=signed_in),
+        docs,
         name="api-docs",
     ),
     *router.urls,

@@ -4,10 +4,12 @@ import sys
 
 from django.db import DatabaseError, InterfaceError, OperationalError, connections
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.views import defaults
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_safe
 
 
 def database_status(alias: str = "default") -> str:
@@ -70,3 +72,9 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
         body = {"detail": API_NOT_FOUND.format(path=request.path), "errors": {}}
         return JsonResponse(body, status=404)
     return defaults.page_not_found(request, exception)
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``, which browsers ask for on their own: the site's icon."""
+    return redirect(static("core/favicon.svg"))

@@ -7,6 +7,7 @@ from drf_spectacular.drainage import GENERATOR_STATS
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
 
+from tests.portal.factories import PASSWORD
 from tests.portal.pages.helpers import addresses_off_site
 
 pytestmark = pytest.mark.django_db
@@ -92,9 +93,20 @@ def test_the_docs_page_is_served_from_local_static_assets(api_as, officer):
     assert addresses_off_site(html) == []
 
 
-@pytest.mark.parametrize("path", ["/api/schema/", "/api/docs/"])
-def test_schema_and_docs_need_a_signed_in_user(anonymous, path):
-    assert anonymous.get(path).status_code == 403
+def test_the_schema_needs_a_signed_in_user(anonymous):
+    assert anonymous.get("/api/schema/").status_code == 403
+
+
+def test_the_docs_send_a_signed_out_visitor_to_sign_in_and_back(client, officer):
+    sent = client.get("/api/docs/")
+    assert sent.status_code == 302
+    assert sent["Location"] == "/accounts/login/?next=/api/docs/"
+
+    back = client.post(
+        sent["Location"], {"username": "officer", "password": PASSWORD, "next": "/api/docs/"}
+    )
+    assert back.status_code == 302 and back["Location"] == "/api/docs/"
+    assert client.get("/api/docs/").status_code == 200
 
 
 def test_the_api_root_lists_the_resources(api_as, officer):

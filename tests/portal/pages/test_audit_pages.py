@@ -62,7 +62,7 @@ def test_the_trail_filters_by_action_actor_and_object(login, auditor, manager_a,
     by_object = text(client.get(f"/audit/?object_type=layout&object_id={layout.pk}"))
 
     assert "layout.submit" in by_action and "user.create" not in by_action
-    assert "No Activity for these filters." in by_actor  # the officer has not acted yet
+    assert "No activity for these filters." in by_actor  # the officer has not acted yet
     assert _rows_shown(by_object) == 2
 
 
@@ -73,7 +73,7 @@ def test_the_trail_filters_by_time_as_a_browser_sends_it(login, auditor):
     nothing = text(client.get("/audit/?since=2099-01-01T00:00"))
 
     assert "user.create" in everything
-    assert "No Activity for these filters." in nothing
+    assert "No activity for these filters." in nothing
 
 
 def test_a_bad_filter_value_is_refused_inline(login, auditor):
