@@ -10,45 +10,54 @@ from django import forms
 from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 
+from portal.compliance import messages as msg
 from portal.compliance import services
 from portal.compliance.models import Layout, ListedGame, Offering, Paytable, RulesSubmission
 from portal.core.admin import LookOnlyAdmin, LookOnlyInline
 from portal.core.errors import DomainError
 
 
-class WorkflowForm(forms.Form):
+class ReasonForm(forms.Form):
+    """A reason, which every step with a form takes (the services say when it is required)."""
+
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
-    reference_number = forms.CharField(required=False, help_text="Layouts: § 601a.10(a)")
-    effective_date = forms.DateField(required=False, help_text="Layouts: YYYY-MM-DD")
-    expiry_date = forms.DateField(required=False, help_text="Layouts: not after 2028-06-14")
+
+
+class LayoutApproveForm(ReasonForm):
+    """What ``layout_approve`` takes: the Bureau's approval (§ 601a.10(a))."""
+
+    reference_number = forms.CharField(required=False, help_text="§ 601a.10(a)")
+    effective_date = forms.DateField(required=False, help_text="YYYY-MM-DD")
+    expiry_date = forms.DateField(
+        required=False, help_text=f"YYYY-MM-DD, not after {msg.SUNSET_TEXT}"
+    )
     conditions = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+
+
+class PaytableApproveForm(ReasonForm):
+    """What ``paytable_approve`` takes: an override for a house edge ≤ 0 (§ 617b.8(f))."""
+
     override_reason = forms.CharField(
-        required=False, help_text="Paytables with a house edge ≤ 0 (§ 617b.8(f))"
+        required=False, help_text="Required when a wager's house edge is ≤ 0 (§ 617b.8(f))"
     )
 
 
 def _call(kind: str, verb: str, record, actor, data: dict):
-    """Call ``<kind>_<verb>`` with the arguments that service takes."""
+    """Call ``<kind>_<verb>`` with the actor, the record and the form's fields.
+
+    Each model admin's form for a verb holds exactly the arguments that service takes.
+    """
     service = getattr(services, f"{kind}_{verb}")
     argument = {"layout": "layout", "paytable": "paytable"}.get(kind, "submission")
-    kwargs = {"actor": actor, argument: record}
-    if verb in ("reject", "request_changes", "withdraw"):
-        kwargs["reason"] = data.get("reason", "")
-    elif verb == "approve":
-        kwargs["reason"] = data.get("reason", "")
-        if kind == "layout":
-            for field in ("reference_number", "effective_date", "expiry_date", "conditions"):
-                kwargs[field] = data.get(field)
-        if kind == "paytable":
-            kwargs["override_reason"] = data.get("override_reason", "")
-    return service(**kwargs)
+    return service(actor=actor, **{argument: record}, **data)
 
 
-def _workflow_action(verb: str, description: str, needs_form: bool):
+def _workflow_action(verb: str, description: str):
     def action(modeladmin, request, queryset):
         data: dict = {}
-        if needs_form:
-            form = WorkflowForm(request.POST if "apply" in request.POST else None)
+        form_class = modeladmin.workflow_forms.get(verb)
+        if form_class is not None:
+            form = form_class(request.POST if "apply" in request.POST else None)
             if not form.is_valid():
                 return TemplateResponse(
                     request,
@@ -77,17 +86,23 @@ def _workflow_action(verb: str, description: str, needs_form: bool):
 
 
 WORKFLOW_ACTIONS = [
-    _workflow_action("submit", "Submit for review", needs_form=False),
-    _workflow_action("approve", "Approve (four-eyes)", needs_form=True),
-    _workflow_action("reject", "Reject, with reason", needs_form=True),
-    _workflow_action("request_changes", "Request changes, with reason", needs_form=True),
-    _workflow_action("withdraw", "Withdraw approval, with reason", needs_form=True),
-    _workflow_action("amend", "Start an amendment (new draft version)", needs_form=False),
+    _workflow_action("submit", "Submit for review"),
+    _workflow_action("approve", "Approve (four-eyes)"),
+    _workflow_action("reject", "Reject, with reason"),
+    _workflow_action("request_changes", "Request changes, with reason"),
+    _workflow_action("withdraw", "Withdraw approval, with reason"),
+    _workflow_action("amend", "Start an amendment (new draft version)"),
 ]
+
+# The steps that take only a reason, whatever the kind of record.
+REASON_FORMS = {"reject": ReasonForm, "request_changes": ReasonForm, "withdraw": ReasonForm}
 
 
 class RecordAdmin(LookOnlyAdmin):
     actions = WORKFLOW_ACTIONS
+    # The form each workflow step asks for, by verb; a step without one (submit, amend)
+    # runs at once.
+    workflow_forms: dict[str, type[forms.Form]] = {**REASON_FORMS, "approve": ReasonForm}
     list_display = ("__str__", "holder", "version", "status", "submitted_at", "expiry_date")
     list_filter = ("status", "holder")
     list_select_related = ("holder",)
@@ -96,11 +111,13 @@ class RecordAdmin(LookOnlyAdmin):
 
 @admin.register(Layout)
 class LayoutAdmin(RecordAdmin):
+    workflow_forms = {**REASON_FORMS, "approve": LayoutApproveForm}
     search_fields = ("title", "reference_number")
 
 
 @admin.register(Paytable)
 class PaytableAdmin(RecordAdmin):
+    workflow_forms = {**REASON_FORMS, "approve": PaytableApproveForm}
     search_fields = ("name",)
 
 
@@ -110,6 +127,8 @@ class ListedGameInline(LookOnlyInline):
 
 @admin.register(RulesSubmission)
 class RulesSubmissionAdmin(RecordAdmin):
+    # ``rules_submission_approve`` takes a reason only: the dates are the submission's own.
+    workflow_forms = {**REASON_FORMS, "approve": ReasonForm}
     inlines = [ListedGameInline]
     search_fields = ("title",)
 
@@ -123,7 +142,7 @@ class OfferingAdmin(LookOnlyAdmin):
 
     @admin.action(description="Retire, with reason")
     def retire(self, request, queryset):
-        form = WorkflowForm(request.POST if "apply" in request.POST else None)
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
         if not form.is_valid() or not form.cleaned_data.get("reason"):
             return TemplateResponse(
                 request,

@@ -1,46 +1,109 @@
-"""Game records in the admin: look only. Money moves through the game services alone."""
+"""Game records in the admin: look only. Money moves through the game services alone.
+
+Amounts are stored as integer cents and shown as dollars ($12.50), in the lists and on
+each record's page, by the same function as the portal's ``dollars`` filter.
+"""
 
 from django.contrib import admin
 
+from portal.compliance.models import Offering
 from portal.core.admin import LookOnlyAdmin, LookOnlyInline
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.templatetags.game_money import dollars
+
+
+def _in_dollars(field: str):
+    @admin.display(description=field.replace("_", " "), ordering=field)
+    def show(self, obj) -> str:
+        return dollars(getattr(obj, field))
+
+    show.__name__ = f"{field}_in_dollars"
+    return show
+
+
+class MoneyFields:
+    """Shows the model fields named in ``money_fields`` as dollars.
+
+    Each gets a ``<field>_in_dollars`` column, used in ``list_display`` and put in the
+    field's place on the record's page.
+    """
+
+    money_fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for field in cls.money_fields:
+            setattr(cls, f"{field}_in_dollars", _in_dollars(field))
+        shown = [f"{field}_in_dollars" for field in cls.money_fields]
+        cls.readonly_fields = (
+            *cls.readonly_fields,
+            *(name for name in shown if name not in cls.readonly_fields),
+        )
+
+    def get_fields(self, request, obj=None):
+        shown = {f"{field}_in_dollars" for field in self.money_fields}
+        fields = [name for name in super().get_fields(request, obj) if name not in shown]
+        return [f"{name}_in_dollars" if name in self.money_fields else name for name in fields]
+
+
+class OfferingListFilter(admin.RelatedFieldListFilter):
+    """Offerings by name and holder: two holders may each run a "Table 1"."""
+
+    def field_choices(self, field, request, model_admin):
+        offerings = Offering.objects.select_related("holder").order_by("name", "holder__name")
+        return [
+            (offering.pk, f"{offering.name} ({offering.holder.name})") for offering in offerings
+        ]
 
 
 @admin.register(Wallet)
-class WalletAdmin(LookOnlyAdmin):
-    list_display = ("player", "balance", "rounds_played", "updated_at")
+class WalletAdmin(MoneyFields, LookOnlyAdmin):
+    money_fields = ("balance",)
+    list_display = ("player", "balance_in_dollars", "rounds_played", "updated_at")
     list_select_related = ("player",)
     search_fields = ("player__username",)
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(LookOnlyAdmin):
-    list_display = ("pk", "wallet", "kind", "amount", "balance_after", "round", "created_at")
+class LedgerEntryAdmin(MoneyFields, LookOnlyAdmin):
+    money_fields = ("amount", "balance_after")
+    list_display = (
+        "pk",
+        "wallet",
+        "kind",
+        "amount_in_dollars",
+        "balance_after_in_dollars",
+        "round",
+        "created_at",
+    )
     list_filter = ("kind",)
     list_select_related = ("wallet__player",)
 
 
-class BetInline(LookOnlyInline):
+class BetInline(MoneyFields, LookOnlyInline):
     model = Bet
+    money_fields = ("stake", "returned")
 
 
 @admin.register(Round)
-class RoundAdmin(LookOnlyAdmin):
+class RoundAdmin(MoneyFields, LookOnlyAdmin):
+    money_fields = ("total_staked", "total_returned", "balance_before", "balance_after")
     list_display = (
         "pk",
         "player",
         "offering",
         "outcome",
-        "total_staked",
-        "total_returned",
+        "total_staked_in_dollars",
+        "total_returned_in_dollars",
         "ended_at",
     )
-    list_filter = ("offering",)
+    list_filter = (("offering", OfferingListFilter),)
     list_select_related = ("player", "offering")
     search_fields = ("player__username", "idempotency_key", "hash")
     inlines = [BetInline]
 
 
 @admin.register(Bet)
-class BetAdmin(LookOnlyAdmin):
-    list_display = ("round", "position", "spot", "stake", "returned")
+class BetAdmin(MoneyFields, LookOnlyAdmin):
+    money_fields = ("stake", "returned")
+    list_display = ("round", "position", "spot", "stake_in_dollars", "returned_in_dollars")

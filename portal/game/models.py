@@ -52,6 +52,7 @@ class LedgerEntry(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name_plural = "ledger entries"
         ordering = ["pk"]
         # The audit report reconciles each wallet over a period's instants.
         indexes = [models.Index(fields=["created_at"], name="ledger_by_time")]

@@ -1,8 +1,16 @@
 import pytest
 
 from portal.audit.models import AuditEvent
+from portal.compliance import services
 from portal.compliance.models import Layout, RecordStatus
-from tests.portal.factories import make_layout
+from tests.portal.factories import (
+    MINIMUM_ODDS,
+    approved_layout,
+    approved_paytable,
+    make_layout,
+    make_paytable,
+    make_rules,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -74,7 +82,6 @@ def test_admin_approve_action_calls_the_service_with_its_rules(admin_client, man
 
 
 def test_admin_reject_action_asks_for_a_reason_first(admin_client, manager_a, officer, holder_a):
-    from portal.compliance import services
 
     layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
 
@@ -137,3 +144,145 @@ def test_admin_role_and_holder_changes_are_audited(admin_client, manager_a, hold
     assert event.after["groups"] == ["Compliance", "Manager"]
     assert event.before["holder_id"] == manager_a.profile.holder_id != holder_b.pk
     assert event.after["holder_id"] == holder_b.pk
+
+
+LAYOUT_APPROVAL_INPUTS = ("reference_number", "effective_date", "expiry_date", "conditions")
+
+
+def _approve_form(admin_client, path, record):
+    """The page the admin's approve action shows before it is applied."""
+    response = admin_client.post(
+        f"/admin/compliance/{path}/",
+        {"action": "workflow_approve", "_selected_action": [record.pk]},
+    )
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def _approve(admin_client, path, record, **fields):
+    return admin_client.post(
+        f"/admin/compliance/{path}/",
+        {"action": "workflow_approve", "_selected_action": [record.pk], "apply": "1", **fields},
+        follow=True,
+    )
+
+
+def test_admin_approve_form_for_a_paytable_asks_only_what_paytable_approval_takes(
+    admin_client, manager_a, holder_a
+):
+    paytable = make_paytable(manager_a, holder_a)
+
+    page = _approve_form(admin_client, "paytable", paytable)
+
+    assert 'name="override_reason"' in page
+    assert 'name="reason"' in page
+    for name in LAYOUT_APPROVAL_INPUTS:
+        assert f'name="{name}"' not in page
+
+
+def test_admin_approve_form_for_a_layout_asks_only_what_layout_approval_takes(
+    admin_client, manager_a, holder_a
+):
+    layout = make_layout(manager_a, holder_a)
+
+    page = _approve_form(admin_client, "layout", layout)
+
+    for name in (*LAYOUT_APPROVAL_INPUTS, "reason"):
+        assert f'name="{name}"' in page
+    assert 'name="override_reason"' not in page
+
+
+def test_admin_approve_form_for_a_rules_submission_asks_only_for_a_reason(
+    admin_client, manager_a, officer, holder_a
+):
+    rules = make_rules(
+        manager_a,
+        holder_a,
+        approved_paytable(manager_a, officer, holder_a),
+        approved_layout(manager_a, officer, holder_a),
+    )
+
+    page = _approve_form(admin_client, "rulessubmission", rules)
+
+    assert 'name="reason"' in page
+    for name in (*LAYOUT_APPROVAL_INPUTS, "override_reason"):
+        assert f'name="{name}"' not in page
+
+
+def test_admin_approves_a_layout_with_the_bureaus_approval(admin_client, manager_a, holder_a):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    response = _approve(
+        admin_client,
+        "layout",
+        layout,
+        reference_number="BGO-2026-0042",
+        effective_date="2026-01-01",
+        expiry_date="2028-01-01",
+        conditions="Signage at the table",
+    )
+
+    assert response.status_code == 200
+    layout.refresh_from_db()
+    assert layout.status == RecordStatus.APPROVED
+    assert layout.reference_number == "BGO-2026-0042"
+    assert str(layout.expiry_date) == "2028-01-01"
+    assert layout.conditions == "Signage at the table"
+
+
+def test_admin_layout_approval_without_a_reference_number_is_refused_by_the_service(
+    admin_client, manager_a, holder_a
+):
+    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    _approve(admin_client, "layout", layout, effective_date="2026-01-01", expiry_date="2028-01-01")
+
+    layout.refresh_from_db()
+    assert layout.status == RecordStatus.SUBMITTED
+
+
+def test_admin_approves_a_paytable(admin_client, manager_a, holder_a):
+    paytable = services.paytable_submit(
+        actor=manager_a, paytable=make_paytable(manager_a, holder_a)
+    )
+
+    response = _approve(admin_client, "paytable", paytable)
+
+    assert response.status_code == 200
+    paytable.refresh_from_db()
+    assert paytable.status == RecordStatus.APPROVED
+
+
+def test_617b8_f_admin_approves_a_flagged_paytable_only_with_an_override_reason(
+    admin_client, manager_a, holder_a
+):
+    odds = {**MINIMUM_ODDS, "straight": 12}
+    paytable = services.paytable_submit(
+        actor=manager_a, paytable=make_paytable(manager_a, holder_a, odds=odds)
+    )
+
+    refused = _approve(admin_client, "paytable", paytable)
+    paytable.refresh_from_db()
+    assert paytable.status == RecordStatus.SUBMITTED
+    assert "617b.8(f)" in refused.content.decode()
+
+    _approve(admin_client, "paytable", paytable, override_reason="Promotional table")
+    paytable.refresh_from_db()
+    assert paytable.status == RecordStatus.APPROVED
+    assert paytable.edge_override_reason == "Promotional table"
+
+
+def test_admin_approves_a_rules_submission(admin_client, manager_a, officer, holder_a):
+    rules = make_rules(
+        manager_a,
+        holder_a,
+        approved_paytable(manager_a, officer, holder_a),
+        approved_layout(manager_a, officer, holder_a),
+    )
+    rules = services.rules_submission_submit(actor=manager_a, submission=rules)
+
+    response = _approve(admin_client, "rulessubmission", rules, reason="Checked")
+
+    assert response.status_code == 200
+    rules.refresh_from_db()
+    assert rules.status == RecordStatus.APPROVED

@@ -1,0 +1,102 @@
+"""The game records in the admin: money in dollars, filters without duplicates, names."""
+
+import re
+
+import pytest
+
+from portal.game.models import Bet, LedgerEntry, Round
+from tests.portal.factories import approved_offering
+from tests.portal.game.conftest import MONEY_TESTS, play_round
+
+pytestmark = MONEY_TESTS
+
+
+@pytest.fixture
+def admin_client(client, superuser):
+    client.force_login(superuser)
+    return client
+
+
+@pytest.fixture
+def rounds_at_two_holders(funded_player, manager_a, manager_b, officer, holder_a, holder_b):
+    """One round at each holder's "Table 1": the same offering name twice."""
+    at_a = approved_offering(manager_a, officer, holder_a)
+    at_b = approved_offering(manager_b, officer, holder_b)
+    play_round(funded_player, at_a, "admin-round-a")
+    play_round(funded_player, at_b, "admin-round-b", outcome=11)
+    return Round.objects.order_by("pk")
+
+
+def _filters(html: str) -> dict[str, list[str]]:
+    """Each filter's title and the labels of its choices, from the changelist's sidebar."""
+    sidebar = html[html.index('id="changelist-filter"') :]
+    filters = {}
+    for title, choices in re.findall(
+        r"<summary>\s*(.*?)\s*</summary>(.*?)</details>", sidebar, re.S
+    ):
+        filters.setdefault(title, []).append(re.findall(r"<a [^>]*>(.*?)</a>", choices))
+    return filters
+
+
+def test_admin_rounds_list_shows_money_in_dollars(admin_client, rounds_at_two_holders):
+    page = admin_client.get("/admin/game/round/").content.decode()
+
+    # Ten straight-up wagers of 200 cents: $20.00 staked; the one that won returns $24.00.
+    assert "$20.00" in page
+    assert "$24.00" in page
+    assert ">2000<" not in page
+    round_ = rounds_at_two_holders.first()
+    assert (round_.total_staked, round_.total_returned) == (2000, 2400)  # stored as cents
+
+
+def test_admin_round_page_shows_money_in_dollars(admin_client, rounds_at_two_holders):
+    round_ = rounds_at_two_holders.first()
+
+    page = admin_client.get(f"/admin/game/round/{round_.pk}/change/").content.decode()
+
+    assert "$20.00" in page  # total staked
+    assert "$24.00" in page  # total returned
+    assert "$2.00" in page  # each bet's stake, in the bets inline
+    assert f"${round_.balance_before // 100:,}.00" in page
+
+
+def test_admin_rounds_filter_lists_each_offering_once_with_its_holder(
+    admin_client, rounds_at_two_holders
+):
+    filters = _filters(admin_client.get("/admin/game/round/").content.decode())
+
+    assert list(filters) == ["By offering"]  # no title twice
+    [choices] = filters["By offering"]
+    assert len(choices) == len(set(choices))
+    assert "Table 1 (Keystone Casino)" in choices
+    assert "Table 1 (Susquehanna Gaming)" in choices
+
+
+def test_admin_ledger_entries_are_named_and_shown_in_dollars(admin_client, rounds_at_two_holders):
+    page = admin_client.get("/admin/game/ledgerentry/").content.decode()
+
+    assert LedgerEntry._meta.verbose_name_plural == "ledger entries"
+    assert "entrys" not in page.lower()
+    assert "-$20.00" in page  # a stake is a debit
+    assert "$1,000.00" in page  # the top-up
+    entry = LedgerEntry.objects.filter(kind="stake").first()
+    detail = admin_client.get(f"/admin/game/ledgerentry/{entry.pk}/change/").content.decode()
+    assert "-$20.00" in detail
+
+
+def test_admin_index_names_ledger_entries(admin_client):
+    page = admin_client.get("/admin/").content.decode()
+
+    assert "Ledger entries" in page
+    assert "entrys" not in page.lower()
+
+
+def test_admin_wallets_and_bets_show_money_in_dollars(admin_client, rounds_at_two_holders):
+    wallets = admin_client.get("/admin/game/wallet/").content.decode()
+    bets = admin_client.get("/admin/game/bet/").content.decode()
+    bet = Bet.objects.first()
+    bet_page = admin_client.get(f"/admin/game/bet/{bet.pk}/change/").content.decode()
+
+    assert re.search(r"\$[\d,]+\.\d\d", wallets)
+    assert "$2.00" in bets
+    assert "$2.00" in bet_page
