@@ -9,7 +9,7 @@ from django.contrib import admin
 from portal.compliance.models import Offering
 from portal.core.admin import LookOnlyAdmin, LookOnlyInline
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
-from portal.game.templatetags.game_money import dollars
+from portal.game.money import dollars
 
 
 def _in_dollars(field: str):

@@ -14,6 +14,7 @@ from django.db.models import F, Q
 
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
 from portal.core.hashing import GENESIS_HASH
+from portal.game.money import dollars
 
 
 class Wallet(models.Model):
@@ -66,7 +67,7 @@ class LedgerEntry(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.amount:+d}"
+        return f"{self.get_kind_display()} {'+' if self.amount > 0 else ''}{dollars(self.amount)}"
 
 
 class RoundStatus(models.TextChoices):
@@ -173,4 +174,4 @@ class Bet(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.spot} × {self.stake}"
+        return f"{self.spot} × {dollars(self.stake)}"

@@ -100,3 +100,11 @@ def test_admin_wallets_and_bets_show_money_in_dollars(admin_client, rounds_at_tw
     assert re.search(r"\$[\d,]+\.\d\d", wallets)
     assert "$2.00" in bets
     assert "$2.00" in bet_page
+
+
+def test_bets_and_ledger_entries_name_themselves_in_dollars():
+    from portal.game.models import Bet, LedgerEntry, LedgerKind
+
+    assert str(Bet(spot="straight:0", stake=200)) == "straight:0 × $2.00"
+    assert str(LedgerEntry(kind=LedgerKind.STAKE, amount=-2000)) == "Round stake -$20.00"
+    assert str(LedgerEntry(kind=LedgerKind.RETURN, amount=3500)).endswith(" +$35.00")
