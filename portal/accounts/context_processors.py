@@ -17,6 +17,7 @@ def portal(request: HttpRequest) -> dict:
     return {
         "game_version": jinzi.__version__,
         "nav_compliance": policy.may(user, Action.VIEW),
+        "nav_draft": policy.may(user, Action.DRAFT),
         "nav_audit": policy.may(user, Action.VIEW_AUDIT),
         "nav_reports": policy.may(user, Action.VIEW),
         "nav_game": policy.may(user, Action.PLAY),

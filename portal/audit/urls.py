@@ -8,6 +8,7 @@ app_name = "audit"
 
 urlpatterns = [
     path("", views.event_list, name="event-list"),
+    path("events/<int:pk>/", views.event_detail, name="event-detail"),
     path("export.csv", views.event_export, name="event-export"),
     path("verify/", views.verify, name="verify"),
     path("records/", views.records, name="records"),

@@ -3,9 +3,13 @@ the records beside it."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
@@ -18,7 +22,14 @@ from portal.audit.models import AuditEvent
 from portal.audit.records import verify_records
 from portal.audit.services import audit_trail_exported
 from portal.core.csv_export import csv_response
-from portal.core.pages import detail_url, domain_errors, paginate
+from portal.core.pages import (
+    TITLE_FIELDS,
+    detail_url,
+    domain_errors,
+    object_name,
+    object_titles,
+    paginate,
+)
 
 _FILTER_LABELS = {
     "since": ("From (Pennsylvania time)", "datetime-local"),
@@ -48,9 +59,30 @@ def event_list(request: HttpRequest) -> HttpResponse:
     events = _filtered(request)
     valid = events.is_valid()
     page = paginate(request, events.qs if valid else AuditEvent.objects.none())
-    rows = [(event, detail_url(event.object_type, event.object_id)) for event in page]
+    rows = list(zip(page, named_objects(page), strict=True))
     context = {"filter": events, "page": page, "rows": rows}
     return render(request, "audit/event_list.html", context, status=200 if valid else 400)
+
+
+@login_required
+@require_safe
+@domain_errors
+def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """One event whole: who did what to which object, why, its place in the chain, and its
+    before and after side by side."""
+    policy.require(request.user, Action.VIEW_AUDIT)
+    event = get_object_or_404(AuditEvent, pk=pk)
+    earlier = AuditEvent.objects.filter(sequence__lt=event.sequence).order_by("-sequence")
+    later = AuditEvent.objects.filter(sequence__gt=event.sequence).order_by("sequence")
+    context = {
+        "event": event,
+        "object": named_objects([event])[0],
+        "changes": field_changes(event.before, event.after),
+        "compared": event.before is not None and event.after is not None,
+        "previous": earlier.values("pk", "sequence").first(),
+        "next": later.values("pk", "sequence").first(),
+    }
+    return render(request, "audit/event_detail.html", context)
 
 
 @login_required
@@ -85,3 +117,94 @@ def records(request: HttpRequest) -> HttpResponse:
     policy.require(request.user, Action.VIEW_AUDIT)
     report = verify_records()
     return render(request, "audit/records.html", {"report": report, "at": timezone.now()})
+
+
+@dataclass(frozen=True)
+class NamedObject:
+    """An event's object as people name it, and its page if it has one."""
+
+    name: str
+    url: str | None
+
+
+# Kinds without a title in ``TITLE_FIELDS`` whose events picture them with a name.
+_PICTURED_NAMES = {"holder": "name", "user": "username", "api_token": "name"}
+
+
+def named_objects(events: Iterable[AuditEvent]) -> list[NamedObject]:
+    """The objects of ``events``, in order, named by their titles: one query per kind of
+    titled record among them ("Layout “Main floor” v2"), none for the rest."""
+    events = list(events)
+    titles = object_titles((event.object_type, event.object_id) for event in events)
+    return [_named(event, titles) for event in events]
+
+
+def _named(event: AuditEvent, titles: dict[tuple[str, str], str]) -> NamedObject:
+    kind, pk = event.object_type, event.object_id
+    title = titles.get((kind, pk), "")
+    if kind in TITLE_FIELDS:
+        url = detail_url(kind, pk) if title else None  # a record no longer there has no page
+    else:
+        title, url = _pictured_name(event), detail_url(kind, pk)
+    return NamedObject(object_name(kind, pk, title=title, version=event.object_version), url)
+
+
+def _pictured_name(event: AuditEvent) -> str:
+    key = _PICTURED_NAMES.get(event.object_type)
+    for picture in (event.after, event.before):
+        if key and isinstance(picture, dict) and isinstance(picture.get(key), str):
+            return picture[key]
+    return ""
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of an event's before/after: each side as shown, None where absent."""
+
+    field: str
+    before: str | None
+    after: str | None
+    changed: bool
+
+
+_ABSENT = object()
+_WHOLE_VALUE = "(value)"  # the field name of a before/after that is not an object
+
+
+def field_changes(before, after) -> list[FieldChange]:
+    """One row per field in either picture, in the pictures' order. A row is changed when
+    both pictures exist and the field differs (or is in one only)."""
+    old, new = _fields(before), _fields(after)
+    compared = before is not None and after is not None
+    rows = []
+    for field in dict.fromkeys([*old, *new]):
+        was, now = old.get(field, _ABSENT), new.get(field, _ABSENT)
+        rows.append(
+            FieldChange(
+                field=field,
+                before=None if was is _ABSENT else _shown(was),
+                after=None if now is _ABSENT else _shown(now),
+                changed=compared and _canonical(was) != _canonical(now),
+            )
+        )
+    return rows
+
+
+def _fields(picture) -> dict:
+    if picture is None:
+        return {}
+    return picture if isinstance(picture, dict) else {_WHOLE_VALUE: picture}
+
+
+def _shown(value) -> str:
+    """Text as it is; anything else (numbers, true/false, null, nested objects and lists) as
+    compact JSON."""
+    if isinstance(value, str) and value:
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def _canonical(value) -> str:
+    if value is _ABSENT:
+        return ""
+    return json.dumps(value, sort_keys=True)  # never "" (an empty string dumps as '""')

@@ -1,5 +1,7 @@
 """Portal forms. They only parse what was typed (types, required fields); the services in
 ``portal.compliance.services`` judge it, and their errors are shown on the fields here.
+Where a service's input check can run before anything is written (dates, a listing, odds),
+``clean()`` runs that same check, so every error is shown at once, each once, on its field.
 """
 
 from __future__ import annotations
@@ -7,18 +9,26 @@ from __future__ import annotations
 from typing import ClassVar
 
 from django import forms
+from django.urls import reverse
 
 import jinzi
+from portal.compliance import messages as msg
 from portal.compliance.artwork import max_artwork_bytes
-from portal.compliance.models import SUNSET
-from portal.compliance.services import GameListing
-from portal.core.errors import ValidationFailed
+from portal.compliance.models import SUNSET, Game, ListedGame
+from portal.compliance.services import GameListing, workflow
+from portal.compliance.services.rules import check_games
+from portal.core.errors import Conflict, ValidationFailed
 
 SUNSET_HELP = (
     f"No later than {SUNSET.isoformat()}: § 617b.8 expires then (55 Pa.B. 4012), "
     "and no approval may outlive it."
 )
 LISTING_FIELDS = ("paytable", "layout", "chip_unit", "min_wager", "max_wager", "max_round_stake")
+NOT_LISTED = (
+    "§ 601a.2, § 617b.8(a): {submission} does not list Jinzi Roulette with this {what}; "
+    "choose the {what} it lists"
+)
+LISTED_HELP = "§ 601a.2: only the {what} the chosen rules submission lists."
 
 
 def _date_input() -> forms.DateInput:
@@ -54,6 +64,17 @@ class ServiceForm(forms.Form):
         for key, messages in error.field_errors.items():
             field = self.field_aliases.get(key, key)
             self.add_error(field if field in self.fields else None, list(messages))
+
+    def run_check(self, check, *args) -> None:
+        """Run one of the services' input checks from ``clean()``, so its errors are shown
+        with the form's own, all at once, rather than only once the form is otherwise valid.
+        The service runs the same check again when it writes."""
+        try:
+            check(*args)
+        except ValidationFailed as error:
+            self.add_service_errors(error)
+        except Conflict as error:
+            self.add_error(None, error.message)
 
 
 class RecordChoiceField(forms.ModelChoiceField):
@@ -153,8 +174,25 @@ class PaytableForm(ServiceForm):
                 ),
             )
 
+    def clean(self) -> dict:
+        data = super().clean()
+        minimum = jinzi.Paytable.minimum().as_dict()
+        for kind in jinzi.WAGER_KINDS:
+            if kind not in data:
+                continue  # already refused by the field itself (required, too long)
+            # Checked against the minimum table's other odds, jinzi's message names this
+            # wager only, and it lands on this wager's field.
+            try:
+                jinzi.Paytable.from_dict({**minimum, kind: data[kind]})
+            except jinzi.JinziError as error:
+                self.add_error(kind, str(error))
+        return data
+
     def odds_fields(self) -> list[forms.BoundField]:
         return [self[kind] for kind in jinzi.WAGER_KINDS]
+
+    def odds_have_errors(self) -> bool:
+        return any(self.has_error(kind) for kind in jinzi.WAGER_KINDS)
 
     def odds(self) -> dict[str, str]:
         return {kind: self.cleaned_data[kind] for kind in jinzi.WAGER_KINDS}
@@ -210,6 +248,20 @@ class RulesSubmissionForm(ServiceForm):
         for name in LISTING_FIELDS[2:]:
             self.fields[name].widget.attrs.update({"data-minor-units": "", "inputmode": "numeric"})
 
+    def clean(self) -> dict:
+        data = super().clean()
+        dates = ("effective_date", "expiry_date")
+        if not any(self.has_error(name) for name in dates):
+            self.run_check(workflow.check_dates, *(data.get(name) for name in dates))
+        if all(name in data for name in LISTING_FIELDS):
+            listing = GameListing(**{name: data[name] for name in LISTING_FIELDS})
+            holder = data.get("holder")
+            # A manager's selects hold only their own holder's records.
+            holder_id = holder.pk if holder is not None else listing.paytable.holder_id
+            if not (self.chooses_holder and holder is None):
+                self.run_check(check_games, [listing], holder_id)
+        return data
+
     def submission_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in ("title", "notes", "effective_date", "expiry_date")]
 
@@ -235,15 +287,26 @@ class RulesApproveForm(ServiceForm):
 
 
 class OfferingForm(ServiceForm):
+    """An offering's name and parts. Once a rules submission is chosen, the layout and
+    paytable selects hold only what it lists (§ 601a.2); anything else is refused on its
+    field. ``creating``: a new offering, refused once § 617b.8 has expired."""
+
     name = forms.CharField(max_length=200)
     rules_submission = RecordChoiceField(
         queryset=None, label="Rules submission", empty_label="Choose a rules submission"
     )
-    layout = RecordChoiceField(queryset=None, empty_label="Choose a layout")
-    paytable = RecordChoiceField(queryset=None, empty_label="Choose a paytable")
+    layout = RecordChoiceField(
+        queryset=None, empty_label="Choose a layout", help_text=LISTED_HELP.format(what="layout")
+    )
+    paytable = RecordChoiceField(
+        queryset=None,
+        empty_label="Choose a paytable",
+        help_text=LISTED_HELP.format(what="paytable"),
+    )
 
-    def __init__(self, *args, rules, layouts, paytables, **kwargs) -> None:
+    def __init__(self, *args, rules, layouts, paytables, creating=False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.creating = creating
         for name, queryset in (
             ("rules_submission", rules),
             ("layout", layouts),
@@ -251,6 +314,55 @@ class OfferingForm(ServiceForm):
         ):
             self.fields[name].queryset = queryset
             self.fields[name].show_holder = self.chooses_holder
+        self.fields["rules_submission"].widget.attrs.update(
+            {
+                "hx-get": reverse("compliance:offering-listed"),
+                "hx-trigger": "change",
+                "hx-target": "#listed-choices",
+                "hx-swap": "innerHTML",
+                "hx-include": "#id_layout, #id_paytable",
+                "hx-indicator": "#listed-choices",
+            }
+        )
+        self.submission = self._chosen_submission(rules)
+        if self.submission is not None:
+            self._narrow_to_listing(self.submission)
+
+    def _chosen_submission(self, rules):
+        field = self.add_prefix("rules_submission")
+        value = self.data.get(field) if self.is_bound else self.initial.get("rules_submission")
+        value = getattr(value, "pk", value)
+        if not str(value or "").isdigit():
+            return None
+        return rules.filter(pk=int(value)).first()
+
+    def _narrow_to_listing(self, submission) -> None:
+        """Offer, and accept, only the layout and paytable ``submission`` lists."""
+        listed = ListedGame.objects.filter(submission=submission, game=Game.JINZI_ROULETTE)
+        label = f"rules submission “{submission.title}” v{submission.version}"
+        for name in ("layout", "paytable"):
+            field = self.fields[name]
+            field.queryset = field.queryset.filter(pk__in=listed.values(f"{name}_id"))
+            field.error_messages["invalid_choice"] = NOT_LISTED.format(submission=label, what=name)
+            if not self.is_bound:
+                chosen = self.initial.get(name)
+                offered = list(field.queryset.values_list("pk", flat=True))
+                if getattr(chosen, "pk", chosen) not in offered:
+                    # What was chosen before is not listed; the only listed one is the choice.
+                    self.initial[name] = offered[0] if len(offered) == 1 else None
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.creating:
+            self.run_check(workflow.refuse_after_sunset, "offering", "set up")
+        holder = data.get("holder")
+        if holder is not None:
+            for name in ("rules_submission", "layout", "paytable"):
+                record = data.get(name)
+                if record is not None and record.holder_id != holder.pk:
+                    kind = name.replace("_", " ")
+                    self.add_error(name, msg.OTHER_HOLDERS_RECORD.format(kind=kind))
+        return data
 
     def service_fields(self) -> dict:
         return {

@@ -2,12 +2,21 @@
 
 from django.urls import path
 
-from portal.compliance.views import availability, dashboard, layouts, offerings, paytables, rules
+from portal.compliance.views import (
+    availability,
+    dashboard,
+    layouts,
+    mine,
+    offerings,
+    paytables,
+    rules,
+)
 
 app_name = "compliance"
 
 urlpatterns = [
     path("", dashboard.dashboard, name="dashboard"),
+    path("mine/", mine.my_submissions, name="mine"),
     path("layouts/", layouts.layout_list, name="layout-list"),
     path("layouts/new/", layouts.layout_create, name="layout-create"),
     path("layouts/<int:pk>/", layouts.layout_detail, name="layout-detail"),
@@ -27,6 +36,7 @@ urlpatterns = [
     path("rules/<int:pk>/<slug:action>/", rules.rules_action, name="rules-action"),
     path("offerings/", offerings.offering_list, name="offering-list"),
     path("offerings/new/", offerings.offering_create, name="offering-create"),
+    path("offerings/listed/", offerings.offering_listed, name="offering-listed"),
     path("offerings/<int:pk>/", offerings.offering_detail, name="offering-detail"),
     path("offerings/<int:pk>/edit/", offerings.offering_edit, name="offering-edit"),
     path("offerings/<int:pk>/retire/", offerings.offering_retire, name="offering-retire"),

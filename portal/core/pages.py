@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterable
 from functools import wraps
 
+from django.apps import apps
 from django.core.paginator import Page, Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -57,3 +59,41 @@ def detail_url(kind: str, pk) -> str | None:
     """The page of a record or offering by its kind (as audit events name it), if it has one."""
     name = DETAIL_URLS.get(kind)
     return reverse(name, args=[pk]) if name and str(pk).isdigit() else None
+
+
+# What names a record of each kind, by model label and field (labels, not imports, as above).
+TITLE_FIELDS = {
+    "layout": ("compliance.Layout", "title"),
+    "paytable": ("compliance.Paytable", "name"),
+    "rules_submission": ("compliance.RulesSubmission", "title"),
+    "offering": ("compliance.Offering", "name"),
+}
+
+KIND_LABELS = {"rules_submission": "Rules submission", "api_token": "API token"}
+
+
+def kind_label(kind: str) -> str:
+    """A kind as audit events name it, for people: "rules_submission" → "Rules submission"."""
+    return KIND_LABELS.get(kind) or kind.replace("_", " ").capitalize()
+
+
+def object_titles(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """The titles of records named by ``(kind, id)`` pairs, keyed by the pair as given:
+    one query per kind in ``TITLE_FIELDS``; other kinds, unknown ids and missing rows have none.
+    """
+    wanted: dict[str, set[int]] = defaultdict(set)
+    for kind, pk in pairs:
+        if kind in TITLE_FIELDS and str(pk).isdigit():
+            wanted[kind].add(int(pk))
+    titles = {}
+    for kind, pks in wanted.items():
+        label, field = TITLE_FIELDS[kind]
+        rows = apps.get_model(label).objects.filter(pk__in=pks).values_list("pk", field)
+        titles.update({(kind, str(pk)): title for pk, title in rows})
+    return titles
+
+
+def object_name(kind: str, pk, *, title: str = "", version: int | None = None) -> str:
+    """ "Layout “Main floor” v2" with a title, "Layout 11 v2" without."""
+    name = f"{kind_label(kind)} “{title}”" if title else f"{kind_label(kind)} {pk}"
+    return f"{name} v{version}" if version else name

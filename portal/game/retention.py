@@ -59,7 +59,7 @@ def verify_stored() -> GameRecordsReport:
     """The game records in the database, checked from one snapshot as the export reads
     them: wallets, rounds and ledger entries written by play during the walk are not seen
     halfway (a round without its wallet's new head, an entry without its round)."""
-    with _snapshot():
+    with snapshot():
         return verify_game_records(
             ((round_obj, round_obj.bets.all()) for round_obj in stored_rounds()),
             stored_wallets().values(*WALLET_CHECKED),
@@ -68,7 +68,7 @@ def verify_stored() -> GameRecordsReport:
 
 
 @contextmanager
-def _snapshot() -> Iterator[None]:
+def snapshot() -> Iterator[None]:
     """One consistent view of the database for the whole export (see the module's notes).
     Inside a transaction already begun, that transaction's view is the one read."""
     if connection.in_atomic_block:
@@ -84,7 +84,7 @@ def _snapshot() -> Iterator[None]:
 def export_to(path: Path) -> dict[str, int]:
     """Write the archive to ``path``; how many of each record it holds is returned."""
     counts = {WALLET: 0, ROUND: 0, "bet": 0, ENTRY: 0}
-    with archive.archive_writer(path) as out, _snapshot():
+    with archive.archive_writer(path) as out, snapshot():
         out.write(archive.json_line(archive.header(FORMAT)))
         for wallet in stored_wallets().iterator(chunk_size=5000):
             out.write(archive.json_line({"type": WALLET, **archive.values_of(wallet)}))

@@ -11,4 +11,6 @@ urlpatterns = [
     path("rounds/<int:pk>/", views.round_detail, name="round"),
     path("replay/", views.replay_last, name="replay-last"),
     path("rounds/<int:pk>/replay/", views.replay, name="replay"),
+    path("rounds/", views.round_list, name="round-list"),
+    path("verify/", views.verify_rounds, name="verify-rounds"),
 ]

@@ -1,18 +1,25 @@
-"""The game pages: the tables, a table to play at, and game recall."""
+"""The game pages: the tables, a table to play at, and game recall; for auditors, every
+round and the round chains' verification."""
 
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_safe
 
+from portal.accounts import policy
 from portal.accounts.policy import Action, denial, may
+from portal.audit.chain import stored_head
 from portal.compliance.selectors import jinzi_listing, offering_is_live, offerings_with_parts
-from portal.game import presenters, selectors
+from portal.core.pages import PAGE_SIZE, domain_errors, paginate
+from portal.game import presenters, retention, selectors
 from portal.game.replay import replay_data
 from portal.game.services import wallet_for
+from portal.reports.audit.reconcile import heads_digest
 
 
 def _player(request: HttpRequest):
@@ -121,3 +128,43 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
     round_obj = _visible_round(request, pk)
     mine = round_obj.player_id == request.user.pk  # only then is "latest" asked (a query)
     return _replay_page(request, round_obj, latest=mine and selectors.is_latest_round(round_obj))
+
+
+@login_required
+@require_safe
+@domain_errors
+def round_list(request: HttpRequest) -> HttpResponse:
+    """Every round, filtered (§ 810a.11's records, for those who may see every round);
+    each links to its full record. A filter value it cannot read is a 400, shown inline."""
+    policy.require(request.user, Action.VIEW_ROUNDS)
+    rounds = selectors.RoundFilter(request.GET, queryset=selectors.every_round())
+    valid = rounds.is_valid()
+    page = paginate(request, rounds.qs if valid else selectors.every_round().none())
+    context = {"filter": rounds, "page": page}
+    return render(request, "game/staff_rounds.html", context, status=200 if valid else 400)
+
+
+@login_required
+@require_safe
+@domain_errors
+def verify_rounds(request: HttpRequest) -> HttpResponse:
+    """``verify_round_chain`` as a page (§ 810a.11, § 811a.7), with the heads to keep outside
+    the system: each player's round-chain head, their digest (as the audit report prints
+    it) and the audit trail's head. The heads are read in the snapshot the check walks, so
+    they are the heads it verified."""
+    policy.require(request.user, Action.VIEW_AUDIT)
+    # The snapshot ``verify_stored`` itself takes, opened here so the heads shown are read
+    # in it too (inside it, ``verify_stored`` reads the same view).
+    with retention.snapshot():
+        report = retention.verify_stored()
+        heads = selectors.round_chain_heads()
+        audit_head = stored_head()
+    digest = heads_digest({head.player_id: (head.sequence, head.hash) for head in heads})
+    context = {
+        "report": report,
+        "heads": Paginator(heads, PAGE_SIZE).get_page(request.GET.get("page")),
+        "digest": digest,
+        "audit_head": audit_head,
+        "at": timezone.now(),
+    }
+    return render(request, "game/verify_rounds.html", context)

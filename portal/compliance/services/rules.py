@@ -73,7 +73,7 @@ def _check_listing(listing: GameListing, holder_id: int, index: int) -> None:
         raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
 
 
-def _check_games(games: list[GameListing], holder_id: int) -> None:
+def check_games(games: list[GameListing], holder_id: int) -> None:
     if not games:
         raise ValidationFailed.on("games", msg.NO_GAMES)
     seen: set[str] = set()
@@ -124,7 +124,7 @@ def rules_submission_create(
 ) -> RulesSubmission:
     require(actor, Action.DRAFT, holder)
     workflow.refuse_after_sunset("rules submission", "created")
-    _check_games(games, holder.pk)
+    check_games(games, holder.pk)
     workflow.check_dates(effective_date, expiry_date)
     submission = RulesSubmission(
         holder=holder,
@@ -167,7 +167,7 @@ def rules_submission_update(
             changes.get("expiry_date", record.expiry_date),
         )
         if games is not None:
-            _check_games(games, record.holder_id)
+            check_games(games, record.holder_id)
         return changes
 
     return workflow.update_draft(

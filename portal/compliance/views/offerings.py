@@ -80,11 +80,32 @@ def offering_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
+@domain_errors
+def offering_listed(request: HttpRequest) -> HttpResponse:
+    """The layout and paytable selects for the rules submission chosen so far: only what it
+    lists (§ 601a.2). htmx swaps them into the offering form when the submission changes."""
+    policy.require(request.user, Action.DRAFT)
+    initial = {
+        name: request.GET.get(name, "") for name in ("rules_submission", "layout", "paytable")
+    }
+    user = request.user
+    form = OfferingForm(
+        initial=initial,
+        rules=choosable(user, RulesSubmission),
+        layouts=choosable(user, Layout),
+        paytables=choosable(user, Paytable),
+        holders=holder_choices(user),
+    )
+    return render(request, "compliance/offerings/_listed_choices.html", {"form": form})
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 @domain_errors
 def offering_create(request: HttpRequest) -> HttpResponse:
     policy.require(request.user, Action.DRAFT)
-    form = _form(request, holders=holder_choices(request.user))
+    form = _form(request, holders=holder_choices(request.user), creating=True)
     if form.is_bound and form.is_valid():
         try:
             offering = services.offering_create(

@@ -86,6 +86,10 @@ def paytable_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
 
 
 def _form_page(request: HttpRequest, form: PaytableForm, paytable: Paytable | None):
+    if form.is_bound and form.odds_have_errors():
+        # Each odds error is shown on its field; the preview does not repeat it.
+        context = {"form": form, "paytable": paytable, "report": None, "edge_error": ""}
+        return form_page(request, "compliance/paytables/form.html", context)
     odds = form.typed_odds(form.data) if form.is_bound else form.initial_odds()
     context = {"form": form, "paytable": paytable, **edge_context(odds)}
     return form_page(request, "compliance/paytables/form.html", context)

@@ -10,12 +10,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from django.contrib import messages
+from django.forms import BoundField
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from portal.accounts import policy
 from portal.accounts.policy import Action
-from portal.compliance import selectors
+from portal.compliance import presenters, selectors
 from portal.compliance.forms import EmptyForm, ReasonForm, ServiceForm
 from portal.compliance.models import RecordStatus, VersionedRecord
 from portal.compliance.services import workflow
@@ -36,6 +37,7 @@ class Step:
     permission: Action
     done: str
     danger: bool = False
+    confirm: str = ""  # asked in the browser before the step is posted (confirm.js)
 
 
 @dataclass(frozen=True)
@@ -68,9 +70,29 @@ def workflow_steps(
         "request-changes": Step(
             "Request changes", request_changes, ReasonForm, Action.DECIDE, "sent back for changes"
         ),
-        "reject": Step("Reject", reject, ReasonForm, Action.DECIDE, "rejected", danger=True),
+        "reject": Step(
+            "Reject",
+            reject,
+            ReasonForm,
+            Action.DECIDE,
+            "rejected",
+            danger=True,
+            confirm=(
+                "Reject this version? A rejected version is closed for good: "
+                "a change needs a new amendment."
+            ),
+        ),
         "withdraw": Step(
-            "Withdraw approval", withdraw, ReasonForm, Action.WITHDRAW, "withdrawn", danger=True
+            "Withdraw approval",
+            withdraw,
+            ReasonForm,
+            Action.WITHDRAW,
+            "withdrawn",
+            danger=True,
+            confirm=(
+                "Withdraw this approval? Tables that use it close at once, "
+                "and it cannot be approved again."
+            ),
         ),
         "amend": Step("Amend (start a new version)", amend, EmptyForm, Action.DRAFT, "drafted"),
     }
@@ -97,15 +119,47 @@ def list_page(request: HttpRequest, kind: RecordKind) -> HttpResponse:
 
 
 def history_rows(record) -> list[dict]:
-    """The record's audit events, each with the fields it changed."""
-    rows = []
-    for event in selectors.record_history(record):
-        before, after = event.before or {}, event.after or {}
-        changed = (
-            sorted(key for key in after if before.get(key) != after.get(key)) if before else []
-        )
-        rows.append({"event": event, "changed": changed})
-    return rows
+    """The record's audit events, each with the values it changed, before and after."""
+    return presenters.history_rows(selectors.record_history(record))
+
+
+# The decision panel: one form, one reason box, a button per decision (each its own URL).
+DECISIONS = ("approve", "request-changes", "reject")
+DECISION_REASON_HELP = (
+    "Required to reject or to request changes; optional to approve. Recorded in the audit trail."
+)
+
+
+@dataclass(frozen=True)
+class DecisionPanel:
+    reason: BoundField  # the one reason box every decision posts
+    approve_fields: list[BoundField]  # what only an approval takes (reference, dates, …)
+    errors: list[str]  # the refused decision's own errors (not about one field)
+    buttons: list[tuple[str, Step]]
+
+
+def _decision_panel(
+    kind: RecordKind,
+    forms: dict[str, ServiceForm],
+    failed: tuple[str, ServiceForm] | None,
+    hide_fields: tuple[str, ...],
+) -> DecisionPanel:
+    """The three decisions as one form. After a refused decision its own form fills the
+    panel (its errors inline); what was typed for an approval is kept."""
+    refused = failed[1] if failed is not None and failed[0] in DECISIONS else None
+    approve = forms["approve"]
+    if refused is not None and failed[0] != "approve":
+        typed = {name: refused.data.get(name) for name in approve.fields if name in refused.data}
+        approve = kind.steps["approve"].form(initial=typed, auto_id="id_approve_%s")
+    with_reason = refused or approve
+    with_reason.fields["reason"].help_text = DECISION_REASON_HELP
+    skipped = {"reason", *hide_fields}
+    return DecisionPanel(
+        reason=with_reason["reason"],
+        approve_fields=[field for field in approve.visible_fields() if field.name not in skipped],
+        errors=list(refused.non_field_errors()) if refused is not None else [],
+        buttons=[(name, kind.steps[name]) for name in DECISIONS],
+    )
 
 
 def render_detail(
@@ -118,25 +172,49 @@ def render_detail(
 ) -> HttpResponse:
     versions = list(selectors.series_versions(record).only("pk", "version", "status"))
     actions = workflow.available_steps(request.user, record, versions)
+    refusal = presenters.decision_refusal(request.user, record, versions)
+    if refusal is not None:
+        actions -= set(DECISIONS)
     forms = {
         name: step.form(auto_id=f"id_{name}_%s")
         for name, step in kind.steps.items()
         if name in actions
     }
-    if failed is not None:
+    if failed is not None and not (failed[0] in DECISIONS and failed[0] not in actions):
         forms[failed[0]] = failed[1]
     tab = "history" if request.GET.get("tab") == "history" else "details"
+    described = kind.describe(record)
+    panel = None
+    if all(name in actions for name in DECISIONS):
+        panel = _decision_panel(kind, forms, failed, described.get("hide_fields", ()))
     context = {
         "kind": kind,
         "record": record,
         "tab": tab,
         "versions": versions,
         "may_edit": "edit" in actions,
-        "steps": [(name, step, forms[name]) for name, step in kind.steps.items() if name in forms],
+        "steps": [
+            (name, step, forms[name])
+            for name, step in kind.steps.items()
+            if name in forms and name not in DECISIONS
+        ],
+        "decision_panel": panel,
+        "decision_refusal": refusal,
+        "diff": _diff(kind, record, versions) if tab == "details" else None,
         "history": history_rows(record) if tab == "history" else None,
-        **kind.describe(record),
+        **described,
     }
     return render(request, kind.detail_template, context, status=status)
+
+
+def _diff(kind: RecordKind, record: VersionedRecord, versions: list):
+    """The version against the approved one of its series it would supersede, if any."""
+    if not presenters.shows_diff(record):
+        return None
+    approved = next((v for v in versions if v.status == S.APPROVED and v.pk != record.pk), None)
+    if approved is None:
+        return None
+    return presenters.record_diff(record, detail_queryset(kind).get(pk=approved.pk))
 
 
 def detail_page(request: HttpRequest, kind: RecordKind, pk: int) -> HttpResponse:

@@ -18,12 +18,6 @@ def _form(**odds):
     return {"name": "House special", **{k: str(v) for k, v in {**MINIMUM_ODDS, **odds}.items()}}
 
 
-def _odds_errors(response) -> str:
-    match = re.search(r'<div id="odds-errors"[^>]*>(.*?)</div>', text(response), re.S)
-    assert match, "no odds errors shown"
-    return match.group(1)
-
-
 def test_617b8_f_the_form_has_a_labelled_field_per_wager_with_its_minimum(login, manager_a):
     page = text(login(manager_a).get("/compliance/paytables/new/"))
 
@@ -55,8 +49,8 @@ def test_617b8_f_paytable_form_shows_below_minimum_error_with_clause(login, mana
     response = login(manager_a).post("/compliance/paytables/new/", _form(straight=10))
 
     assert response.status_code == 400
-    errors = _odds_errors(response)
-    assert "§ 617b.8(f)" in errors
+    errors = field_errors(response, "id_straight")  # on the wager's own field, once
+    assert errors.count("§ 617b.8(f)") == 1
     assert "Straight up pays 10 to 1, below the minimum 11 to 1" in errors
     assert Paytable.objects.count() == 0
 
@@ -65,7 +59,7 @@ def test_unreadable_odds_are_refused_with_the_wager_named(login, manager_a):
     response = login(manager_a).post("/compliance/paytables/new/", _form(corner="2.5"))
 
     assert response.status_code == 400
-    assert "odds for Corner must be a whole number like 11" in _odds_errors(response)
+    assert "odds for Corner must be a whole number like 11" in field_errors(response, "id_corner")
     assert Paytable.objects.count() == 0
 
 
