@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 import jinzi
@@ -168,3 +168,69 @@ def record_history(record) -> QuerySet[AuditEvent]:
 
 def series_versions(record: VersionedRecord) -> QuerySet:
     return type(record).objects.filter(series=record.series).order_by("-version")
+
+
+# The dashboard's status groups, in the order it shows them.
+DASHBOARD_GROUPS: tuple[tuple[str, str], ...] = (
+    (RecordStatus.SUBMITTED, "Awaiting decision"),
+    (RecordStatus.CHANGES_REQUESTED, "Changes requested"),
+    (RecordStatus.DRAFT, "Drafts"),
+    (RecordStatus.APPROVED, "Approved"),
+)
+
+
+def status_counts(user) -> list[tuple[type[VersionedRecord], dict[str, int]]]:
+    """Per kind, how many of the records ``user`` may see are in each dashboard group:
+    one query per kind, whatever the number of records."""
+    counts = []
+    for model in RECORD_MODELS:
+        totals = visible(user, model.objects.all()).aggregate(
+            **{status: Count("pk", filter=Q(status=status)) for status, _ in DASHBOARD_GROUPS}
+        )
+        counts.append((model, {status: totals[status] or 0 for status, _ in DASHBOARD_GROUPS}))
+    return counts
+
+
+@dataclass(frozen=True)
+class DashboardRecords:
+    awaiting: list[VersionedRecord]
+    drafts: list[VersionedRecord]
+    expiring: list[VersionedRecord]
+
+
+def dashboard_records(
+    user, days: int = 30, *, today: datetime.date | None = None
+) -> DashboardRecords:
+    """What ``awaiting_review``, ``drafts_for`` and ``expiring_within`` return, read in one
+    query per kind instead of three: the same filters, orders and four-eyes rule."""
+    from portal.compliance.services.workflow import is_own_work
+
+    today = today or pa_today()
+    deciding, drafting = may(user, Action.DECIDE), may(user, Action.DRAFT)
+    expiring_window = Q(
+        status=RecordStatus.APPROVED,
+        expiry_date__gt=today,
+        expiry_date__lte=today + datetime.timedelta(days=days),
+    )
+    wanted = expiring_window
+    if deciding:
+        wanted |= Q(status=RecordStatus.SUBMITTED)
+    if drafting:
+        wanted |= Q(status__in=(RecordStatus.DRAFT, RecordStatus.CHANGES_REQUESTED))
+    awaiting: list[VersionedRecord] = []
+    drafts: list[VersionedRecord] = []
+    expiring: list[VersionedRecord] = []
+    for model in RECORD_MODELS:
+        for record in records_for(user, model).filter(wanted):
+            if record.status == RecordStatus.APPROVED:
+                expiring.append(record)
+            elif record.status == RecordStatus.SUBMITTED:
+                if not is_own_work(record, user):
+                    awaiting.append(record)
+            else:
+                drafts.append(record)
+    return DashboardRecords(
+        awaiting=sorted(awaiting, key=lambda r: r.submitted_at or r.created_at),
+        drafts=sorted(drafts, key=lambda r: r.updated_at, reverse=True),
+        expiring=sorted(expiring, key=lambda r: r.expiry_date),
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import jinzi
 from portal.game.models import Round
@@ -176,3 +177,38 @@ def round_data(round_obj: Round, bets=None) -> dict:
         "sequence": round_obj.sequence,
         "hash": round_obj.hash,
     }
+
+
+@dataclass(frozen=True)
+class RecordName:
+    """One approved record a round was played under, as the player pages name it."""
+
+    heading: str  # "Rules submission", "Layout", "Paytable"
+    title: str
+    version: int  # the version the round recorded
+    pk: int
+
+
+def round_records(round_obj: Round) -> list[RecordName]:
+    """The rules submission, layout and paytable of ``round_obj`` by title and the version
+    the round recorded. Each version is its own row, so its title is the one played under;
+    the caller selects the three records with the round (no query each)."""
+    return [
+        RecordName(heading, record.title_for_display, version, record.pk)
+        for heading, record, version in (
+            ("Rules submission", round_obj.rules_submission, round_obj.rules_version),
+            ("Layout", round_obj.layout, round_obj.layout_version),
+            ("Paytable", round_obj.paytable, round_obj.paytable_version),
+        )
+    ]
+
+
+def recorded_odds(odds: dict) -> list[tuple[str, str]]:
+    """The odds a round recorded, as (wager kind, odds) to show, in the recorded order.
+
+    Read as stored, not through ``Paytable.from_dict``: a later change to the minimums
+    must not stop an old round from being shown."""
+    return [
+        (jinzi.WagerKind(kind).label, jinzi.format_odds(Fraction(odds_value)))
+        for kind, odds_value in odds.items()
+    ]

@@ -75,11 +75,21 @@ def history(request: HttpRequest) -> HttpResponse:
     )
 
 
+# The approved records a round was played under, named by title on its player pages.
+_ROUND_RECORDS = ("rules_submission", "layout", "paytable")
+
+
 def _visible_round(request: HttpRequest, pk: int):
     """The round ``pk`` if the user may look it up: a player their own, staff any."""
     if not (may(request.user, Action.PLAY) or may(request.user, Action.VIEW_ROUNDS)):
         raise PermissionDenied("your role may not look up game rounds")
-    round_obj = selectors.rounds_visible_to(request.user).filter(pk=pk).first()
+    # The three records the round names come with it (their titles, no query each).
+    round_obj = (
+        selectors.rounds_visible_to(request.user)
+        .select_related(*_ROUND_RECORDS)
+        .filter(pk=pk)
+        .first()
+    )
     if round_obj is None:
         raise Http404("no such round")
     return round_obj
@@ -92,7 +102,12 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(
         request,
         "game/round.html",
-        {"round": round_obj, "data": presenters.round_data(round_obj)},
+        {
+            "round": round_obj,
+            "data": presenters.round_data(round_obj),
+            "records": presenters.round_records(round_obj),
+            "odds_shown": presenters.recorded_odds(round_obj.paytable_odds),
+        },
     )
 
 
@@ -106,6 +121,7 @@ def _replay_page(request: HttpRequest, round_obj, *, latest: bool) -> HttpRespon
             # The banner says "your previous game" only when it is the viewer's own latest.
             "mine": round_obj.player_id == request.user.pk,
             "latest": latest,
+            "records": presenters.round_records(round_obj),
         },
     )
 
@@ -115,10 +131,17 @@ def _replay_page(request: HttpRequest, round_obj, *, latest: bool) -> HttpRespon
 def replay_last(request: HttpRequest) -> HttpResponse:
     """§ 810a.11(a): the signed-in player's previous game, replayed from its record."""
     player = _player(request)
-    last = selectors.recent_rounds(player, 1)
-    if not last:
+    # ``recent_rounds(player, 1)`` with the three records the page names.
+    last = (
+        selectors.rounds_with_detail()
+        .select_related(*_ROUND_RECORDS)
+        .filter(player=player)
+        .order_by("-sequence")
+        .first()
+    )
+    if last is None:
         return render(request, "game/replay.html", {"round": None})
-    return _replay_page(request, last[0], latest=True)
+    return _replay_page(request, last, latest=True)
 
 
 @login_required

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+from typing import NamedTuple
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -12,14 +13,64 @@ from django.views.decorators.http import require_safe
 from portal.accounts import policy
 from portal.accounts.policy import Action
 from portal.compliance import selectors
-from portal.core.padates import pa_today
+from portal.compliance.services.layouts import REVIEW_DAYS
+from portal.core.padates import pa_date, pa_today
 from portal.core.pages import detail_url, domain_errors
+
+EXPIRY_WINDOW_DAYS = 30
+# An approval counts as newly inside the window for this many days after it came in.
+NEW_FOR_DAYS = 7
+KIND_LABELS = {
+    "layout": "Layouts",
+    "paytable": "Paytables",
+    "rules_submission": "Rules submissions",
+}
+
+
+class Badge(NamedTuple):
+    text: str
+    css: str
+
+
+def _days(n: int) -> str:
+    return f"{n} day{'' if n == 1 else 's'}"
+
+
+def review_badge(record, today: datetime.date) -> tuple[datetime.date | None, Badge | None]:
+    """When the Bureau's review of a submitted record is due (§ 601a.10(a): 15 calendar
+    days after submission, Pennsylvania dates, DOMAIN.md 2a), and how that stands today."""
+    if record.submitted_at is None:
+        return None, None
+    due = pa_date(record.submitted_at) + datetime.timedelta(days=REVIEW_DAYS)
+    left = (due - today).days
+    if left > 0:
+        return due, Badge(f"due in {_days(left)}", "due")
+    if left == 0:
+        return due, Badge("due today", "due-today")
+    return due, Badge(f"overdue by {_days(-left)}", "overdue")
+
+
+def new_badge(record, today: datetime.date) -> Badge | None:
+    """Marks an approval that came inside the expiry window in the last ``NEW_FOR_DAYS``
+    days: its expiry date less the window is on or after today less those days."""
+    came_in = record.expiry_date - datetime.timedelta(days=EXPIRY_WINDOW_DAYS)
+    ago = (today - came_in).days
+    if not 0 <= ago <= NEW_FOR_DAYS:
+        return None
+    return Badge("new today" if ago == 0 else f"new {_days(ago)} ago", "new")
 
 
 def _rows(records) -> list[tuple]:
     return [
         (record, detail_url(record.kind, record.pk), record.kind.replace("_", " "))
         for record in records
+    ]
+
+
+def _count_rows(counts) -> list[tuple[str, list[int]]]:
+    return [
+        (KIND_LABELS[model.kind], [by_status[status] for status, _ in selectors.DASHBOARD_GROUPS])
+        for model, by_status in counts
     ]
 
 
@@ -30,13 +81,18 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     user = request.user
     policy.require(user, Action.VIEW)
     deciding, drafting = policy.may(user, Action.DECIDE), policy.may(user, Action.DRAFT)
+    today = pa_today()
+    # One query per kind for the lists and one per kind for the counts.
+    found = selectors.dashboard_records(user, EXPIRY_WINDOW_DAYS, today=today)
     context = {
+        "count_groups": [label for _, label in selectors.DASHBOARD_GROUPS],
+        "counts": _count_rows(selectors.status_counts(user)),
         # Only those who decide have anything "awaiting review"; only drafters keep drafts.
-        "awaiting": _rows(selectors.awaiting_review(user)) if deciding else None,
-        "drafts": _rows(selectors.drafts_for(user)) if drafting else None,
-        "expiring": _rows(selectors.expiring_within(user, 30)),
-        # Came inside the 30 days today: its expiry is exactly 30 Pennsylvania days away.
-        "newly_expiring": pa_today() + datetime.timedelta(days=30),
+        "awaiting": [(*row, *review_badge(row[0], today)) for row in _rows(found.awaiting)]
+        if deciding
+        else None,
+        "drafts": _rows(found.drafts) if drafting else None,
+        "expiring": [(*row, new_badge(row[0], today)) for row in _rows(found.expiring)],
         "may_draft": drafting,
         "may_audit": policy.may(user, Action.VIEW_AUDIT),
     }

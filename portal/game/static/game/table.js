@@ -10,12 +10,14 @@
   const csrfToken = csrf ? decodeURIComponent(csrf.split("=")[1]) : "";
   const stakes = new Map(); // spot → minor units
   const history = []; // [spot, amount] for undo
+  let lastBets = []; // the [spot, amount] placings of this session's previous spin
   const spots = Array.from(game.querySelectorAll(".spot"));
   const totalEl = document.getElementById("total");
   const statusEl = document.getElementById("status");
   const resultEl = document.getElementById("result");
   const balanceEl = document.getElementById("balance");
   const spinButton = document.getElementById("spin");
+  const repeatButton = document.getElementById("repeat");
   const roundMax = Number(game.dataset.roundMax);
   const maxPerSpot = Number(game.dataset.max);
 
@@ -48,6 +50,7 @@
     totalEl.textContent = dollars(total());
     totalEl.dataset.cents = String(total());
     spinButton.disabled = stakes.size === 0;
+    if (repeatButton) repeatButton.disabled = lastBets.length === 0;
   }
 
   function say(text, isError) {
@@ -64,17 +67,35 @@
     return true;
   }
 
-  function place(button) {
-    if (frozen()) return;
-    const amount = chip();
-    const spot = button.dataset.spot;
+  // Puts ``amount`` on ``spot`` if the limits allow it; says why not otherwise.
+  function placeAmount(spot, amount) {
+    if (frozen()) return false;
     const next = (stakes.get(spot) || 0) + amount;
-    if (next > maxPerSpot) return say(`The most on one spot is ${dollars(maxPerSpot)}.`, true);
-    if (total() + amount > roundMax) return say(`The most in one round is ${dollars(roundMax)}.`, true);
+    if (next > maxPerSpot) {
+      say(`The most on one spot is ${dollars(maxPerSpot)}.`, true);
+      return false;
+    }
+    if (total() + amount > roundMax) {
+      say(`The most in one round is ${dollars(roundMax)}.`, true);
+      return false;
+    }
     stakes.set(spot, next);
     history.push([spot, amount]);
     say("");
     render();
+    return true;
+  }
+
+  function place(button) {
+    placeAmount(button.dataset.spot, chip());
+  }
+
+  // "Repeat last bet": the previous spin's placings again, one by one as if clicked, so
+  // the per-spot and per-round limits are checked as usual; it stops at the first refused.
+  function repeatLast() {
+    for (const [spot, amount] of lastBets) {
+      if (!placeAmount(spot, amount)) return;
+    }
   }
 
   function clearHighlights() {
@@ -168,6 +189,7 @@
       `<h2>Round #${round.id}: <span class="outcome">${round.outcome}</span> (${round.outcome_colour})</h2>` +
       `<ul>${rows}</ul><p>Staked ${dollars(round.total_staked)}, returned ${dollars(round.total_returned)}. ` +
       `<a href="${link}">Full record</a></p>`;
+    lastBets = history.slice();
     stakes.clear();
     history.length = 0;
     render();
@@ -207,5 +229,6 @@
   }
 
   spinButton.addEventListener("click", spin);
+  if (repeatButton) repeatButton.addEventListener("click", repeatLast);
   render();
 })();
