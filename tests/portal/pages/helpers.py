@@ -56,3 +56,21 @@ def approve_layout(officer, layout, **overrides):
     fields = {"reference_number": "BGO-1", "effective_date": EFFECTIVE, "expiry_date": EXPIRY}
     fields.update(overrides)
     return services.layout_approve(actor=officer, layout=layout, **fields)
+
+
+def rules_form(paytable, layout, **overrides) -> dict:
+    """A rules submission form listing ``paytable`` and ``layout``, valid unless overridden."""
+    data = {
+        "title": "Jinzi Roulette rules",
+        "notes": "Main floor",
+        "effective_date": EFFECTIVE.isoformat(),
+        "expiry_date": EXPIRY.isoformat(),
+        "paytable": paytable.pk,
+        "layout": layout.pk,
+        "chip_unit": 100,
+        "min_wager": 100,
+        "max_wager": 50_000,
+        "max_round_stake": 200_000,
+    }
+    data.update(overrides)
+    return data

@@ -16,18 +16,15 @@ from portal.compliance import services
 from portal.compliance.models import Offering, Paytable, RulesSubmission
 from portal.core.padates import pa_time
 from tests.portal.factories import (
-    EFFECTIVE,
-    EXPIRY,
     MINIMUM_ODDS,
     approved_layout,
-    approved_paytable,
     make_layout,
     make_offering,
     make_paytable,
     make_rules,
     make_user,
 )
-from tests.portal.pages.helpers import field_errors, form_errors, text
+from tests.portal.pages.helpers import field_errors, form_errors, rules_form, text
 
 pytestmark = pytest.mark.django_db
 
@@ -318,32 +315,8 @@ def test_the_edit_form_shows_an_odds_error_once_too(login, manager_a, holder_a):
     assert text(response).count("Column pays 1 to 1") == 1
 
 
-@pytest.fixture
-def parts(manager_a, officer, holder_a):
-    return approved_paytable(manager_a, officer, holder_a), approved_layout(
-        manager_a, officer, holder_a
-    )
-
-
-def _rules_form(paytable, layout, **overrides):
-    data = {
-        "title": "Jinzi Roulette rules",
-        "notes": "",
-        "effective_date": EFFECTIVE.isoformat(),
-        "expiry_date": EXPIRY.isoformat(),
-        "paytable": paytable.pk,
-        "layout": layout.pk,
-        "chip_unit": 100,
-        "min_wager": 100,
-        "max_wager": 50_000,
-        "max_round_stake": 200_000,
-    }
-    data.update(overrides)
-    return data
-
-
 def test_617b8_a_past_sunset_expiry_shows_with_a_missing_title(login, manager_a, parts):
-    data = _rules_form(*parts, title="", expiry_date="2029-01-01")
+    data = rules_form(*parts, title="", expiry_date="2029-01-01")
 
     response = login(manager_a).post("/compliance/rules/new/", data)
 
@@ -357,7 +330,7 @@ def test_617b8_a_past_sunset_expiry_shows_with_a_missing_title(login, manager_a,
 
 
 def test_617b8_g_a_past_sunset_expiry_shows_with_an_odd_chip_unit(login, manager_a, parts):
-    data = _rules_form(*parts, chip_unit=101, expiry_date="2029-01-01")
+    data = rules_form(*parts, chip_unit=101, expiry_date="2029-01-01")
 
     response = login(manager_a).post("/compliance/rules/new/", data)
 
@@ -373,7 +346,7 @@ def test_the_rules_edit_form_shows_the_date_errors_with_the_others(
 ):
     paytable, layout = parts
     submission = make_rules(manager_a, holder_a, paytable, layout)
-    data = _rules_form(
+    data = rules_form(
         paytable, layout, effective_date="2025-01-01", expiry_date="2029-01-01", max_wager=50
     )
 

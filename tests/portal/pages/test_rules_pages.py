@@ -5,42 +5,14 @@ from portal.compliance import messages as msg
 from portal.compliance import services
 from portal.compliance.models import ListedGame, RecordStatus, RulesSubmission
 from tests.portal.factories import (
-    EFFECTIVE,
     EXPIRY,
-    approved_layout,
-    approved_paytable,
     make_layout,
     make_paytable,
     make_rules,
 )
-from tests.portal.pages.helpers import field_errors, form_errors, text
+from tests.portal.pages.helpers import field_errors, form_errors, rules_form, text
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def parts(manager_a, officer, holder_a):
-    """An approved paytable and layout of holder A, ready to be listed."""
-    return approved_paytable(manager_a, officer, holder_a), approved_layout(
-        manager_a, officer, holder_a
-    )
-
-
-def _form(paytable, layout, **overrides):
-    data = {
-        "title": "Jinzi Roulette rules",
-        "notes": "Main floor",
-        "effective_date": EFFECTIVE.isoformat(),
-        "expiry_date": EXPIRY.isoformat(),
-        "paytable": paytable.pk,
-        "layout": layout.pk,
-        "chip_unit": 100,
-        "min_wager": 100,
-        "max_wager": 50_000,
-        "max_round_stake": 200_000,
-    }
-    data.update(overrides)
-    return data
 
 
 def test_601a2_a_manager_drafts_a_rules_submission_listing_jinzi_roulette(
@@ -48,7 +20,7 @@ def test_601a2_a_manager_drafts_a_rules_submission_listing_jinzi_roulette(
 ):
     paytable, layout = parts
 
-    response = login(manager_a).post("/compliance/rules/new/", _form(paytable, layout))
+    response = login(manager_a).post("/compliance/rules/new/", rules_form(paytable, layout))
 
     submission = RulesSubmission.objects.get()
     assert response.status_code == 302
@@ -72,7 +44,7 @@ def test_601a2_a_manager_drafts_a_rules_submission_listing_jinzi_roulette(
 
 
 def test_617b8_g_rules_form_refuses_odd_chip_unit(login, manager_a, parts):
-    response = login(manager_a).post("/compliance/rules/new/", _form(*parts, chip_unit=101))
+    response = login(manager_a).post("/compliance/rules/new/", rules_form(*parts, chip_unit=101))
 
     assert response.status_code == 400
     errors = field_errors(response, "id_chip_unit")
@@ -82,7 +54,9 @@ def test_617b8_g_rules_form_refuses_odd_chip_unit(login, manager_a, parts):
 
 
 def test_limits_out_of_order_are_shown_on_the_max_wager(login, manager_a, parts):
-    response = login(manager_a).post("/compliance/rules/new/", _form(*parts, max_wager=400_000))
+    response = login(manager_a).post(
+        "/compliance/rules/new/", rules_form(*parts, max_wager=400_000)
+    )
 
     assert response.status_code == 400
     assert msg.LIMITS_ORDER in field_errors(response, "id_max_wager")
@@ -90,7 +64,7 @@ def test_limits_out_of_order_are_shown_on_the_max_wager(login, manager_a, parts)
 
 def test_617b8_sunset_rules_expiring_after_2028_06_14_are_refused(login, manager_a, parts):
     response = login(manager_a).post(
-        "/compliance/rules/new/", _form(*parts, expiry_date="2028-06-15")
+        "/compliance/rules/new/", rules_form(*parts, expiry_date="2028-06-15")
     )
 
     assert response.status_code == 400
@@ -99,7 +73,7 @@ def test_617b8_sunset_rules_expiring_after_2028_06_14_are_refused(login, manager
 
 
 def test_money_is_typed_in_cents_as_whole_numbers(login, manager_a, parts):
-    response = login(manager_a).post("/compliance/rules/new/", _form(*parts, chip_unit="1.50"))
+    response = login(manager_a).post("/compliance/rules/new/", rules_form(*parts, chip_unit="1.50"))
 
     assert response.status_code == 400
     assert "Enter a whole number" in field_errors(response, "id_chip_unit")
@@ -114,7 +88,7 @@ def test_the_selects_offer_only_the_holders_own_records(
     theirs = make_paytable(manager_b, holder_b, name="Their paytable")
 
     page = text(login(manager_a).get("/compliance/rules/new/"))
-    response = login(manager_a).post("/compliance/rules/new/", _form(theirs, parts[1]))
+    response = login(manager_a).post("/compliance/rules/new/", rules_form(theirs, parts[1]))
 
     assert "Standard v1" in page
     assert "Their paytable" not in page
@@ -127,7 +101,7 @@ def test_a_superuser_listing_another_holders_paytable_is_told_on_the_field(
     login, superuser, holder_b, parts
 ):
     response = login(superuser).post(
-        "/compliance/rules/new/", {**_form(*parts), "holder": holder_b.pk}
+        "/compliance/rules/new/", {**rules_form(*parts), "holder": holder_b.pk}
     )
 
     assert response.status_code == 400
@@ -180,7 +154,7 @@ def test_editing_changes_the_listing_but_not_the_status(login, manager_a, holder
     shown = text(client.get(f"/compliance/rules/{submission.pk}/edit/"))
     response = client.post(
         f"/compliance/rules/{submission.pk}/edit/",
-        _form(*parts, title="Revised", max_wager=60_000, status="approved"),
+        rules_form(*parts, title="Revised", max_wager=60_000, status="approved"),
     )
 
     assert 'value="50000"' in shown
@@ -222,7 +196,7 @@ def test_another_holders_rules_are_not_found(login, manager_a, manager_b, holder
 def test_wrong_roles_are_forbidden(login, auditor, officer, manager_a, holder_a, parts):
     submission = make_rules(manager_a, holder_a, *parts)
 
-    assert login(auditor).post("/compliance/rules/new/", _form(*parts)).status_code == 403
+    assert login(auditor).post("/compliance/rules/new/", rules_form(*parts)).status_code == 403
     assert login(officer).get(f"/compliance/rules/{submission.pk}/edit/").status_code == 403
     assert login(officer).post(f"/compliance/rules/{submission.pk}/submit/").status_code == 403
     assert RulesSubmission.objects.count() == 1
