@@ -7,10 +7,9 @@ import re
 import pytest
 
 from portal.core.templatetags.pa_time import pa_time
-from portal.game.services import round_play
 from tests.portal.browser import needs_chromium
 from tests.portal.factories import PASSWORD
-from tests.portal.game.conftest import FixedBits
+from tests.portal.game.conftest import play_round
 
 # A time shown with a fraction of a second, or in ISO form (as ``isoformat`` writes it).
 FRACTION_OF_A_SECOND = re.compile(r"\d{2}:\d{2}:\d{2}[.,]\d")
@@ -18,16 +17,12 @@ ISO_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 
 
 def _play(player, offering, n):
-    return round_play(
-        player=player,
-        offering_id=offering.pk,
-        wagers=[
-            {"kind": "red", "stake": 200},
-            {"kind": "straight", "numbers": [n % 13], "stake": 200},
-        ],
-        idempotency_key=f"records-round-{n:04d}",
-        rng=FixedBits(n % 13),
-    ).round
+    """Red and straight-up on ``n``, the wheel stopped on ``n`` (the game pages' round)."""
+    wagers = [
+        {"kind": "red", "stake": 200},
+        {"kind": "straight", "numbers": [n % 13], "stake": 200},
+    ]
+    return play_round(player, offering, f"records-round-{n:04d}", wagers, outcome=n % 13).round
 
 
 def _names(round_obj):
