@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass
 
 import django_filters
-from django import forms
 from django.db.models import QuerySet
 
 from portal.accounts.policy import Action, may
 from portal.compliance.models import Offering, OfferingStatus
 from portal.compliance.selectors import offering_is_live, offerings_with_parts
-from portal.core.padates import day_starts
+from portal.core.lists import PaDateFrom, PaDateTo, PeriodForm, Sort
 from portal.game.models import Round, RoundStatus, Wallet
 
 RECALL_COUNT = 10  # at least the last 10 games (§ 810a.11 "last game" recall)
@@ -62,26 +60,9 @@ class _OfferingFilter(django_filters.ModelChoiceFilter):
     field_class = _OfferingField
 
 
-class _RoundFilterForm(forms.Form):
-    def clean(self):
-        cleaned = super().clean()
-        for name in ("since", "until"):
-            day = cleaned.get(name)
-            if day is not None and not _readable_day(day):
-                self.add_error(name, "Enter a date between the years 1900 and 9998.")
-        since, until = cleaned.get("since"), cleaned.get("until")
-        if since is not None and until is not None and since > until:
-            self.add_error("until", "The period ends before it starts.")
-        return cleaned
-
-
-def _readable_day(day: datetime.date) -> bool:
-    return 1900 <= day.year <= 9998  # day_starts works on any day of these years
-
-
 class RoundFilter(django_filters.FilterSet):
     """Rounds by player (username), offering, period (Pennsylvania dates, both ends
-    included, by the instant the round started), outcome and status."""
+    included, by the instant the round started), outcome and status; sortable."""
 
     player = django_filters.CharFilter(
         field_name="player__username", lookup_expr="iexact", label="Player (username)"
@@ -91,28 +72,28 @@ class RoundFilter(django_filters.FilterSet):
         queryset=Offering.objects.select_related("holder").order_by("holder__name", "name", "pk"),
         label="Offering",
     )
-    since = django_filters.DateFilter(
-        method="_since", label="From (Pennsylvania date)", widget=forms.DateInput({"type": "date"})
-    )
-    until = django_filters.DateFilter(
-        method="_until", label="To (Pennsylvania date)", widget=forms.DateInput({"type": "date"})
-    )
+    since = PaDateFrom("started_at", "From (Pennsylvania date)")
+    until = PaDateTo("started_at", "To (Pennsylvania date)")
     # A choice with an empty one first ("any"): 0 is an outcome, not "no filter".
     outcome = django_filters.ChoiceFilter(
         field_name="outcome", choices=[(str(n), str(n)) for n in range(13)]
     )
     status = django_filters.ChoiceFilter(field_name="status", choices=RoundStatus.choices)
+    sort = Sort(
+        round="pk",
+        player="player__username",
+        offering="offering__name",
+        started="started_at",
+        outcome="outcome",
+        staked="total_staked",
+        returned="total_returned",
+        status="status",
+    )
 
     class Meta:
         model = Round
-        fields = ["player", "offering", "since", "until", "outcome", "status"]
-        form = _RoundFilterForm
-
-    def _since(self, queryset, name, value: datetime.date):
-        return queryset.filter(started_at__gte=day_starts(value))
-
-    def _until(self, queryset, name, value: datetime.date):
-        return queryset.filter(started_at__lt=day_starts(value + datetime.timedelta(days=1)))
+        fields = ["player", "offering", "since", "until", "outcome", "status", "sort"]
+        form = PeriodForm
 
 
 def every_round() -> QuerySet[Round]:

@@ -15,7 +15,8 @@ from portal.accounts import policy
 from portal.accounts.policy import Action, denial, may
 from portal.audit.chain import stored_head
 from portal.compliance.selectors import jinzi_listing, offering_is_live, offerings_with_parts
-from portal.core.pages import PAGE_SIZE, domain_errors, paginate
+from portal.core.lists import csv_download, filtered_page, wants_csv
+from portal.core.pages import PAGE_SIZE, domain_errors
 from portal.game import presenters, retention, selectors
 from portal.game.replay import replay_data
 from portal.game.services import wallet_for
@@ -161,10 +162,11 @@ def round_list(request: HttpRequest) -> HttpResponse:
     each links to its full record. A filter value it cannot read is a 400, shown inline."""
     policy.require(request.user, Action.VIEW_ROUNDS)
     rounds = selectors.RoundFilter(request.GET, queryset=selectors.every_round())
-    valid = rounds.is_valid()
-    page = paginate(request, rounds.qs if valid else selectors.every_round().none())
+    page, status = filtered_page(request, rounds)
+    if status == 200 and wants_csv(request):
+        return csv_download(rounds.qs, presenters.ROUND_COLUMNS, "game-rounds")
     context = {"filter": rounds, "page": page}
-    return render(request, "game/staff_rounds.html", context, status=200 if valid else 400)
+    return render(request, "game/staff_rounds.html", context, status=status)
 
 
 @login_required

@@ -11,8 +11,8 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from portal.accounts import policy
 from portal.accounts.policy import Action
+from portal.compliance import lists, selectors, services
 from portal.compliance import messages as msg
-from portal.compliance import selectors, services
 from portal.compliance.forms import OfferingForm, ReasonForm
 from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
 from portal.compliance.views.common import (
@@ -24,7 +24,8 @@ from portal.compliance.views.common import (
 )
 from portal.compliance.views.records import history_rows
 from portal.core.errors import Conflict, ValidationFailed
-from portal.core.pages import domain_errors, paginate
+from portal.core.lists import csv_download, filtered_page, wants_csv
+from portal.core.pages import domain_errors
 
 
 def _form(request: HttpRequest, **kwargs) -> OfferingForm:
@@ -63,12 +64,23 @@ def _render_detail(
 @require_safe
 @domain_errors
 def offering_list(request: HttpRequest) -> HttpResponse:
+    """The offerings the user may see, each saying whether it is live now and, if not, why."""
     policy.require(request.user, Action.VIEW)
-    page = paginate(request, policy.visible(request.user, selectors.offerings_with_parts()))
+    offerings = policy.visible(request.user, selectors.offerings_with_parts())
+    listing = lists.OfferingFilter(request.GET, queryset=offerings, request=request)
+    page, status = filtered_page(request, listing)
     now = timezone.now()
+    if status == 200 and wants_csv(request):
+        columns = lists.offering_columns(lambda o: selectors.offering_is_live(o, at=now).live)
+        return csv_download(listing.qs, columns, "offerings")
     rows = [(offering, selectors.offering_is_live(offering, at=now)) for offering in page]
-    context = {"page": page, "rows": rows, "may_draft": policy.may(request.user, Action.DRAFT)}
-    return render(request, "compliance/offerings/list.html", context)
+    context = {
+        "filter": listing,
+        "page": page,
+        "rows": rows,
+        "may_draft": policy.may(request.user, Action.DRAFT),
+    }
+    return render(request, "compliance/offerings/list.html", context, status=status)
 
 
 @login_required

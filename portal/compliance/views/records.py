@@ -16,13 +16,13 @@ from django.shortcuts import redirect, render
 
 from portal.accounts import policy
 from portal.accounts.policy import Action
-from portal.compliance import presenters, selectors
+from portal.compliance import lists, presenters, selectors
 from portal.compliance.forms import EmptyForm, ReasonForm, ServiceForm
 from portal.compliance.models import RecordStatus, VersionedRecord
 from portal.compliance.services import workflow
 from portal.compliance.views.common import visible_or_404
 from portal.core.errors import ValidationFailed
-from portal.core.pages import paginate
+from portal.core.lists import csv_download, filtered_page, wants_csv
 
 S = RecordStatus
 
@@ -103,19 +103,20 @@ def detail_queryset(kind: RecordKind):
 
 
 def list_page(request: HttpRequest, kind: RecordKind) -> HttpResponse:
+    """The kind's records the user may see: searched, filtered, sorted, a page or a CSV."""
     policy.require(request.user, Action.VIEW)
     records = selectors.records_for(request.user, kind.model)
-    status = request.GET.get("status", "")
-    if status in S.values:
-        records = records.filter(status=status)
+    listing = lists.record_filter(kind.model)(request.GET, queryset=records, request=request)
+    page, status = filtered_page(request, listing)
+    if status == 200 and wants_csv(request):
+        return csv_download(listing.qs, lists.RECORD_COLUMNS, kind.url)
     context = {
         "kind": kind,
-        "page": paginate(request, records),
-        "status": status,
-        "statuses": S.choices,
+        "filter": listing,
+        "page": page,
         "may_draft": policy.may(request.user, Action.DRAFT),
     }
-    return render(request, "compliance/record_list.html", context)
+    return render(request, "compliance/record_list.html", context, status=status)
 
 
 def history_rows(record) -> list[dict]:

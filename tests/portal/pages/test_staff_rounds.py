@@ -36,7 +36,7 @@ def _play(player, offering, key, outcome, wagers=RED):
 
 
 def _round_ids(page: str) -> list[int]:
-    body = page[page.index('<table class="staff-rounds">') : page.index("</table>")]
+    body = page[page.index('<table class="staff-rounds cards">') : page.index("</table>")]
     return [int(pk) for pk in re.findall(r'<a href="/play/rounds/(\d+)/">', body)]
 
 
@@ -78,11 +78,13 @@ def test_810a11_those_who_may_see_every_round_list_them_with_the_full_record(
     assert _round_ids(page) == newest_first
     row = page[page.index(f'<a href="/play/rounds/{floor["b3"].pk}/">') :]
     row = row[: row.index("</tr>")]
-    assert "<td>player <span" in row
-    assert "<td>Table B <span" in row and "(Susquehanna Gaming)" in row
+    assert '<td data-label="Player">player <span' in row
+    assert '<td data-label="Offering">Table B <span' in row and "(Susquehanna Gaming)" in row
     assert "$2.00" in row and "$4.00" in row  # red on 3 pays even money
     assert "Complete" in row
-    started = re.search(r"<td>(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (EST|EDT))</td>", row)
+    started = re.search(
+        r"<td data-label=\"Started\">(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d (EST|EDT))</td>", row
+    )
     assert started is not None  # Pennsylvania time, to the second, no microseconds
     assert "4 in all." in page
 
