@@ -5,6 +5,7 @@ from __future__ import annotations
 import django_filters
 
 from portal.audit.models import AuditEvent
+from portal.core.lists import Search, Sort
 
 
 class AuditEventFilter(django_filters.FilterSet):
@@ -15,10 +16,27 @@ class AuditEventFilter(django_filters.FilterSet):
     object_type = django_filters.CharFilter(field_name="object_type")
     object_id = django_filters.CharFilter(field_name="object_id")
     request_id = django_filters.CharFilter(field_name="request_id")
+    q = Search("actor_username", "action", "reason", label="Search actor, action or reason")
+    sort = Sort(
+        sequence="sequence",
+        actor="actor_username",
+        action="action",
+        object="object_type",
+    )
 
     class Meta:
         model = AuditEvent
-        fields = ["since", "until", "actor", "action", "object_type", "object_id", "request_id"]
+        fields = [
+            "since",
+            "until",
+            "actor",
+            "action",
+            "object_type",
+            "object_id",
+            "request_id",
+            "q",
+            "sort",
+        ]
 
 
 def filters_given(query) -> dict[str, str]:

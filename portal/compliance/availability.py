@@ -3,14 +3,13 @@ portal page and the API. Periods are Pennsylvania dates, both ends included (DOM
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Iterator
 
 import django_filters
 
 from portal.compliance.models import AvailabilityChange
 from portal.core.csv_export import csv_lines
-from portal.core.padates import day_starts
+from portal.core.lists import PaDateFrom, PaDateTo, Search, Sort
 
 # The instants are exported in UTC, ISO 8601 with their offset; the header says so.
 HEADER = (
@@ -30,24 +29,20 @@ HEADER = (
 class AvailabilityFilter(django_filters.FilterSet):
     holder = django_filters.NumberFilter(field_name="holder_id")
     offering = django_filters.NumberFilter(field_name="offering_id")
-    since = django_filters.DateFilter(method="_since", label="From (Pennsylvania date)")
-    until = django_filters.DateFilter(method="_until", label="To (Pennsylvania date)")
+    since = PaDateFrom("at", "From (Pennsylvania date)")
+    until = PaDateTo("at", "To (Pennsylvania date)")
     # "true" or "false" and nothing else: a value it cannot read is a 400, never ignored.
     opened = django_filters.TypedChoiceFilter(
         field_name="opened",
         choices=(("true", "opened"), ("false", "closed")),
         coerce=lambda value: value == "true",
     )
+    q = Search("offering__name", "holder__name", "reason", label="Search table, holder or reason")
+    sort = Sort(at="at", table="offering__name", holder="holder__name", cause="cause")
 
     class Meta:
         model = AvailabilityChange
-        fields = ["holder", "offering", "since", "until", "opened"]
-
-    def _since(self, queryset, name, value: datetime.date):
-        return queryset.filter(at__gte=day_starts(value))
-
-    def _until(self, queryset, name, value: datetime.date):
-        return queryset.filter(at__lt=day_starts(value + datetime.timedelta(days=1)))
+        fields = ["holder", "offering", "since", "until", "opened", "q", "sort"]
 
 
 def availability_log():

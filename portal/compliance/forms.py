@@ -1,7 +1,9 @@
 """Portal forms. They only parse what was typed (types, required fields); the services in
 ``portal.compliance.services`` judge it, and their errors are shown on the fields here.
-Where a service's input check can run before anything is written (dates, a listing, odds),
-``clean()`` runs that same check, so every error is shown at once, each once, on its field.
+Where a service's input check can run before anything is written (dates, a listing, odds,
+the § 617b.8 sunset refusal of a new rules submission or offering), ``clean()`` runs that
+same check, so every error is shown at once, each once, on its field (a refusal about no
+one field, as the form's own error).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from portal.compliance import messages as msg
 from portal.compliance.artwork import max_artwork_bytes
 from portal.compliance.models import SUNSET, Game, ListedGame
 from portal.compliance.services import GameListing, workflow
-from portal.compliance.services.rules import check_games
+from portal.compliance.services.offerings import refuse_new_offering_after_sunset
+from portal.compliance.services.rules import check_games, refuse_new_submission_after_sunset
 from portal.core.errors import Conflict, ValidationFailed
 
 SUNSET_HELP = (
@@ -220,7 +223,8 @@ class PaytableApproveForm(ServiceForm):
 
 
 class RulesSubmissionForm(ServiceForm):
-    """The submission and its one listing, Jinzi Roulette; amounts in minor units (cents)."""
+    """The submission and its one listing, Jinzi Roulette; amounts in minor units (cents).
+    ``creating``: a new submission, refused once § 617b.8 has expired."""
 
     field_aliases: ClassVar[dict[str, str]] = {
         f"games.0.{name}": name for name in (*LISTING_FIELDS, "game")
@@ -240,8 +244,9 @@ class RulesSubmissionForm(ServiceForm):
     max_wager = forms.IntegerField(label="Maximum wager per spot (cents)")
     max_round_stake = forms.IntegerField(label="Maximum stake per round (cents)")
 
-    def __init__(self, *args, paytables, layouts, **kwargs) -> None:
+    def __init__(self, *args, paytables, layouts, creating=False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.creating = creating
         for name, queryset in (("paytable", paytables), ("layout", layouts)):
             self.fields[name].queryset = queryset
             self.fields[name].show_holder = self.chooses_holder
@@ -250,6 +255,8 @@ class RulesSubmissionForm(ServiceForm):
 
     def clean(self) -> dict:
         data = super().clean()
+        if self.creating:
+            self.run_check(refuse_new_submission_after_sunset)
         dates = ("effective_date", "expiry_date")
         if not any(self.has_error(name) for name in dates):
             self.run_check(workflow.check_dates, *(data.get(name) for name in dates))
@@ -354,7 +361,7 @@ class OfferingForm(ServiceForm):
     def clean(self) -> dict:
         data = super().clean()
         if self.creating:
-            self.run_check(workflow.refuse_after_sunset, "offering", "set up")
+            self.run_check(refuse_new_offering_after_sunset)
         holder = data.get("holder")
         if holder is not None:
             for name in ("rules_submission", "layout", "paytable"):

@@ -1,5 +1,5 @@
 """The compliance lists' filters, sorts and CSV columns: layouts, paytables and rules
-submissions (one shape, built per kind), offerings, and a drafter's own submissions."""
+submissions (one shape, built per kind) and offerings."""
 
 from __future__ import annotations
 
@@ -7,35 +7,19 @@ from collections.abc import Callable
 from functools import cache
 
 import django_filters
-from django.db.models import QuerySet
 
-from portal.accounts import policy
-from portal.accounts.models import CertificateHolder
-from portal.accounts.roles import holder_id_of
+from portal.accounts.filters import HolderScopedFilterSet
 from portal.compliance.models import Offering, OfferingStatus, RecordStatus, VersionedRecord
-from portal.core.lists import Column, PaDateFrom, PaDateTo, PeriodForm, Search, Sort
+from portal.core.lists import (
+    Column,
+    PaDateFrom,
+    PaDateTo,
+    PeriodForm,
+    Search,
+    Sort,
+    utc_text,
+)
 from portal.core.pages import TITLE_FIELDS
-
-
-def _visible_holders(request) -> QuerySet:
-    return policy.visible(request.user, CertificateHolder.objects.order_by("name"))
-
-
-class _HolderScoped(django_filters.FilterSet):
-    """A list with a holder filter, offered only to those who see more than their own."""
-
-    holder = django_filters.ModelChoiceFilter(
-        queryset=_visible_holders, label="Holder", empty_label="Any holder"
-    )
-
-    def __init__(self, *args, request=None, **kwargs):
-        super().__init__(*args, request=request, **kwargs)
-        if request is not None and holder_id_of(request.user) is not None:
-            del self.filters["holder"]  # a manager sees one holder: theirs
-
-
-def _utc(instant) -> str:
-    return instant.isoformat() if instant else ""  # stored in UTC; ISO 8601 with its offset
 
 
 @cache
@@ -63,7 +47,7 @@ def record_filter(model: type[VersionedRecord]) -> type[django_filters.FilterSet
         ),
     }
     meta = type("Meta", (), {"model": model, "fields": [], "form": PeriodForm})
-    return type(f"{model.__name__}Filter", (_HolderScoped,), {**filters, "Meta": meta})
+    return type(f"{model.__name__}Filter", (HolderScopedFilterSet,), {**filters, "Meta": meta})
 
 
 RECORD_COLUMNS = (
@@ -75,12 +59,12 @@ RECORD_COLUMNS = (
     Column("effective_date", lambda r: r.effective_date or ""),
     Column("expiry_date", lambda r: r.expiry_date or ""),
     Column("submitted_by", lambda r: r.submitted_by.username if r.submitted_by else ""),
-    Column("submitted_at_utc", lambda r: _utc(r.submitted_at)),
-    Column("updated_at_utc", lambda r: _utc(r.updated_at)),
+    Column("submitted_at_utc", lambda r: utc_text(r.submitted_at)),
+    Column("updated_at_utc", lambda r: utc_text(r.updated_at)),
 )
 
 
-class OfferingFilter(_HolderScoped):
+class OfferingFilter(HolderScopedFilterSet):
     q = Search("name", "holder__name", label="Search by name or holder")
     status = django_filters.ChoiceFilter(choices=OfferingStatus.choices, empty_label="Any status")
     sort = Sort(name="name", holder="holder__name", status="status", updated="updated_at")
@@ -101,5 +85,5 @@ def offering_columns(live: Callable[[Offering], bool]) -> tuple[Column, ...]:
         Column("rules_submission", lambda o: str(o.rules_submission)),
         Column("layout", lambda o: str(o.layout)),
         Column("paytable", lambda o: str(o.paytable)),
-        Column("updated_at_utc", lambda o: _utc(o.updated_at)),
+        Column("updated_at_utc", lambda o: utc_text(o.updated_at)),
     )

@@ -121,6 +121,11 @@ class Column:
     value: Callable[[Any], Any]
 
 
+def utc_text(instant: datetime.datetime | None) -> str:
+    """An instant for a CSV: stored in UTC, written ISO 8601 with its offset; blank if none."""
+    return instant.isoformat() if instant else ""
+
+
 def wants_csv(request: HttpRequest) -> bool:
     return request.GET.get("export") == "csv"
 

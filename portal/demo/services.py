@@ -1,8 +1,15 @@
-"""Demo data for `make run`: two holders, a user per role, records in every status.
+"""Demo data for `make run`: two holders, a user per role, records in every status but
+expired.
 
 Everything is created through the services, so the demo's audit trail is real.
 Running it again changes nothing (the first holder's licence number marks a seeded
 database).
+
+No approval is expired: one must expire after the day it is approved (a Pennsylvania
+date) and the demo approves everything today, so a fresh install cannot hold an honestly
+expired one. Running the expiry job as of a later day would show one expired before its
+date, and backdating an approval would forge its audit trail. A few approvals expire
+within the dashboard's 30-day window instead; the daily job expires them on their day.
 """
 
 from __future__ import annotations
@@ -138,6 +145,19 @@ def _rules(manager, holder, title, status, officer, paytable, layout, expiry=SUN
     return rules
 
 
+# Days from today (Pennsylvania date) to the expiry of the approvals the dashboard's
+# "Expiring within 30 days" shows: the Lobby layout v2 and the Summer rules are well inside
+# the window; the Summer pop-up layout came into it 5 days ago, so it is marked new.
+LOBBY_DAYS = 20
+SUMMER_RULES_DAYS = 10
+SUMMER_LAYOUT_DAYS = 25
+
+
+def _expires_in(days: int) -> datetime.date:
+    """An expiry date ``days`` after today (Pennsylvania date), never past the sunset."""
+    return min(pa_today() + datetime.timedelta(days=days), SUNSET)
+
+
 def _more_statuses(holder, manager, officer, paytable, layout) -> None:
     """Paytables and rules submissions in the statuses the layouts show."""
     decided = _paytable(manager, holder, "Late-night table", "submitted", officer)
@@ -164,8 +184,9 @@ def _more_statuses(holder, manager, officer, paytable, layout) -> None:
     services.rules_submission_approve(actor=officer, submission=new)  # supersedes v1
     pulled = _rules(manager, holder, "Tournament rules", "approved", officer, paytable, layout)
     services.rules_submission_withdraw(actor=officer, submission=pulled, reason="Cancelled")
-    tomorrow = pa_today() + datetime.timedelta(days=1)
-    _rules(manager, holder, "Summer rules", "approved", officer, paytable, layout, tomorrow)
+    # Expires within the dashboard's 30-day window.
+    expiry = _expires_in(SUMMER_RULES_DAYS)
+    _rules(manager, holder, "Summer rules", "approved", officer, paytable, layout, expiry)
 
 
 DEMO_ROUNDS = 20
@@ -206,7 +227,7 @@ def _seed_holder(holder, manager, officer):
 
 
 def _seed_statuses(holder, manager, officer) -> None:
-    """One record in each workflow status, for the dashboards and lists."""
+    """One record in each workflow status but expired, for the dashboards and lists."""
     _layout(manager, holder, "High-limit room layout", "draft", officer)
     # § 617b.8(c) lets either colour follow 0: one draft shows a black-first wheel.
     _layout(manager, holder, "Garden room layout", "draft", officer, first_colour="black")
@@ -222,19 +243,18 @@ def _seed_statuses(holder, manager, officer) -> None:
         layout=amended,
         reference_number="BGO-DEMO-LOBBY-2",
         effective_date=EFFECTIVE,
-        expiry_date=pa_today() + datetime.timedelta(days=20),
+        expiry_date=_expires_in(LOBBY_DAYS),
     )  # supersedes v1; expires within 30 days, so it shows on the dashboard
     withdrawn = _layout(manager, holder, "Retired patio layout", "approved", officer)
     services.layout_withdraw(actor=officer, layout=withdrawn, reason="Patio closed")
-    today = pa_today()
     expiring = _layout(manager, holder, "Summer pop-up layout", "submitted", officer)
     services.layout_approve(
         actor=officer,
         layout=expiring,
         reference_number="BGO-DEMO-SUMMER",
         effective_date=datetime.date(2025, 7, 1),
-        expiry_date=today + datetime.timedelta(days=1),
-    )
+        expiry_date=_expires_in(SUMMER_LAYOUT_DAYS),
+    )  # came into the 30-day window 5 days ago: the dashboard marks it new
     _paytable(
         manager,
         holder,
@@ -251,8 +271,10 @@ def _seed_statuses(holder, manager, officer) -> None:
         officer,
         _minimum_odds(straight="12"),
     )
-    # The daily job, run as of tomorrow, so the demo also shows an expired approval.
-    services.records_expire_due(today=today + datetime.timedelta(days=1))
+    # The daily job, as of today (Pennsylvania date), as it runs at midnight: nothing the
+    # demo approved today is due. Never run it as of a later day: that would show an
+    # approval expired before its expiry date.
+    services.records_expire_due()
 
 
 @transaction.atomic

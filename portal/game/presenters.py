@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import jinzi
-from portal.core.lists import Column
+from portal.core.lists import Column, utc_text
 from portal.game.models import Round
 
 
@@ -223,11 +223,9 @@ ROUND_COLUMNS = (
     Column("offering_id", lambda r: r.offering_id),
     Column("offering", lambda r: r.offering.name),
     Column("holder", lambda r: r.offering.holder.name),
-    Column("started_at_utc", lambda r: r.started_at.isoformat()),
-    Column(
-        "bets_closed_at_utc", lambda r: r.bets_closed_at.isoformat() if r.bets_closed_at else ""
-    ),
-    Column("ended_at_utc", lambda r: r.ended_at.isoformat()),
+    Column("started_at_utc", lambda r: utc_text(r.started_at)),
+    Column("bets_closed_at_utc", lambda r: utc_text(r.bets_closed_at)),
+    Column("ended_at_utc", lambda r: utc_text(r.ended_at)),
     Column("outcome", lambda r: r.outcome),
     Column("staked_cents", lambda r: r.total_staked),
     Column("returned_cents", lambda r: r.total_returned),

@@ -12,11 +12,13 @@ from portal.accounts import policy
 from portal.accounts.models import CertificateHolder
 from portal.accounts.policy import Action
 from portal.core.errors import ValidationFailed
+from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.padates import pa_today
-from portal.core.pages import domain_errors, paginate
+from portal.core.pages import domain_errors
 from portal.reports import definitions
 from portal.reports import render as formats
 from portal.reports.charts import stored_chart, stored_charts
+from portal.reports.lists import RUN_COLUMNS, RunFilter
 from portal.reports.models import ReportKind, ReportRun
 from portal.reports.services import (
     QUEUE_DOWN,
@@ -42,15 +44,21 @@ def _run(request: HttpRequest, pk: int) -> ReportRun:
 
 
 def _list_page(request, *, errors=None, values=None, status=200) -> HttpResponse:
+    """The runs, filtered, sorted, a page or a CSV, under the form that asks for one."""
+    runs = RunFilter(request.GET, queryset=_runs(request).select_related("holder"), request=request)
+    page, listed = filtered_page(request, runs)
+    if listed == 200 and status == 200 and wants_csv(request):
+        return csv_download(runs.qs, RUN_COLUMNS, "report-runs")
     context = {
-        "page": paginate(request, _runs(request)),
+        "filter": runs,
+        "page": page,
         "may_run": policy.may(request.user, Action.RUN_REPORTS),
         "kinds": ReportKind.choices,
         "holders": CertificateHolder.objects.order_by("name"),
         "errors": errors or {},
         "values": values or {"as_of": pa_today().isoformat()},
     }
-    return render(request, "reports/list.html", context, status=status)
+    return render(request, "reports/list.html", context, status=max(status, listed))
 
 
 @login_required

@@ -16,7 +16,7 @@ from portal.compliance.artwork import ArtworkRejected, check_artwork
 from portal.compliance.models import Layout
 from portal.compliance.services import workflow
 from portal.core.errors import ValidationFailed
-from portal.core.padates import pa_date
+from portal.core.padates import pa_date, pa_today
 from portal.core.validation import clean_text
 
 REVIEW_DAYS = 15  # § 601a.10(a): the Bureau reviews within 15 calendar days
@@ -156,9 +156,12 @@ def layout_approve(
             errors["reference_number"] = [msg.REFERENCE_REQUIRED]
         if effective_date is None or expiry_date is None:
             errors["expiry_date" if effective_date else "effective_date"] = [msg.DATES_REQUIRED]
+        # Every date error with the others, so that one answer names them all.
+        dates = workflow.date_errors(effective_date, expiry_date, today=pa_today())
+        for field, messages in dates.items():
+            errors.setdefault(field, []).extend(messages)
         if errors:
             raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
-        workflow.check_dates(effective_date, expiry_date)
         # Read here, after the permission and status checks, into the approval's changes.
         changes["reference_number"] = clean_text(
             "reference_number", reference_number, what="the reference number", max_length=64

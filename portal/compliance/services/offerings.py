@@ -48,6 +48,13 @@ def _check_parts(
         raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
 
 
+def refuse_new_offering_after_sunset() -> None:
+    """§ 617b.8's sunset: once no approval could hold (on or after 2028-06-14, a Pennsylvania
+    date), no new offering is set up; a Conflict says why. Public so that the form runs this
+    same check with its others and shows every error at once."""
+    workflow.refuse_after_sunset("offering", "set up")
+
+
 def _name(name: str) -> str:
     name = (name or "").strip()
     if not name or len(name) > 200:
@@ -98,7 +105,7 @@ def offering_create(
     paytable: Paytable,
 ) -> Offering:
     require(actor, Action.DRAFT, holder)
-    workflow.refuse_after_sunset("offering", "set up")
+    refuse_new_offering_after_sunset()
     _check_parts(holder.pk, rules_submission, layout, paytable)
     offering = Offering(
         holder=holder,

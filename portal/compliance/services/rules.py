@@ -84,6 +84,13 @@ def check_games(games: list[GameListing], holder_id: int) -> None:
         _check_listing(listing, holder_id, index)
 
 
+def refuse_new_submission_after_sunset() -> None:
+    """§ 617b.8's sunset: once no approval could hold (on or after 2028-06-14, a Pennsylvania
+    date), no new rules submission is created; a Conflict says why. Public so that the form
+    runs this same check with its others and shows every error at once."""
+    workflow.refuse_after_sunset("rules submission", "created")
+
+
 def _title(title: str) -> str:
     return clean_text("title", title, what="the rules submission a title", max_length=200)
 
@@ -123,7 +130,7 @@ def rules_submission_create(
     notes: str = "",
 ) -> RulesSubmission:
     require(actor, Action.DRAFT, holder)
-    workflow.refuse_after_sunset("rules submission", "created")
+    refuse_new_submission_after_sunset()
     check_games(games, holder.pk)
     workflow.check_dates(effective_date, expiry_date)
     submission = RulesSubmission(

@@ -119,8 +119,14 @@ def refuse_after_sunset(what: str, verb: str) -> None:
         raise Conflict(msg.NOTHING_CAN_HOLD.format(what=what, verb=verb))
 
 
-def check_dates(effective: datetime.date | None, expiry: datetime.date | None) -> None:
-    """An approval's dates (Pennsylvania dates): within § 617b.8's life, expiry after effect."""
+def date_errors(
+    effective: datetime.date | None,
+    expiry: datetime.date | None,
+    *,
+    today: datetime.date | None = None,
+) -> dict[str, list[str]]:
+    """What is wrong with an approval's dates (Pennsylvania dates), by field: within
+    § 617b.8's life, expiry after effect and, given ``today``, after today."""
     errors: dict[str, list[str]] = {}
     if effective is not None and effective < EFFECTIVE:
         errors["effective_date"] = [
@@ -134,6 +140,21 @@ def check_dates(effective: datetime.date | None, expiry: datetime.date | None) -
         errors["expiry_date"] = [msg.EXPIRY_AFTER_SUNSET.format(expiry=expiry.isoformat())]
     if effective is not None and expiry is not None and expiry <= effective:
         errors.setdefault("expiry_date", []).append(msg.EXPIRY_NOT_AFTER_EFFECTIVE)
+    if today is not None and expiry is not None and expiry <= today:
+        errors.setdefault("expiry_date", []).append(
+            msg.EXPIRY_IN_THE_PAST.format(expiry=expiry.isoformat())
+        )
+    return errors
+
+
+def check_dates(
+    effective: datetime.date | None,
+    expiry: datetime.date | None,
+    *,
+    today: datetime.date | None = None,
+) -> None:
+    """``date_errors``, raised as one ``ValidationFailed`` with every field's errors."""
+    errors = date_errors(effective, expiry, today=today)
     if errors:
         raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
 
@@ -275,11 +296,7 @@ def approve(
         raise Conflict(msg.APPROVAL_AFTER_SUNSET)
     if check is not None:
         check(record)
-    expiry = (changes or {}).get("expiry_date", record.expiry_date)
-    if expiry is not None and expiry <= today:
-        raise ValidationFailed.on(
-            "expiry_date", msg.EXPIRY_IN_THE_PAST.format(expiry=expiry.isoformat())
-        )
+    check_dates(None, (changes or {}).get("expiry_date", record.expiry_date), today=today)
     # One approved version per series (a partial unique index): retire the old one first.
     supersede_previous(record, actor=actor)
     record = _record_decision(

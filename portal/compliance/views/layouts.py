@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 import jinzi
 from portal.accounts import policy
@@ -67,17 +67,10 @@ def layout_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 @domain_errors
 def layout_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return records.detail_page(request, KIND, pk)
-
-
-@login_required
-@require_POST
-@domain_errors
-def layout_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    return records.act(request, KIND, pk, action)
 
 
 @login_required

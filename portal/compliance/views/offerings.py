@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from portal.accounts import policy
 from portal.accounts.policy import Action
@@ -84,9 +84,13 @@ def offering_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 @domain_errors
 def offering_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the offering. POST: its one step, ``step=retire``, on its own URL: done, back
+    here (POST/redirect/GET); refused, this page with the error in place and its 4xx."""
+    if request.method == "POST":
+        return _retire(request, pk)
     offering = visible_or_404(request.user, selectors.offerings_with_parts(), pk)
     return _render_detail(request, offering)
 
@@ -159,10 +163,11 @@ def offering_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return form_page(request, "compliance/offerings/form.html", context)
 
 
-@login_required
-@require_POST
-@domain_errors
-def offering_retire(request: HttpRequest, pk: int) -> HttpResponse:
+def _retire(request: HttpRequest, pk: int) -> HttpResponse:
+    step = request.POST.get("step", "")
+    if step != "retire":
+        visible_or_404(request.user, selectors.offerings_with_parts(), pk)
+        raise ValidationFailed(f"There is no step “{step}” for an offering.")
     offering = visible_or_404(request.user, selectors.offerings_with_parts(), pk, Action.DRAFT)
     form = ReasonForm(request.POST, auto_id="id_retire_%s")
     if form.is_valid():

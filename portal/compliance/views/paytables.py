@@ -72,17 +72,10 @@ def paytable_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 @domain_errors
 def paytable_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return records.detail_page(request, KIND, pk)
-
-
-@login_required
-@require_POST
-@domain_errors
-def paytable_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    return records.act(request, KIND, pk, action)
 
 
 def _form_page(request: HttpRequest, form: PaytableForm, paytable: Paytable | None):

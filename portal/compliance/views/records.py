@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.contrib import messages
 from django.forms import BoundField
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from portal.accounts import policy
@@ -43,7 +43,7 @@ class Step:
 @dataclass(frozen=True)
 class RecordKind:
     model: type[VersionedRecord]
-    url: str  # URL names are compliance:<url>-list, -detail, -create, -edit, -action
+    url: str  # URL names are compliance:<url>-list, -detail, -create, -edit
     noun: str
     plural: str
     service_arg: str  # the keyword the services take the record by
@@ -57,7 +57,7 @@ class RecordKind:
     @property
     def names(self) -> dict[str, str]:
         """URL names by page, for templates: ``{% url kind.names.detail record.pk %}``."""
-        pages = ("list", "create", "detail", "edit", "action")
+        pages = ("list", "create", "detail", "edit")
         return {page: self.url_name(page) for page in pages}
 
 
@@ -219,15 +219,20 @@ def _diff(kind: RecordKind, record: VersionedRecord, versions: list):
 
 
 def detail_page(request: HttpRequest, kind: RecordKind, pk: int) -> HttpResponse:
+    """GET: the record. POST: the workflow step its ``step`` names (the button pressed), on
+    the record's own URL: done, it redirects back here (POST/redirect/GET); refused, this
+    page answers with the errors in place and its 4xx, and nothing has changed."""
+    if request.method == "POST":
+        return act(request, kind, pk, request.POST.get("step", ""))
     record = visible_or_404(request.user, detail_queryset(kind), pk)
     return render_detail(request, kind, record)
 
 
 def act(request: HttpRequest, kind: RecordKind, pk: int, action: str) -> HttpResponse:
-    """POST one workflow step; a refusal re-renders the detail page with the error inline."""
     step = kind.steps.get(action)
     if step is None:
-        raise Http404(f"no step {action!r}")
+        visible_or_404(request.user, detail_queryset(kind), pk)  # an unseen record is a 404
+        raise ValidationFailed(f"There is no step “{action}” for a {kind.noun}.")
     record = visible_or_404(request.user, detail_queryset(kind), pk, step.permission)
     form = step.form(request.POST, auto_id=f"id_{action}_%s")
     if form.is_valid():

@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_safe
 
 from portal.accounts import policy
 from portal.accounts.policy import Action
@@ -77,17 +77,10 @@ def rules_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_safe
+@require_http_methods(["GET", "HEAD", "POST"])
 @domain_errors
 def rules_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return records.detail_page(request, KIND, pk)
-
-
-@login_required
-@require_POST
-@domain_errors
-def rules_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
-    return records.act(request, KIND, pk, action)
 
 
 def _form(request: HttpRequest, **kwargs) -> RulesSubmissionForm:
@@ -105,7 +98,7 @@ def _form(request: HttpRequest, **kwargs) -> RulesSubmissionForm:
 @domain_errors
 def rules_create(request: HttpRequest) -> HttpResponse:
     policy.require(request.user, Action.DRAFT)
-    form = _form(request, holders=holder_choices(request.user))
+    form = _form(request, holders=holder_choices(request.user), creating=True)
     if form.is_bound and form.is_valid():
         try:
             submission = services.rules_submission_create(

@@ -339,7 +339,9 @@ def test_impersonation_a_superuser_who_sets_an_officers_password_still_cannot_ap
     temporary = _admin_sets_password(client, superuser, officer, signed_in=True)
 
     sign_in(client, "officer", temporary)
-    approve = client.post(f"/compliance/paytables/{paytable.pk}/approve/", {"reason": "ok"})
+    approve = client.post(
+        f"/compliance/paytables/{paytable.pk}/", {"step": "approve", "reason": "ok"}
+    )
     api = client.post(f"/api/paytables/{paytable.pk}/approve/", {}, content_type="application/json")
 
     assert approve.status_code == 302 and "/accounts/2fa/verify/" in approve["Location"]
@@ -418,9 +420,11 @@ def test_four_eyes_an_officer_whose_password_a_superuser_set_cannot_decide_that_
         {"old_password": temporary, "new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
     )
 
-    page = client.post(f"/compliance/paytables/{own.pk}/approve/", {"reason": "ok"})
+    page = client.post(f"/compliance/paytables/{own.pk}/", {"step": "approve", "reason": "ok"})
     api = client.post(f"/api/paytables/{own.pk}/approve/", {}, content_type="application/json")
-    elsewhere = client.post(f"/compliance/paytables/{others.pk}/approve/", {"reason": "ok"})
+    elsewhere = client.post(
+        f"/compliance/paytables/{others.pk}/", {"step": "approve", "reason": "ok"}
+    )
 
     refusal = msg.FOUR_EYES_PASSWORD_SETTER.format(kind="paytable")
     assert page.status_code == 403 and refusal in page.content.decode()

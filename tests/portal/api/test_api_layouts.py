@@ -9,6 +9,7 @@ from portal.api import errors as api_msg
 from portal.compliance import artwork, services
 from portal.compliance import messages as msg
 from portal.compliance.models import Layout
+from portal.core.padates import pa_date
 from tests.portal.api.helpers import last_event, layout_body, nothing_written
 from tests.portal.factories import (
     EFFECTIVE,
@@ -242,7 +243,7 @@ def test_601a10_a_api_submit_sets_review_due_fifteen_calendar_days_later(
     layout.refresh_from_db()
     assert (
         response.json()["review_due"]
-        == (layout.submitted_at.date() + datetime.timedelta(days=15)).isoformat()
+        == (pa_date(layout.submitted_at) + datetime.timedelta(days=15)).isoformat()
     )
     assert last_event("layout.submit").object_id == str(layout.pk)
 

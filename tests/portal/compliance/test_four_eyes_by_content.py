@@ -82,7 +82,7 @@ def test_four_eyes_by_content_holds_on_the_page_and_in_the_admin(
     )
     client.force_login(superuser)
 
-    page = client.post(f"/compliance/paytables/{second.pk}/approve/", {"reason": "ok"})
+    page = client.post(f"/compliance/paytables/{second.pk}/", {"step": "approve", "reason": "ok"})
     admin = client.post(
         "/admin/compliance/paytable/",
         {"action": "workflow_approve", "_selected_action": [second.pk], "apply": "1"},

@@ -9,6 +9,7 @@ from portal.compliance import services
 from portal.compliance.artwork import UNSAFE_SVG, WRONG_TYPE
 from portal.compliance.models import Layout, RecordStatus
 from portal.core.errors import Conflict, NotPermitted, ValidationFailed
+from portal.core.padates import pa_date
 from tests.portal.factories import (
     EFFECTIVE,
     EXPIRY,
@@ -63,7 +64,8 @@ def test_601a10_a_submission_sets_review_due_fifteen_calendar_days_later(manager
 
     assert layout.status == RecordStatus.SUBMITTED
     assert layout.submitted_by == manager_a
-    assert layout.review_due == layout.submitted_at.date() + datetime.timedelta(days=15)
+    # 15 calendar days from the Pennsylvania date of submission (DOMAIN.md 2a), not UTC's.
+    assert layout.review_due == pa_date(layout.submitted_at) + datetime.timedelta(days=15)
 
 
 def test_601a10_a_a_layout_is_submitted_with_its_artwork(manager_a, holder_a):

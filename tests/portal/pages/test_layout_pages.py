@@ -212,7 +212,7 @@ def test_another_holders_layout_is_not_found(login, manager_a, manager_b, holder
 
     for url in ("", "edit/", "artwork/"):
         assert client.get(f"/compliance/layouts/{layout.pk}/{url}").status_code == 404
-    assert client.post(f"/compliance/layouts/{layout.pk}/submit/").status_code == 404
+    assert client.post(f"/compliance/layouts/{layout.pk}/", {"step": "submit"}).status_code == 404
     layout.refresh_from_db()
     assert layout.status == RecordStatus.DRAFT
 

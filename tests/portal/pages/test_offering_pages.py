@@ -98,10 +98,11 @@ def test_a_manager_renames_an_offering(login, manager_a, holder_b, live_offering
 def test_retiring_needs_a_reason_and_ends_editing(login, manager_a, live_offering):
     client = login(manager_a)
 
-    refused = client.post(f"/compliance/offerings/{live_offering.pk}/retire/", {"reason": ""})
-    retired = client.post(f"/compliance/offerings/{live_offering.pk}/retire/", {"reason": "Moved"})
+    page = f"/compliance/offerings/{live_offering.pk}/"
+    refused = client.post(page, {"step": "retire", "reason": ""})
+    retired = client.post(page, {"step": "retire", "reason": "Moved"})
     editing = client.get(f"/compliance/offerings/{live_offering.pk}/edit/")
-    again = client.post(f"/compliance/offerings/{live_offering.pk}/retire/", {"reason": "Again"})
+    again = client.post(page, {"step": "retire", "reason": "Again"})
 
     assert refused.status_code == 400
     assert "give a reason" in field_errors(refused, "id_retire_reason")
@@ -114,14 +115,14 @@ def test_retiring_needs_a_reason_and_ends_editing(login, manager_a, live_offerin
 
 def test_others_may_look_but_not_change(login, auditor, officer, manager_b, live_offering):
     detail = f"/compliance/offerings/{live_offering.pk}/"
-    retire = f"{detail}retire/"
+    retire = {"step": "retire", "reason": "x"}
 
     assert login(manager_b).get(detail).status_code == 404
-    assert login(manager_b).post(retire, {"reason": "x"}).status_code == 404
+    assert login(manager_b).post(detail, retire).status_code == 404
     for user in (auditor, officer):
         client = login(user)
-        assert retire not in text(client.get(detail))
-        assert client.post(retire, {"reason": "x"}).status_code == 403
+        assert 'value="retire"' not in text(client.get(detail))
+        assert client.post(detail, retire).status_code == 403
         assert client.get("/compliance/offerings/new/").status_code == 403
     live_offering.refresh_from_db()
     assert live_offering.status == OfferingStatus.ACTIVE
@@ -129,7 +130,7 @@ def test_others_may_look_but_not_change(login, auditor, officer, manager_b, live
 
 def test_the_history_tab_lists_the_offering_events(login, manager_a, live_offering):
     client = login(manager_a)
-    client.post(f"/compliance/offerings/{live_offering.pk}/retire/", {"reason": "Moved"})
+    client.post(f"/compliance/offerings/{live_offering.pk}/", {"step": "retire", "reason": "Moved"})
 
     page = text(client.get(f"/compliance/offerings/{live_offering.pk}/?tab=history"))
 

@@ -151,7 +151,9 @@ def test_617b8_f_approving_a_flagged_paytable_needs_the_override_reason(
     paytable = submitted_paytable(manager_a, holder_a, GENEROUS)
     client = login(officer)
 
-    refused = client.post(f"/compliance/paytables/{paytable.pk}/approve/", {"reason": "ok"})
+    refused = client.post(
+        f"/compliance/paytables/{paytable.pk}/", {"step": "approve", "reason": "ok"}
+    )
     paytable.refresh_from_db()
     assert refused.status_code == 400
     errors = field_errors(refused, "id_approve_override_reason")
@@ -159,8 +161,8 @@ def test_617b8_f_approving_a_flagged_paytable_needs_the_override_reason(
     assert paytable.status == RecordStatus.SUBMITTED
 
     approved = client.post(
-        f"/compliance/paytables/{paytable.pk}/approve/",
-        {"reason": "ok", "override_reason": "Promotional table, capped stakes"},
+        f"/compliance/paytables/{paytable.pk}/",
+        {"step": "approve", "reason": "ok", "override_reason": "Promotional table, capped stakes"},
     )
     paytable.refresh_from_db()
     assert approved.status_code == 302
@@ -173,15 +175,21 @@ def test_a_paytable_goes_through_submit_request_changes_and_amend(
 ):
     paytable = make_paytable(manager_a, holder_a)
 
-    assert login(manager_a).post(f"/compliance/paytables/{paytable.pk}/submit/").status_code == 302
+    assert (
+        login(manager_a)
+        .post(f"/compliance/paytables/{paytable.pk}/", {"step": "submit"})
+        .status_code
+        == 302
+    )
     response = login(officer).post(
-        f"/compliance/paytables/{paytable.pk}/request-changes/", {"reason": "Round the split"}
+        f"/compliance/paytables/{paytable.pk}/",
+        {"step": "request-changes", "reason": "Round the split"},
     )
     assert response.status_code == 302
     paytable.refresh_from_db()
     assert paytable.status == RecordStatus.CHANGES_REQUESTED
 
-    login(manager_a).post(f"/compliance/paytables/{paytable.pk}/amend/")
+    login(manager_a).post(f"/compliance/paytables/{paytable.pk}/", {"step": "amend"})
     assert Paytable.objects.get(series=paytable.series, version=2).status == RecordStatus.DRAFT
 
 
@@ -192,8 +200,8 @@ def test_paytable_rejection_and_withdrawal(login, manager_a, officer, holder_a):
     )
     client = login(officer)
 
-    client.post(f"/compliance/paytables/{rejected.pk}/reject/", {"reason": "Typo"})
-    client.post(f"/compliance/paytables/{approved.pk}/withdraw/", {"reason": "Replaced"})
+    client.post(f"/compliance/paytables/{rejected.pk}/", {"step": "reject", "reason": "Typo"})
+    client.post(f"/compliance/paytables/{approved.pk}/", {"step": "withdraw", "reason": "Replaced"})
 
     rejected.refresh_from_db()
     approved.refresh_from_db()
@@ -203,7 +211,7 @@ def test_paytable_rejection_and_withdrawal(login, manager_a, officer, holder_a):
 def test_four_eyes_on_paytables(login, superuser, holder_a):
     paytable = submitted_paytable(superuser, holder_a)
 
-    response = login(superuser).post(f"/compliance/paytables/{paytable.pk}/approve/")
+    response = login(superuser).post(f"/compliance/paytables/{paytable.pk}/", {"step": "approve"})
 
     assert response.status_code == 403
     assert msg.FOUR_EYES.format(kind="paytable") in text(response)
@@ -236,7 +244,9 @@ def test_another_holders_paytable_is_not_found(login, manager_a, manager_b, hold
 
     assert client.get(f"/compliance/paytables/{paytable.pk}/").status_code == 404
     assert client.post(f"/compliance/paytables/{paytable.pk}/edit/", _form()).status_code == 404
-    assert client.post(f"/compliance/paytables/{paytable.pk}/submit/").status_code == 404
+    assert (
+        client.post(f"/compliance/paytables/{paytable.pk}/", {"step": "submit"}).status_code == 404
+    )
 
 
 def test_a_superuser_chooses_the_holder_of_a_paytable(login, superuser, holder_a, holder_b):

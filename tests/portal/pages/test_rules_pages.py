@@ -124,8 +124,13 @@ def test_detail_lists_the_games_with_amounts_in_dollars(login, auditor, manager_
 def test_601a2_submit_and_approve_through_the_pages(login, manager_a, officer, holder_a, parts):
     submission = make_rules(manager_a, holder_a, *parts)
 
-    assert login(manager_a).post(f"/compliance/rules/{submission.pk}/submit/").status_code == 302
-    response = login(officer).post(f"/compliance/rules/{submission.pk}/approve/", {"reason": "ok"})
+    assert (
+        login(manager_a).post(f"/compliance/rules/{submission.pk}/", {"step": "submit"}).status_code
+        == 302
+    )
+    response = login(officer).post(
+        f"/compliance/rules/{submission.pk}/", {"step": "approve", "reason": "ok"}
+    )
 
     submission.refresh_from_db()
     assert response.status_code == 302
@@ -139,7 +144,7 @@ def test_601a2_listed_records_must_be_approved_before_the_submission(
     submission = make_rules(manager_a, holder_a, draft_paytable, make_layout(manager_a, holder_a))
     services.rules_submission_submit(actor=manager_a, submission=submission)
 
-    response = login(officer).post(f"/compliance/rules/{submission.pk}/approve/")
+    response = login(officer).post(f"/compliance/rules/{submission.pk}/", {"step": "approve"})
 
     assert response.status_code == 400
     assert "§ 601a.2: the listed paytable" in form_errors(response)
@@ -172,12 +177,14 @@ def test_amend_withdraw_and_reject_rules(login, manager_a, officer, holder_a, pa
         ),
     )
 
-    login(manager_a).post(f"/compliance/rules/{first.pk}/amend/")
+    login(manager_a).post(f"/compliance/rules/{first.pk}/", {"step": "amend"})
     second = RulesSubmission.objects.get(series=first.series, version=2)
     assert second.games.get().paytable == parts[0]
     services.rules_submission_submit(actor=manager_a, submission=second)
-    login(officer).post(f"/compliance/rules/{second.pk}/reject/", {"reason": "No change"})
-    login(officer).post(f"/compliance/rules/{first.pk}/withdraw/", {"reason": "Closing"})
+    login(officer).post(
+        f"/compliance/rules/{second.pk}/", {"step": "reject", "reason": "No change"}
+    )
+    login(officer).post(f"/compliance/rules/{first.pk}/", {"step": "withdraw", "reason": "Closing"})
 
     first.refresh_from_db()
     second.refresh_from_db()
@@ -190,7 +197,7 @@ def test_another_holders_rules_are_not_found(login, manager_a, manager_b, holder
 
     assert client.get(f"/compliance/rules/{submission.pk}/").status_code == 404
     assert client.get(f"/compliance/rules/{submission.pk}/edit/").status_code == 404
-    assert client.post(f"/compliance/rules/{submission.pk}/submit/").status_code == 404
+    assert client.post(f"/compliance/rules/{submission.pk}/", {"step": "submit"}).status_code == 404
 
 
 def test_wrong_roles_are_forbidden(login, auditor, officer, manager_a, holder_a, parts):
@@ -198,5 +205,8 @@ def test_wrong_roles_are_forbidden(login, auditor, officer, manager_a, holder_a,
 
     assert login(auditor).post("/compliance/rules/new/", rules_form(*parts)).status_code == 403
     assert login(officer).get(f"/compliance/rules/{submission.pk}/edit/").status_code == 403
-    assert login(officer).post(f"/compliance/rules/{submission.pk}/submit/").status_code == 403
+    assert (
+        login(officer).post(f"/compliance/rules/{submission.pk}/", {"step": "submit"}).status_code
+        == 403
+    )
     assert RulesSubmission.objects.count() == 1
