@@ -12,8 +12,13 @@ PYTEST_ARGS ?=
 # `make run` is the development profile: DEBUG on (a built-in secret key, no second factor)
 # unless the environment says otherwise. With DJANGO_DEBUG=0 the portal needs DJANGO_SECRET_KEY.
 DEV_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
+# axe-core, the accessibility rules the browser tests run inside Chromium: from npm at this
+# exact version, into var/node/ (ignored), with no package.json and no lockfile.
+AXE_VERSION := 4.14.1
+NODE_DIR := var/node
+AXE_STAMP := $(NODE_DIR)/.axe-core-$(AXE_VERSION)-stamp
 
-.PHONY: run test lint bench install migrate seed lock clean fmt
+.PHONY: run test lint bench install axe migrate seed lock clean fmt
 
 $(STAMP): pyproject.toml requirements/constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
@@ -23,6 +28,17 @@ $(STAMP): pyproject.toml requirements/constraints.txt
 	touch $(STAMP)
 
 install: $(STAMP)
+
+$(AXE_STAMP):
+	@command -v npm >/dev/null || { echo "npm is needed to install axe-core (Debian: apt-get install npm)"; exit 1; }
+	rm -rf $(NODE_DIR)
+	mkdir -p $(NODE_DIR)
+	npm install --prefix $(NODE_DIR) --no-save --no-package-lock --ignore-scripts \
+	  --no-audit --no-fund --loglevel=error axe-core@$(AXE_VERSION)
+	rm -f $(NODE_DIR)/node_modules/.package-lock.json
+	touch $(AXE_STAMP)
+
+axe: $(AXE_STAMP)
 
 migrate: install
 	$(DEV_ENV) $(PY) manage.py migrate --noinput
@@ -42,7 +58,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint
+test: lint axe
 	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run --noinput
 	$(BIN)/pytest $(PYTEST_ARGS)
 
@@ -62,4 +78,4 @@ lock:
 	rm -rf .venv-lock
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(NODE_DIR) .pytest_cache .ruff_cache .hypothesis

@@ -7,6 +7,8 @@ policy they are served with, not only carry it.
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from pathlib import Path
 
@@ -61,3 +63,72 @@ def page(monkeypatch):
 
         connections.close_all()
     assert violations == [], "the Content-Security-Policy blocked something"
+
+
+# --- axe-core: accessibility rules run inside the same Chromium ------------------------------
+#
+# `make axe` (a step of `make test`) installs axe-core from npm at the version the Makefile
+# pins (AXE_VERSION) into var/node/. Its script is evaluated in the page through the
+# DevTools protocol, which the page's Content-Security-Policy does not govern: a <script>
+# tag (Playwright's add_script_tag) is inline content the policy refuses, and a test must
+# never loosen the policy it checks the page against.
+
+REPO = Path(__file__).resolve().parents[2]
+AXE_DIR = REPO / "var" / "node" / "node_modules" / "axe-core"
+AXE_SCRIPT = AXE_DIR / "axe.min.js"
+# What fails a page; the other impacts ("moderate", "minor") are reported, not failed on.
+AXE_FAILING_IMPACTS = ("critical", "serious")
+
+
+def axe_pinned_version() -> str:
+    """The axe-core version the Makefile pins (``AXE_VERSION := x.y.z``)."""
+    match = re.search(r"^AXE_VERSION\s*:?=\s*(\S+)", (REPO / "Makefile").read_text(), re.M)
+    assert match, "the Makefile pins no AXE_VERSION"
+    return match.group(1)
+
+
+def axe_source() -> str:
+    """The axe-core script, or a failed test saying how to install it (never a skip: an
+    accessibility check that quietly does not run checks nothing)."""
+    pinned = axe_pinned_version()
+    install = f"run `make test` (or `make axe`) to install axe-core {pinned} into var/node/"
+    if not AXE_SCRIPT.is_file():
+        pytest.fail(f"axe-core is missing ({AXE_SCRIPT} not found): {install}", pytrace=False)
+    installed = json.loads((AXE_DIR / "package.json").read_text())["version"]
+    if installed != pinned:
+        pytest.fail(
+            f"axe-core {installed} is installed, the Makefile pins {pinned}: {install}",
+            pytrace=False,
+        )
+    return AXE_SCRIPT.read_text(encoding="utf-8")
+
+
+_AXE_RUN = """async () => {
+  const results = await axe.run(document, {resultTypes: ["violations"]});
+  return {
+    version: axe.version,
+    violations: results.violations.map((rule) => ({
+      id: rule.id,
+      impact: rule.impact,
+      help: rule.help,
+      helpUrl: rule.helpUrl,
+      nodes: rule.nodes.map((node) => ({
+        target: node.target.join(" "),
+        html: node.html,
+        summary: node.failureSummary,
+      })),
+    })),
+  };
+}"""
+
+
+def axe_check(page) -> dict:
+    """Run every axe-core rule on the page as it stands: ``{"version", "violations": [{"id",
+    "impact", "help", "helpUrl", "nodes": [{"target", "html", "summary"}]}]}``."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(axe_source())
+    return page.evaluate(_AXE_RUN)
+
+
+def axe_failures(violations: list[dict]) -> list[dict]:
+    return [rule for rule in violations if rule["impact"] in AXE_FAILING_IMPACTS]

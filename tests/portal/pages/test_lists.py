@@ -15,8 +15,10 @@ import time_machine
 from portal.accounts.models import Role
 from portal.compliance import services
 from portal.compliance.models import Layout
+from portal.reports.services import report_run_request
 from tests.portal.factories import (
     approved_layout,
+    approved_offering,
     events_written,
     make_layout,
     make_paytable,
@@ -291,3 +293,71 @@ def test_nobody_else_appears_in_my_submissions_export(login, manager_a, holder_a
     rows = _csv(login(manager_a).get("/compliance/mine/?export=csv"))
 
     assert rows == []
+
+
+# --- The audit trail, the availability log and the report runs --------------------------
+
+
+def test_the_audit_trail_is_searched_and_sorted(login, auditor, layouts):
+    client = login(auditor)
+
+    found = text(client.get("/audit/?q=layout.submit"))
+    by_actor = text(client.get("/audit/?sort=actor"))
+
+    assert "layout.submit" in found and "layout.create" not in found
+    actors = re.findall(r'<td data-label="Actor">([^<]+)</td>', by_actor)
+    assert actors == sorted(actors) and len(set(actors)) > 1
+
+
+def test_the_audit_trails_unknown_sort_is_a_400_on_the_page_and_the_api(login, auditor, layouts):
+    client = login(auditor)
+
+    page = client.get("/audit/?sort=hash")
+    api = client.get("/api/audit-events/?sort=hash")
+
+    assert page.status_code == 400 and "Select a valid choice" in text(page)
+    assert api.status_code == 400
+
+
+def test_the_availability_log_sorts_by_table(login, officer, live_offering, manager_a, holder_a):
+    approved_offering(manager_a, officer, holder_a, name="A first table")
+    page = text(login(officer).get("/compliance/availability/?sort=table&opened=true"))
+
+    tables = re.findall(r'<td data-label="Table"><a href="[^"]+">([^<]+)</a>', page)
+    assert tables == sorted(tables) and "A first table" in tables
+
+
+@pytest.fixture
+def runs(auditor, holder_a, holder_b):
+    def run(**parameters):
+        return report_run_request(actor=auditor, kind="expiry", parameters=parameters, via="page")[
+            0
+        ]
+
+    return {"a": run(holder=holder_a.pk), "b": run(holder=holder_b.pk), "all": run()}
+
+
+def test_report_runs_are_filtered_by_holder_and_exported(login, auditor, runs, holder_a):
+    client = login(auditor)
+
+    page = text(client.get(f"/reports/?holder={holder_a.pk}&kind=expiry"))
+    rows = _csv(client.get("/reports/?sort=run&export=csv"))
+
+    listed = re.findall(r'<td data-label="Run"><a href="/reports/(\d+)/">', page)
+    assert listed == [str(runs["a"].pk)]
+    assert [int(row["run_id"]) for row in rows] == sorted(run.pk for run in runs.values())
+    first = rows[0]
+    assert first["report"] == "expiry" and first["holder"] == holder_a.name
+    assert first["asked_by"] == auditor.username and first["asked_via"] == "page"
+
+
+def test_a_managers_report_runs_are_their_holders_only(login, manager_a, runs):
+    client = login(manager_a)
+
+    page = text(client.get("/reports/"))
+    rows = _csv(client.get("/reports/?export=csv"))
+    bad = client.get("/reports/?status=lost")
+
+    assert 'name="holder"' not in page.split('aria-label="Filter the runs"')[1]
+    assert [int(row["run_id"]) for row in rows] == [runs["a"].pk]
+    assert bad.status_code == 400

@@ -3,7 +3,9 @@ chains' verification as a page, with the heads to keep outside the system (§ 81
 
 from __future__ import annotations
 
+import csv
 import datetime
+import io
 import re
 
 import pytest
@@ -267,3 +269,30 @@ def test_the_verify_page_runs_a_constant_number_of_queries(
     with django_assert_num_queries(9 + 3 * (connection.vendor == "postgresql")):
         response = client.get("/play/verify/")
     assert "Intact." in text(response)
+
+
+def test_810a11_the_rounds_list_sorts_and_exports_what_it_filters(login, auditor, floor):
+    client = login(auditor)
+
+    by_stake = _round_ids(text(client.get("/play/rounds/?sort=-staked")))
+    export = client.get(f"/play/rounds/?offering={floor['table_a'].pk}&sort=round&export=csv")
+
+    staked = {pk: Round.objects.get(pk=pk).total_staked for pk in by_stake}
+    assert [staked[pk] for pk in by_stake] == sorted(staked.values(), reverse=True)
+    assert export.status_code == 200 and export["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode())))
+    played = sorted(floor[key].pk for key in ("a3", "a7", "p2"))
+    assert [int(row["round_id"]) for row in rows] == played
+    first = Round.objects.get(pk=played[0])
+    assert rows[0]["staked_cents"] == str(first.total_staked)  # minor units, exact
+    assert rows[0]["returned_cents"] == str(first.total_returned)
+    assert rows[0]["started_at_utc"] == first.started_at.isoformat()
+    assert rows[0]["hash"] == first.hash and rows[0]["player"] == "player"
+
+
+def test_the_rounds_list_refuses_an_unknown_sort(login, auditor, floor):
+    response = login(auditor).get("/play/rounds/?sort=rng_raw&export=csv")
+
+    assert response.status_code == 400
+    assert "Select a valid choice" in text(response)
+    assert _round_ids(text(response)) == []

@@ -1,0 +1,169 @@
+"""The browser walk: each role's main job, end to end, in the real Chromium of
+``tests.portal.browser`` (which also fails a test on any Content-Security-Policy violation).
+
+Every step is kept as a full-page screenshot, ``<artifacts>/walk/<database>/<test>/NN-step.png``:
+``<artifacts>`` is ``$JINZI_ARTIFACTS_DIR`` if set, else ``var/artifacts`` in the repository
+(not the portal's var dir, which a test run may point at a throwaway folder), and
+``<database>`` is ``sqlite`` or ``postgresql``, so CI's two passes keep both sets. The
+accessibility tests write what axe-core found per page beside them, in
+``<artifacts>/axe/<database>/``, and print a summary at the end of the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from playwright.sync_api import Page, expect
+
+from tests.portal.browser import AXE_FAILING_IMPACTS, REPO, axe_check, axe_failures
+from tests.portal.factories import PASSWORD
+
+IMPACTS = ("critical", "serious", "moderate", "minor")
+
+
+def artifacts_dir() -> Path:
+    """Where the browser tests keep what they leave for people to look at."""
+    return Path(os.environ.get("JINZI_ARTIFACTS_DIR") or REPO / "var" / "artifacts")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+class Walk:
+    """One person's way through the portal in the browser, a screenshot per step."""
+
+    def __init__(self, page: Page, base_url: str, folder: Path) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.folder = folder
+        self.shots: list[Path] = []
+
+    def open(self, path: str) -> None:
+        self.page.goto(f"{self.base_url}{path}")
+
+    def sign_in(self, username: str, password: str = PASSWORD) -> None:
+        """Through the login page, as a person does (django-axes guards it; the test
+        settings ask for no second factor)."""
+        self.open("/accounts/login/")
+        expect(self.page.get_by_role("heading", name="Sign in", level=1)).to_be_visible()
+        self.page.get_by_label("Username").fill(username)
+        self.page.get_by_label("Password").fill(password)
+        self.page.get_by_role("button", name="Sign in").click()
+        expect(self.page.get_by_role("button", name="Sign out")).to_be_visible()
+
+    def sign_out(self) -> None:
+        self.page.get_by_role("button", name="Sign out").click()
+        expect(self.page.get_by_role("button", name="Sign out")).to_have_count(0)
+
+    def status_badge(self):
+        """The record's status badge, beside its title."""
+        return self.page.get_by_role("main").locator(".status").first
+
+    def shot(self, step: str) -> Path:
+        """Keep the whole page as it stands now as ``NN-step.png``."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / f"{len(self.shots) + 1:02d}-{_slug(step)}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        self.shots.append(path)
+        return path
+
+
+# The tests that kept screenshots, for the summary printed at the end of the run.
+_WALKED: list[str] = []
+
+
+@pytest.fixture
+def walk(page, live_server, request):
+    """A ``Walk`` on the live server; its screenshots replace the test's previous ones."""
+    folder = artifacts_dir() / "walk" / connection.vendor / request.node.name
+    shutil.rmtree(folder, ignore_errors=True)
+    walk = Walk(page, live_server.url, folder)
+    yield walk
+    if walk.shots:
+        _WALKED.append(request.node.name)
+
+
+# --- axe-core ----------------------------------------------------------------------------
+
+# (test, page name, result) for the summary printed at the end of the run.
+_AXE_RESULTS: list[tuple[str, str, dict]] = []
+
+
+class Axe:
+    """Runs axe-core on each page a test names and keeps what it found; the test then asks
+    that none of its pages had a "serious" or "critical" violation."""
+
+    def __init__(self, page: Page, test: str, folder: Path) -> None:
+        self.page = page
+        self.test = test
+        self.folder = folder
+        self.checked: dict[str, dict] = {}
+
+    def check(self, name: str) -> dict:
+        result = axe_check(self.page)
+        result["url"] = self.page.url
+        self.checked[name] = result
+        _AXE_RESULTS.append((self.test, name, result))
+        return result
+
+    def failures(self) -> str:
+        lines = []
+        for name, result in self.checked.items():
+            for rule in axe_failures(result["violations"]):
+                lines.append(f"{name} ({result['url']}): {rule['impact']} {rule['id']}")
+                lines.append(f"    {rule['help']} ({rule['helpUrl']})")
+                for node in rule["nodes"]:
+                    lines.append(f"    - {node['target']}: {node['html'][:160]}")
+                    fix = " ".join((node["summary"] or "").split())
+                    lines.append(f"      {fix}")
+        return "\n".join(lines)
+
+    def save(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / f"{self.test}.json"
+        path.write_text(json.dumps(self.checked, indent=2, ensure_ascii=False) + "\n")
+
+    def assert_no_serious_violations(self) -> None:
+        failures = self.failures()
+        assert not failures, (
+            f"axe-core found {' or '.join(AXE_FAILING_IMPACTS)} violations:\n{failures}"
+        )
+
+
+@pytest.fixture
+def axe(page, request):
+    """``axe.check("page name")`` on each page, then ``axe.assert_no_serious_violations()``:
+    it fails naming each page, rule and element with an impact of serious or critical. What
+    each page had is kept in ``<artifacts>/axe/<database>/<test>.json``."""
+    checker = Axe(page, request.node.name, artifacts_dir() / "axe" / connection.vendor)
+    yield checker
+    checker.save()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    write = terminalreporter.write_line
+    walked = artifacts_dir() / "walk" / connection.vendor
+    if _WALKED:
+        terminalreporter.section("browser walk")
+        write(f"a screenshot per step of {len(_WALKED)} tests: {walked}/<test>/NN-step.png")
+    if not _AXE_RESULTS:
+        return
+    version = _AXE_RESULTS[0][2]["version"]
+    terminalreporter.section(f"axe-core {version}: violations by impact, per page")
+    for test, name, result in _AXE_RESULTS:
+        counts = Counter(rule["impact"] for rule in result["violations"])
+        found = ", ".join(f"{counts[impact]} {impact}" for impact in IMPACTS if counts[impact])
+        rules = ", ".join(
+            f"{rule['id']} ({rule['impact']}, {len(rule['nodes'])})"
+            for rule in result["violations"]
+        )
+        write(f"{test} · {name}: {found or 'none'}{f' — {rules}' if rules else ''}")
+    write(f"(details: {artifacts_dir() / 'axe' / connection.vendor}/)")
