@@ -60,9 +60,40 @@ class _OfferingFilter(django_filters.ModelChoiceFilter):
     field_class = _OfferingField
 
 
-class RoundFilter(django_filters.FilterSet):
-    """Rounds by player (username), offering, period (Pennsylvania dates, both ends
-    included, by the instant the round started), outcome and status; sortable."""
+def _played_offerings(request) -> QuerySet[Offering]:
+    """The tables the signed-in player has played at: their games' table filter."""
+    played = Round.objects.filter(player=request.user).values("offering")
+    return Offering.objects.filter(pk__in=played).select_related("holder").order_by("name", "pk")
+
+
+class PlayerRoundFilter(django_filters.FilterSet):
+    """A player's own games by table, period (Pennsylvania dates, both ends included, by
+    the instant the round started) and outcome; sortable."""
+
+    offering = _OfferingFilter(field_name="offering", queryset=_played_offerings, label="Table")
+    since = PaDateFrom("started_at", "From (Pennsylvania date)")
+    until = PaDateTo("started_at", "To (Pennsylvania date)")
+    # A choice with an empty one first ("any"): 0 is an outcome, not "no filter".
+    outcome = django_filters.ChoiceFilter(
+        field_name="outcome", choices=[(str(n), str(n)) for n in range(13)]
+    )
+    sort = Sort(
+        round="pk",
+        ended="ended_at",
+        outcome="outcome",
+        staked="total_staked",
+        returned="total_returned",
+        balance="balance_after",
+    )
+
+    class Meta:
+        model = Round
+        fields: list[str] = []
+        form = PeriodForm
+
+
+class RoundFilter(PlayerRoundFilter):
+    """Every round, by player (username), offering, period, outcome and status; sortable."""
 
     player = django_filters.CharFilter(
         field_name="player__username", lookup_expr="iexact", label="Player (username)"
@@ -71,12 +102,6 @@ class RoundFilter(django_filters.FilterSet):
         field_name="offering",
         queryset=Offering.objects.select_related("holder").order_by("holder__name", "name", "pk"),
         label="Offering",
-    )
-    since = PaDateFrom("started_at", "From (Pennsylvania date)")
-    until = PaDateTo("started_at", "To (Pennsylvania date)")
-    # A choice with an empty one first ("any"): 0 is an outcome, not "no filter".
-    outcome = django_filters.ChoiceFilter(
-        field_name="outcome", choices=[(str(n), str(n)) for n in range(13)]
     )
     status = django_filters.ChoiceFilter(field_name="status", choices=RoundStatus.choices)
     sort = Sort(
@@ -90,10 +115,15 @@ class RoundFilter(django_filters.FilterSet):
         status="status",
     )
 
-    class Meta:
-        model = Round
+    class Meta(PlayerRoundFilter.Meta):
         fields = ["player", "offering", "since", "until", "outcome", "status", "sort"]
-        form = PeriodForm
+
+
+def player_rounds(player) -> QuerySet[Round]:
+    """A player's games, newest first, with what their list shows (no bets)."""
+    return (
+        Round.objects.filter(player=player).select_related("offering__holder").order_by("-sequence")
+    )
 
 
 def every_round() -> QuerySet[Round]:

@@ -68,12 +68,16 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_GET
 def history(request: HttpRequest) -> HttpResponse:
+    """Every game of the player's (§ 810a.11 recall), filtered, sorted, a page or a CSV."""
     player = _player(request)
-    return render(
-        request,
-        "game/history.html",
-        {"rounds": selectors.recent_rounds(player, 25), "wallet": wallet_for(player)},
+    games = selectors.PlayerRoundFilter(
+        request.GET, queryset=selectors.player_rounds(player), request=request
     )
+    page, status = filtered_page(request, games)
+    if status == 200 and wants_csv(request):
+        return csv_download(games.qs, presenters.ROUND_COLUMNS, "my-games")
+    context = {"filter": games, "page": page, "wallet": wallet_for(player)}
+    return render(request, "game/history.html", context, status=status)
 
 
 # The approved records a round was played under, named by title on its player pages.

@@ -1,3 +1,7 @@
+import csv
+import io
+import re
+
 import pytest
 
 from portal.accounts.models import Role
@@ -8,7 +12,7 @@ from tests.portal.game.conftest import FixedBits
 pytestmark = pytest.mark.django_db
 
 
-def _play(player, offering, n):
+def _play(player, offering, n, key=None):
     return round_play(
         player=player,
         offering_id=offering.pk,
@@ -16,7 +20,7 @@ def _play(player, offering, n):
             {"kind": "red", "stake": 200},
             {"kind": "straight", "numbers": [n % 13], "stake": 200},
         ],
-        idempotency_key=f"page-round-{n:04d}",
+        idempotency_key=key or f"page-round-{n:04d}",
         rng=FixedBits(n % 13),
     ).round
 
@@ -38,12 +42,13 @@ def test_history_shows_the_last_games_with_a_constant_number_of_queries(
 ):
     client.force_login(funded_player)
     _play(funded_player, live_offering, 0)
-    # session, user, roles and holder (sign-in), wallet, rounds, their bets
-    with django_assert_num_queries(6) as one:
+    # session, user, roles and holder (sign-in), wallet, the tables played (the filter's
+    # choices), the count of games and one page of them
+    with django_assert_num_queries(7) as one:
         client.get("/play/history/")
     for n in range(1, 12):
         _play(funded_player, live_offering, n)
-    with django_assert_num_queries(6) as many:
+    with django_assert_num_queries(7) as many:
         page = client.get("/play/history/").content.decode()
 
     assert len(one.captured_queries) == len(many.captured_queries)
@@ -87,3 +92,37 @@ def test_only_players_open_the_tables(client, auditor, funded_player, live_offer
     client.force_login(funded_player)
     assert live_offering.name in client.get("/play/").content.decode()
     assert client.get("/play/999999/").status_code == 404
+
+
+def test_my_games_are_paged_filtered_sorted_and_exported(
+    client, funded_player, live_offering, player
+):
+    played = [_play(funded_player, live_offering, n % 13, f"my-games-{n:04d}") for n in range(30)]
+    client.force_login(funded_player)
+
+    first = client.get("/play/history/").content.decode()
+    second = client.get("/play/history/?page=2").content.decode()
+    sevens = client.get("/play/history/?outcome=7&sort=round").content.decode()
+    export = client.get(f"/play/history/?offering={live_offering.pk}&export=csv")
+
+    newest = [str(r.pk) for r in sorted(played, key=lambda r: -r.sequence)]
+    shown = re.findall(r'<td data-label="Round"><a href="/play/rounds/(\d+)/">', first + second)
+    assert shown == newest  # every game, 25 a page, newest first
+    assert re.findall(r'<td data-label="Outcome">(\d+)</td>', sevens) == ["7", "7"]
+    rows = list(csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode())))
+    assert len(rows) == 30 and {row["player"] for row in rows} == {funded_player.username}
+
+
+def test_my_games_show_no_one_elses_and_refuse_a_bad_filter(client, funded_player, live_offering):
+    other = make_user("other_player", Role.PLAYER)
+    wallet_top_up(player=other, amount=10_000)
+    theirs = _play(other, live_offering, 3)
+    client.force_login(funded_player)
+
+    page = client.get("/play/history/").content.decode()
+    export = client.get("/play/history/?export=csv")
+    bad = client.get("/play/history/?outcome=13")
+
+    assert f"/play/rounds/{theirs.pk}/" not in page
+    assert b"".join(export.streaming_content).decode().count("\n") == 1  # the header only
+    assert bad.status_code == 400 and "Select a valid choice" in bad.content.decode()

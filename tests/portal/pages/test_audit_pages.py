@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _rows_shown(page: str) -> int:
-    body = page[page.index('<table class="events">') : page.index("</table>")]
+    body = page[page.index('<table class="events cards">') : page.index("</table>")]
     return body.count("<tr>") - 1  # minus the header row
 
 

@@ -153,7 +153,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     walked = artifacts_dir() / "walk" / connection.vendor
     if _WALKED:
         terminalreporter.section("browser walk")
-        write(f"a screenshot per step of {len(_WALKED)} tests: {walked}/<test>/NN-step.png")
+        tests = f"{len(_WALKED)} test{'s' if len(_WALKED) != 1 else ''}"
+        write(f"a screenshot per step of {tests}: {walked}/<test>/NN-step.png")
     if not _AXE_RESULTS:
         return
     version = _AXE_RESULTS[0][2]["version"]
