@@ -9,7 +9,7 @@ import django_filters
 
 from portal.compliance.models import AvailabilityChange
 from portal.core.csv_export import csv_lines
-from portal.core.lists import PaDateFrom, PaDateTo, Search, Sort
+from portal.core.lists import PaDateFrom, PaDateTo, PeriodForm, Search, Sort
 
 # The instants are exported in UTC, ISO 8601 with their offset; the header says so.
 HEADER = (
@@ -43,6 +43,7 @@ class AvailabilityFilter(django_filters.FilterSet):
     class Meta:
         model = AvailabilityChange
         fields = ["holder", "offering", "since", "until", "opened", "q", "sort"]
+        form = PeriodForm
 
 
 def availability_log():

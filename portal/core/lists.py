@@ -16,7 +16,7 @@ from typing import Any
 import django_filters
 from django import forms
 from django.core.paginator import Page
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.http import HttpRequest, StreamingHttpResponse
 from django.utils import timezone
 
@@ -46,8 +46,8 @@ class Search(django_filters.CharFilter):
 
 class Sort(django_filters.OrderingFilter):
     """``?sort=key`` ascending, ``-key`` descending, over the given columns only (anything else
-    is a 400); ties broken by the primary key so that pages never overlap. Without a sort the
-    queryset keeps its own order."""
+    is a 400); blanks last; ties broken by the primary key so that pages never overlap.
+    Without a sort the queryset keeps its own order."""
 
     def __init__(self, **columns: str) -> None:
         pairs = tuple((field, key) for key, field in columns.items())
@@ -57,9 +57,16 @@ class Sort(django_filters.OrderingFilter):
         params = [param for param in value or () if param]
         if not params:
             return qs
-        ordering = [self.get_ordering_value(param) for param in params]
-        tie = "-pk" if ordering[-1].startswith("-") else "pk"
-        return qs.order_by(*ordering, tie)
+        names = [self.get_ordering_value(param) for param in params]
+        descending = names[-1].startswith("-")
+        return qs.order_by(*map(_blanks_last, names), "-pk" if descending else "pk")
+
+
+def _blanks_last(name: str):
+    """Blank values last both ways, as PostgreSQL and SQLite would otherwise disagree."""
+    if name.startswith("-"):
+        return F(name[1:]).desc(nulls_last=True)
+    return F(name).asc(nulls_last=True)
 
 
 def pa_date_input(label: str) -> dict:

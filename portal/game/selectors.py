@@ -120,10 +120,9 @@ class RoundFilter(PlayerRoundFilter):
 
 
 def player_rounds(player) -> QuerySet[Round]:
-    """A player's games, newest first, with what their list shows (no bets)."""
-    return (
-        Round.objects.filter(player=player).select_related("offering__holder").order_by("-sequence")
-    )
+    """A player's games, newest first, with what their list and CSV show (no bets)."""
+    rounds = Round.objects.filter(player=player).select_related("player", "offering__holder")
+    return rounds.order_by("-sequence")
 
 
 def every_round() -> QuerySet[Round]:

@@ -73,9 +73,9 @@ def history(request: HttpRequest) -> HttpResponse:
     games = selectors.PlayerRoundFilter(
         request.GET, queryset=selectors.player_rounds(player), request=request
     )
-    page, status = filtered_page(request, games)
-    if status == 200 and wants_csv(request):
+    if wants_csv(request) and games.is_valid():
         return csv_download(games.qs, presenters.ROUND_COLUMNS, "my-games")
+    page, status = filtered_page(request, games)
     context = {"filter": games, "page": page, "wallet": wallet_for(player)}
     return render(request, "game/history.html", context, status=status)
 
@@ -166,9 +166,9 @@ def round_list(request: HttpRequest) -> HttpResponse:
     each links to its full record. A filter value it cannot read is a 400, shown inline."""
     policy.require(request.user, Action.VIEW_ROUNDS)
     rounds = selectors.RoundFilter(request.GET, queryset=selectors.every_round())
-    page, status = filtered_page(request, rounds)
-    if status == 200 and wants_csv(request):
+    if wants_csv(request) and rounds.is_valid():
         return csv_download(rounds.qs, presenters.ROUND_COLUMNS, "game-rounds")
+    page, status = filtered_page(request, rounds)
     context = {"filter": rounds, "page": page}
     return render(request, "game/staff_rounds.html", context, status=status)
 

@@ -46,9 +46,9 @@ def _run(request: HttpRequest, pk: int) -> ReportRun:
 def _list_page(request, *, errors=None, values=None, status=200) -> HttpResponse:
     """The runs, filtered, sorted, a page or a CSV, under the form that asks for one."""
     runs = RunFilter(request.GET, queryset=_runs(request).select_related("holder"), request=request)
-    page, listed = filtered_page(request, runs)
-    if listed == 200 and status == 200 and wants_csv(request):
+    if status == 200 and wants_csv(request) and runs.is_valid():
         return csv_download(runs.qs, RUN_COLUMNS, "report-runs")
+    page, listed = filtered_page(request, runs)
     context = {
         "filter": runs,
         "page": page,

@@ -23,7 +23,7 @@ from portal.compliance.views.common import (
     visible_or_404,
 )
 from portal.compliance.views.records import history_rows
-from portal.core.errors import Conflict, ValidationFailed
+from portal.core.errors import Conflict, DomainError, ValidationFailed
 from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.pages import domain_errors
 
@@ -41,7 +41,11 @@ def _form(request: HttpRequest, **kwargs) -> OfferingForm:
 
 
 def _render_detail(
-    request: HttpRequest, offering: Offering, retire_form: ReasonForm | None = None, status=200
+    request: HttpRequest,
+    offering: Offering,
+    retire_form: ReasonForm | None = None,
+    refusal: str = "",
+    status=200,
 ) -> HttpResponse:
     may_change = offering.status == OfferingStatus.ACTIVE and policy.may(
         request.user, Action.DRAFT, offering
@@ -56,6 +60,7 @@ def _render_detail(
         "retire_form": retire_form,
         "tab": tab,
         "history": history_rows(offering) if tab == "history" else None,
+        "refused": refusal,
     }
     return render(request, "compliance/offerings/detail.html", context, status=status)
 
@@ -68,11 +73,11 @@ def offering_list(request: HttpRequest) -> HttpResponse:
     policy.require(request.user, Action.VIEW)
     offerings = policy.visible(request.user, selectors.offerings_with_parts())
     listing = lists.OfferingFilter(request.GET, queryset=offerings, request=request)
-    page, status = filtered_page(request, listing)
     now = timezone.now()
-    if status == 200 and wants_csv(request):
+    if wants_csv(request) and listing.is_valid():
         columns = lists.offering_columns(lambda o: selectors.offering_is_live(o, at=now).live)
         return csv_download(listing.qs, columns, "offerings")
+    page, status = filtered_page(request, listing)
     rows = [(offering, selectors.offering_is_live(offering, at=now)) for offering in page]
     context = {
         "filter": listing,
@@ -164,20 +169,25 @@ def offering_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _retire(request: HttpRequest, pk: int) -> HttpResponse:
+    offering = visible_or_404(request.user, selectors.offerings_with_parts(), pk)
     step = request.POST.get("step", "")
-    if step != "retire":
-        visible_or_404(request.user, selectors.offerings_with_parts(), pk)
-        raise ValidationFailed(f"There is no step “{step}” for an offering.")
-    offering = visible_or_404(request.user, selectors.offerings_with_parts(), pk, Action.DRAFT)
-    form = ReasonForm(request.POST, auto_id="id_retire_%s")
-    if form.is_valid():
-        try:
-            services.offering_retire(
-                actor=request.user, offering=offering, reason=form.cleaned_data["reason"]
-            )
-        except ValidationFailed as error:
-            form.add_service_errors(error)
-        else:
-            messages.success(request, f"Offering {offering.name!r} retired.")
-            return redirect("compliance:offering-detail", offering.pk)
+    try:
+        if step != "retire":
+            raise ValidationFailed(f"There is no step “{step}” for an offering.")
+        policy.require(request.user, Action.DRAFT, offering)
+        form = ReasonForm(request.POST, auto_id="id_retire_%s")
+        if form.is_valid():
+            try:
+                services.offering_retire(
+                    actor=request.user, offering=offering, reason=form.cleaned_data["reason"]
+                )
+            except ValidationFailed as error:
+                form.add_service_errors(error)
+            else:
+                messages.success(request, f"Offering {offering.name!r} retired.")
+                return redirect("compliance:offering-detail", offering.pk)
+    except DomainError as error:
+        # Refused as a whole: the offering as it stands, the refusal above it, its status.
+        offering = selectors.offerings_with_parts().get(pk=pk)
+        return _render_detail(request, offering, refusal=error.message, status=error.http_status)
     return _render_detail(request, offering, retire_form=form, status=400)

@@ -21,7 +21,7 @@ from portal.compliance.forms import EmptyForm, ReasonForm, ServiceForm
 from portal.compliance.models import RecordStatus, VersionedRecord
 from portal.compliance.services import workflow
 from portal.compliance.views.common import visible_or_404
-from portal.core.errors import ValidationFailed
+from portal.core.errors import DomainError, ValidationFailed
 from portal.core.lists import csv_download, filtered_page, wants_csv
 
 S = RecordStatus
@@ -107,9 +107,9 @@ def list_page(request: HttpRequest, kind: RecordKind) -> HttpResponse:
     policy.require(request.user, Action.VIEW)
     records = selectors.records_for(request.user, kind.model)
     listing = lists.record_filter(kind.model)(request.GET, queryset=records, request=request)
-    page, status = filtered_page(request, listing)
-    if status == 200 and wants_csv(request):
+    if wants_csv(request) and listing.is_valid():
         return csv_download(listing.qs, lists.RECORD_COLUMNS, kind.url)
+    page, status = filtered_page(request, listing)
     context = {
         "kind": kind,
         "filter": listing,
@@ -124,7 +124,7 @@ def history_rows(record) -> list[dict]:
     return presenters.history_rows(selectors.record_history(record))
 
 
-# The decision panel: one form, one reason box, a button per decision (each its own URL).
+# The decision panel: one form, one reason box, a button per decision (each names its step).
 DECISIONS = ("approve", "request-changes", "reject")
 DECISION_REASON_HELP = (
     "Required to reject or to request changes; optional to approve. Recorded in the audit trail."
@@ -169,12 +169,13 @@ def render_detail(
     record: VersionedRecord,
     *,
     failed: tuple[str, ServiceForm] | None = None,
+    refusal: str = "",
     status: int = 200,
 ) -> HttpResponse:
     versions = list(selectors.series_versions(record).only("pk", "version", "status"))
     actions = workflow.available_steps(request.user, record, versions)
-    refusal = presenters.decision_refusal(request.user, record, versions)
-    if refusal is not None:
+    why_no_decision = presenters.decision_refusal(request.user, record, versions)
+    if why_no_decision is not None:
         actions -= set(DECISIONS)
     forms = {
         name: step.form(auto_id=f"id_{name}_%s")
@@ -200,9 +201,10 @@ def render_detail(
             if name in forms and name not in DECISIONS
         ],
         "decision_panel": panel,
-        "decision_refusal": refusal,
+        "decision_refusal": why_no_decision,
         "diff": _diff(kind, record, versions) if tab == "details" else None,
         "history": history_rows(record) if tab == "history" else None,
+        "refused": refusal,
         **described,
     }
     return render(request, kind.detail_template, context, status=status)
@@ -229,21 +231,27 @@ def detail_page(request: HttpRequest, kind: RecordKind, pk: int) -> HttpResponse
 
 
 def act(request: HttpRequest, kind: RecordKind, pk: int, action: str) -> HttpResponse:
-    step = kind.steps.get(action)
-    if step is None:
-        visible_or_404(request.user, detail_queryset(kind), pk)  # an unseen record is a 404
-        raise ValidationFailed(f"There is no step “{action}” for a {kind.noun}.")
-    record = visible_or_404(request.user, detail_queryset(kind), pk, step.permission)
-    form = step.form(request.POST, auto_id=f"id_{action}_%s")
-    if form.is_valid():
-        try:
-            result = step.service(
-                actor=request.user, **{kind.service_arg: record}, **form.cleaned_data
-            )
-        except ValidationFailed as error:
-            form.add_service_errors(error)
-        else:
-            text = workflow.label(result)
-            messages.success(request, f"{text[:1].upper()}{text[1:]} {step.done}.")
-            return redirect(kind.url_name("detail"), result.pk)
+    record = visible_or_404(request.user, detail_queryset(kind), pk)  # unseen: a 404
+    try:
+        step = kind.steps.get(action)
+        if step is None:
+            raise ValidationFailed(f"There is no step “{action}” for a {kind.noun}.")
+        policy.require(request.user, step.permission, record)
+        form = step.form(request.POST, auto_id=f"id_{action}_%s")
+        if form.is_valid():
+            try:
+                result = step.service(
+                    actor=request.user, **{kind.service_arg: record}, **form.cleaned_data
+                )
+            except ValidationFailed as error:
+                form.add_service_errors(error)
+            else:
+                text = workflow.label(result)
+                messages.success(request, f"{text[:1].upper()}{text[1:]} {step.done}.")
+                return redirect(kind.url_name("detail"), result.pk)
+    except DomainError as error:
+        # Refused as a whole (no such step, not theirs to take, the status does not allow
+        # it): the record as it stands, the refusal above its actions, and its status.
+        record = detail_queryset(kind).get(pk=pk)
+        return render_detail(request, kind, record, refusal=error.message, status=error.http_status)
     return render_detail(request, kind, record, failed=(action, form), status=400)

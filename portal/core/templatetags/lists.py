@@ -12,7 +12,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("core/_sort_header.html", takes_context=True)
-def sort_header(context, key: str, label: str, first: str = "") -> dict:
+def sort_header(context, key: str, label: str, first: str = "", css_class: str = "") -> dict:
     query = context["request"].GET.copy()
     current = query.get("sort", "")
     if current == key:
@@ -24,4 +24,4 @@ def sort_header(context, key: str, label: str, first: str = "") -> dict:
     query["sort"] = target
     query.pop("page", None)
     query.pop("export", None)
-    return {"label": label, "state": state, "href": f"?{query.urlencode()}"}
+    return {"label": label, "state": state, "href": f"?{query.urlencode()}", "class": css_class}

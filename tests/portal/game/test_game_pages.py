@@ -126,3 +126,18 @@ def test_my_games_show_no_one_elses_and_refuse_a_bad_filter(client, funded_playe
     assert f"/play/rounds/{theirs.pk}/" not in page
     assert b"".join(export.streaming_content).decode().count("\n") == 1  # the header only
     assert bad.status_code == 400 and "Select a valid choice" in bad.content.decode()
+
+
+def test_my_games_export_reads_a_constant_number_of_queries(
+    client, funded_player, live_offering, django_assert_num_queries
+):
+    client.force_login(funded_player)
+    for n in range(6):
+        _play(funded_player, live_offering, n, f"export-{n:04d}")
+
+    # session, user, roles and holder, the games (their players and tables joined)
+    with django_assert_num_queries(4):
+        response = client.get("/play/history/?export=csv")
+        rows = b"".join(response.streaming_content).decode().splitlines()
+
+    assert len(rows) == 7

@@ -310,3 +310,21 @@ def test_the_approval_date_fields_are_date_inputs(login, manager_a, officer, hol
 
     assert 'type="date" name="effective_date"' in page
     assert datetime.date(2028, 6, 14).isoformat() in page
+
+
+def test_a_refused_step_answers_with_the_records_own_page_and_its_status(
+    login, manager_a, holder_a
+):
+    layout = make_layout(manager_a, holder_a, title="Refused twice")
+    client = login(manager_a)
+    _post(client, layout, "submit")
+    before = events_written()
+
+    again = _post(client, layout, "submit")
+
+    page = text(again)
+    assert again.status_code == 409
+    assert "<h1>Refused twice" in page  # the record's own page, at its own address
+    assert 'class="alert danger" role="alert"><p><strong>Not done.</strong>' in page
+    assert events_written() == before
+    assert client.get(f"/compliance/layouts/{layout.pk}/").status_code == 200

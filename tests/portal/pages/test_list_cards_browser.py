@@ -20,7 +20,8 @@ def _sign_in(page, live_server, username: str) -> None:
 
 @pytest.fixture
 def layouts(manager_a, holder_a):
-    for title in ("Bravo floor", "Alpha floor with a rather long title that would not fit"):
+    # Alpha first: the list's own order (newest change first) puts Bravo on top.
+    for title in ("Alpha floor with a rather long title that would not fit", "Bravo floor"):
         make_layout(manager_a, holder_a, title=title)
 
 
@@ -59,6 +60,9 @@ def test_a_header_click_sorts_and_a_second_reverses(page, live_server, officer, 
     _sign_in(page, live_server, officer.username)
     page.goto(f"{live_server.url}/compliance/layouts/")
 
+    unsorted = page.eval_on_selector_all(
+        "td[data-label='Title'] a", "links => links.map(a => a.textContent)"
+    )
     page.click("th a.sort:text('Title')")
     ascending = page.eval_on_selector_all(
         "td[data-label='Title'] a", "links => links.map(a => a.textContent)"
@@ -68,5 +72,6 @@ def test_a_header_click_sorts_and_a_second_reverses(page, live_server, officer, 
         "td[data-label='Title'] a", "links => links.map(a => a.textContent)"
     )
 
+    assert unsorted[0] == "Bravo floor"
     assert ascending[0].startswith("Alpha") and descending[0] == "Bravo floor"
     assert page.get_attribute("th[aria-sort]", "aria-sort") == "descending"

@@ -8,12 +8,15 @@ import csv
 import datetime
 import io
 import re
+from types import SimpleNamespace
 
 import pytest
 import time_machine
+from django.db.models import F
 
 from portal.accounts.models import Role
 from portal.compliance import services
+from portal.compliance.lists import record_filter
 from portal.compliance.models import Layout
 from portal.reports.services import report_run_request
 from tests.portal.factories import (
@@ -361,3 +364,48 @@ def test_a_managers_report_runs_are_their_holders_only(login, manager_a, runs):
     assert 'name="holder"' not in page.split('aria-label="Filter the runs"')[1]
     assert [int(row["run_id"]) for row in rows] == [runs["a"].pk]
     assert bad.status_code == 400
+
+
+def test_a_sort_breaks_ties_by_id_in_its_direction_and_puts_blanks_last(officer, layouts):
+    def sorted_by(sort: str):
+        listing = record_filter(Layout)(
+            {"sort": sort}, queryset=Layout.objects.all(), request=SimpleNamespace(user=officer)
+        )
+        assert listing.is_valid()
+        return listing.qs
+
+    ascending, descending = sorted_by("effective"), sorted_by("-effective")
+
+    assert [str(term) for term in ascending.query.order_by] == [
+        str(F("effective_date").asc(nulls_last=True)),
+        "pk",
+    ]
+    assert ascending.query.order_by[-1] == "pk" and descending.query.order_by[-1] == "-pk"
+    # One approved layout has dates; the three drafts and submissions have none: last both ways.
+    assert [layout.effective_date is None for layout in ascending] == [False, True, True, True]
+    assert [layout.effective_date is None for layout in descending] == [False, True, True, True]
+
+
+def test_a_sort_it_could_not_read_is_not_carried_into_the_next_filter(login, officer, layouts):
+    page = text(login(officer).get("/compliance/layouts/?sort=password"))
+
+    assert "Sort: Select a valid choice" in page
+    assert 'name="sort"' not in page.split('aria-label="Filters"')[1].split("</form>")[0]
+
+
+def test_the_availability_log_refuses_a_date_it_cannot_read_on_the_page_and_the_api(
+    login, officer, live_offering
+):
+    client = login(officer)
+    before = events_written()
+
+    far = client.get("/compliance/availability/?until=9999-12-31")
+    reversed_period = client.get("/compliance/availability/?since=2026-03-05&until=2026-03-01")
+    export = client.get("/compliance/availability/export.csv?until=9999-12-31")
+    api = client.get("/api/availability/?until=9999-12-31")
+
+    assert far.status_code == 400 and "between the years 1900 and 9998" in text(far)
+    assert reversed_period.status_code == 400
+    assert "The period ends before it starts." in text(reversed_period)
+    assert export.status_code == 400 and api.status_code == 400
+    assert events_written() == before

@@ -1,0 +1,128 @@
+"""``manage.py clauses``: the traceability matrix, one clause in full, or CI's check."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from portal.regulation.matrix import (
+    CSV_HEADER,
+    NOT_RUN,
+    Matrix,
+    Row,
+    build_matrix,
+    matrix_as_dict,
+    matrix_csv_rows,
+    row_as_dict,
+)
+
+RESULTS_FILE = "clause-results.json"
+
+
+def default_results_path() -> Path:
+    """Where ``tests/clause_results.py`` writes by default: the portal's var folder."""
+    return Path(settings.VAR_DIR) / RESULTS_FILE
+
+
+def results_text(row: Row) -> str:
+    counts = row.results()
+    if not counts:
+        return "-"
+    order = ("failed", "passed", "skipped", NOT_RUN)
+    return ", ".join(f"{counts[name]} {name}" for name in order if counts[name])
+
+
+def matrix_text(matrix: Matrix) -> list[str]:
+    width = max(len(row.clause.id) for row in matrix.rows)
+    lines = [f"{'clause':<{width}}  {'kind':<9}  code  tests  via parts  last results"]
+    for row in matrix.rows:
+        flag = "" if row.tested else "  UNTESTED"
+        lines.append(
+            f"{row.clause.id:<{width}}  {row.clause.kind:<9}  {len(row.code):>4}  "
+            f"{len(row.tests):>5}  {len(row.via_parts):>9}  {results_text(row)}{flag}"
+        )
+    lines.append(f"results: {matrix.results_path or 'none (every test is not run)'}")
+    lines.append(f"problems: {len(matrix.problems)} (see --check)")
+    return lines
+
+
+def clause_text(matrix: Matrix, row: Row) -> list[str]:
+    clause = row.clause
+    lines = [f"{clause.id} ({clause.kind}): {clause.title}", f"  {clause.summary}"]
+    if clause.text:
+        lines += ["", *(f"  > {line}" for line in clause.text.splitlines())]
+    if clause.domain_section:
+        lines.append(f"  DOMAIN.md: {clause.domain_section}")
+    parts = [other.clause.id for other in matrix.rows if other.clause.parent == clause.id]
+    lines.append(f"  parent: {clause.parent or '-'}; parts: {', '.join(parts) or '-'}")
+    lines.append(f"  tested: {'yes' if row.tested else 'NO'}")
+    lines.append(f"\ncode ({len(row.code)}):")
+    lines += [f"  {c.path}:{c.line}  {c.written}" for c in row.code]
+    lines.append(f"\ntests ({len(row.tests)}):")
+    lines += [f"  [{ref.result}] {ref.case.nodeid}" for ref in row.tests]
+    lines.append(f"\ntests via parts ({len(row.via_parts)}):")
+    lines += [f"  [{ref.result}] {ref.case.nodeid}  ({ref.via})" for ref in row.via_parts]
+    return lines
+
+
+class Command(BaseCommand):
+    help = (
+        "The clause traceability matrix: each registered clause, where the code applies it "
+        "and the tests that prove it, with their last results. --check exits non-zero on "
+        "untested clauses, unknown citations and Readings cited without their id."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--format", choices=("text", "json", "csv"), default="text")
+        parser.add_argument(
+            "--results",
+            type=Path,
+            default=None,
+            metavar="PATH",
+            help=f"Test results written by tests/clause_results.py (default: var/{RESULTS_FILE}).",
+        )
+        parser.add_argument(
+            "--clause", metavar="ID", help="Show one clause in full, e.g. 617b.8(g)."
+        )
+        parser.add_argument(
+            "--check", action="store_true", help="List every problem; exit 1 if any."
+        )
+
+    def handle(self, *args, **options):
+        results = options["results"] or default_results_path()
+        matrix = build_matrix(results_path=results)
+        if options["check"]:
+            return self.report_problems(matrix)
+        if options["clause"]:
+            return self.show_clause(matrix, options["clause"], options["format"])
+        if options["format"] == "json":
+            self.stdout.write(json.dumps(matrix_as_dict(matrix), indent=2, ensure_ascii=False))
+        elif options["format"] == "csv":
+            writer = csv.writer(self.stdout, lineterminator="\n")
+            writer.writerow(CSV_HEADER)
+            writer.writerows(matrix_csv_rows(matrix))
+        else:
+            self.stdout.write("\n".join(matrix_text(matrix)))
+
+    def report_problems(self, matrix: Matrix) -> None:
+        if not matrix.problems:
+            self.stdout.write(f"{len(matrix.rows)} clauses, every one tested; no problems.")
+            return
+        for problem in matrix.problems:
+            self.stdout.write(f"{problem.kind}: {problem}")
+        raise CommandError(f"{len(matrix.problems)} clause traceability problems (listed above)")
+
+    def show_clause(self, matrix: Matrix, clause_id: str, output: str) -> None:
+        row = matrix.row(clause_id.strip())
+        if row is None:
+            near = [r.clause.id for r in matrix.rows if r.clause.id.startswith(clause_id[:6])]
+            hint = f"; registered near it: {', '.join(near)}" if near else ""
+            raise CommandError(f"{clause_id} is not in the register{hint}")
+        if output == "json":
+            self.stdout.write(json.dumps(row_as_dict(row), indent=2, ensure_ascii=False))
+        else:
+            self.stdout.write("\n".join(clause_text(matrix, row)))

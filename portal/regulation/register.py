@@ -1,0 +1,177 @@
+"""The register of clauses: what the project applies, read from ``register.toml``.
+
+One file, edited by hand, is the answer to "which clauses do we apply?": the traceability
+matrix, the citation check and the Regulation page all read it through ``register()``. It
+is checked as it is read (unique canonical ids, known kinds, every child's parent present),
+so a bad edit fails the first command or test that loads it, naming the entry.
+
+No Django here: the scanner and the check run from a plain ``python`` or pytest process.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+
+REGISTER_PATH = Path(__file__).with_name("register.toml")
+
+KINDS = ("rule", "neighbour", "reading")
+RECORD_KINDS = (
+    "layout",
+    "paytable",
+    "rules_submission",
+    "offering",
+    "round",
+    "audit_event",
+    "availability",
+    "report",
+)
+RULE_SECTION = "617b.8"
+
+# A section of 58 Pa. Code (``617b.8``), then at most a lettered subsection and a numbered
+# paragraph, the way the regulation numbers them: ``617b.8(g)(2)``.
+SECTION_PATTERN = r"\d{3}[a-z]\.\d+"
+CLAUSE_ID_RE = re.compile(
+    rf"(?P<section>{SECTION_PATTERN})(?:\((?P<sub>[a-z])\)(?:\((?P<para>\d+)\))?)?"
+)
+READING_ID_RE = re.compile(r"reading:[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+class RegisterError(ValueError):
+    """The register file is wrong; the message names the entry and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    kind: str
+    title: str
+    summary: str
+    text: str = ""
+    governs: tuple[str, ...] = ()
+    domain_section: str = ""
+    domain_opening: str = ""
+
+    @property
+    def parent(self) -> str | None:
+        return parent_of(self.id)
+
+    @property
+    def section(self) -> str:
+        """The section a clause belongs to (``617b.8`` for ``617b.8(g)(2)``); a Reading's id."""
+        match = CLAUSE_ID_RE.fullmatch(self.id)
+        return match["section"] if match else self.id
+
+
+def is_canonical(clause_id: str) -> bool:
+    """Whether ``clause_id`` is written the one way the register and the code write ids."""
+    return bool(CLAUSE_ID_RE.fullmatch(clause_id) or READING_ID_RE.fullmatch(clause_id))
+
+
+def parent_of(clause_id: str) -> str | None:
+    """The clause one level up (``617b.8(g)`` for ``617b.8(g)(2)``); None for a section or
+    a Reading. Worked out from the id alone, so it also answers for unregistered ids."""
+    match = CLAUSE_ID_RE.fullmatch(clause_id)
+    if match is None or match["sub"] is None:
+        return None
+    if match["para"] is None:
+        return match["section"]
+    return f"{match['section']}({match['sub']})"
+
+
+def ancestors_of(clause_id: str) -> list[str]:
+    """Every clause above ``clause_id``, nearest first."""
+    found = []
+    parent = parent_of(clause_id)
+    while parent is not None:
+        found.append(parent)
+        parent = parent_of(parent)
+    return found
+
+
+def section_token(section: str) -> str:
+    """How a test name writes a section: ``617b8`` for ``617b.8`` (a dot cannot be in a name)."""
+    return section.replace(".", "")
+
+
+def _fail(entry: int, clause_id: object, problem: str) -> RegisterError:
+    return RegisterError(f"register.toml, clause {entry} ({clause_id!r}): {problem}")
+
+
+def _clause(entry: int, raw: Mapping) -> Clause:
+    allowed = {field for field in Clause.__dataclass_fields__}
+    clause_id = raw.get("id")
+    unknown = sorted(set(raw) - allowed)
+    if unknown:
+        raise _fail(entry, clause_id, f"unknown fields {', '.join(unknown)}")
+    for field in ("id", "kind", "title", "summary"):
+        if not isinstance(raw.get(field), str) or not raw[field].strip():
+            raise _fail(entry, clause_id, f"{field} must be a non-empty string")
+    if not is_canonical(clause_id):
+        raise _fail(
+            entry, clause_id, "id is not canonical, e.g. 617b.8(g)(2) or reading:zero-splits"
+        )
+    kind = raw["kind"]
+    if kind not in KINDS:
+        raise _fail(entry, clause_id, f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    expected = _expected_kind(clause_id)
+    if kind != expected:
+        raise _fail(entry, clause_id, f"kind must be {expected!r} for this id, got {kind!r}")
+    if "\n" in raw["summary"]:
+        raise _fail(entry, clause_id, "summary must be one line")
+    governs = raw.get("governs", [])
+    bad = [name for name in governs if name not in RECORD_KINDS]
+    if not isinstance(governs, list) or bad:
+        raise _fail(entry, clause_id, f"governs must list record kinds of {RECORD_KINDS}")
+    if kind == "rule" and not raw.get("text"):
+        raise _fail(entry, clause_id, "a part of § 617b.8 carries the rule's own text")
+    if kind == "reading" and not (raw.get("domain_section") and raw.get("domain_opening")):
+        raise _fail(entry, clause_id, "a Reading names its domain_section and domain_opening")
+    return Clause(**{**raw, "governs": tuple(governs)})
+
+
+def _expected_kind(clause_id: str) -> str:
+    if clause_id.startswith("reading:"):
+        return "reading"
+    section = CLAUSE_ID_RE.fullmatch(clause_id)["section"]
+    return "rule" if section == RULE_SECTION else "neighbour"
+
+
+def load_register(path: Path = REGISTER_PATH) -> Mapping[str, Clause]:
+    """Read and check a register file: clauses by id, in the file's order."""
+    with open(path, "rb") as handle:
+        data = tomllib.load(handle)
+    entries = data.get("clause")
+    if not isinstance(entries, list) or not entries:
+        raise RegisterError(f"{path.name}: no [[clause]] entries")
+    clauses: dict[str, Clause] = {}
+    for entry, raw in enumerate(entries, start=1):
+        clause = _clause(entry, raw)
+        if clause.id in clauses:
+            raise _fail(entry, clause.id, "registered twice")
+        clauses[clause.id] = clause
+    for entry, clause in enumerate(clauses.values(), start=1):
+        if clause.parent is not None and clause.parent not in clauses:
+            raise _fail(entry, clause.id, f"its parent {clause.parent} is not registered")
+    return MappingProxyType(clauses)
+
+
+@functools.cache
+def register() -> Mapping[str, Clause]:
+    """The project's register, read once per process."""
+    return load_register()
+
+
+def children_of(clause_id: str, clauses: Mapping[str, Clause]) -> list[str]:
+    """The registered clauses directly under ``clause_id``, in register order."""
+    return [child for child in clauses if parent_of(child) == clause_id]
+
+
+def section_tokens(clauses: Mapping[str, Clause]) -> dict[str, str]:
+    """Test-name tokens of the registered sections: ``{"617b8": "617b.8", …}``."""
+    return {section_token(c.section): c.section for c in clauses.values() if c.kind != "reading"}
