@@ -37,7 +37,7 @@ def cite(clause: str, text: str) -> str:
 def in_force(day: datetime.date) -> bool:
     """Whether the temporary regulation is in force on ``day``.
 
-    **Reading:** "effective June 14, 2025, expire June 14, 2028" means in force from
-    the first date up to, but not on, the second.
+    **Reading** (reading:pennsylvania-dates): "effective June 14, 2025, expire June 14,
+    2028" means in force from the first date up to, but not on, the second.
     """
     return EFFECTIVE <= day < SUNSET

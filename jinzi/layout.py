@@ -8,8 +8,8 @@
 
 Rows are the "horizontal rows" of (d)(3); columns hold four numbers (d)(6).
 
-**Reading:** 0 borders 1, 2 and 3, so 0-1, 0-2 and 0-3 are splits (d)(2), as in
-standard roulette (Chapter 617a); 0 is in no street, corner or column.
+**Reading** (reading:zero-splits): 0 borders 1, 2 and 3, so 0-1, 0-2 and 0-3 are
+splits (d)(2), as in standard roulette (Chapter 617a); 0 is in no street, corner or column.
 """
 
 from __future__ import annotations

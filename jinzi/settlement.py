@@ -3,15 +3,15 @@
 A win returns stake × (odds + 1), a loss 0, and when 0 comes up every wager not
 placed on zero returns half its stake (§ 617b.8(g)(2)).
 
-**Reading (zero, DOMAIN.md):** a wager "placed on zero" is any wager covering 0
+**Reading** (reading:placed-on-zero): a wager "placed on zero" is any wager covering 0
 (straight 0, splits 0-1/0-2/0-3, both three-number bets). It wins when 0 comes up
 and is paid at its own paytable odds; § 617b.8(g)(1)'s "consistent with
 subsection (e)" is read as (f).
 
-**Reading (stakes, DOMAIN.md):** stakes are positive even integers of minor units,
+**Reading** (reading:even-stakes): stakes are positive even integers of minor units,
 so the zero half-back is always exact.
 
-**Reading (rounding):** if fractional odds make stake × (odds + 1) non-integral,
+**Reading** (reading:round-up): if fractional odds make stake × (odds + 1) non-integral,
 the return is rounded *up* to the whole minor unit, in the player's favour, so a
 payout is never below the odds approved under § 617b.8(f).
 

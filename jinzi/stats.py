@@ -8,12 +8,12 @@
   flag: "review" outside E ± 1.96 SD, "exception" beyond ± 3.29 SD, "low volume" under
   ``LOW_VOLUME_ROUNDS`` rounds, whatever z says.
 
-**Reading:** where we draw "low volume". W is a sum of per-round results, and the band
-treats it as normal. A straight-up bet's return is strongly skewed (it pays 11 to 1 one
-time in 13), so the normal approximation needs rounds: by the Berry–Esseen bound its tail
-probabilities can be off by up to about 0.5 × skewness / √n. At 1,000 rounds that is about
-0.05 for a period of straight-up bets only; below it a "review" would be mostly noise. So
-under 1,000 rounds the check is reported, but flagged "low volume" rather than judged.
+**Reading** (reading:low-volume): where we draw "low volume". W is a sum of per-round
+results, and the band treats it as normal. A straight-up bet's return is strongly skewed (it
+pays 11 to 1 one time in 13), so the normal approximation needs rounds: by the Berry–Esseen
+bound its tail probabilities can be off by up to about 0.5 × skewness / √n. At 1,000 rounds
+that is about 0.05 for a period of straight-up bets only; below it a "review" would be mostly
+noise. So under 1,000 rounds the check is reported, but flagged "low volume" rather than judged.
 """
 
 from __future__ import annotations

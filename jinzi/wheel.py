@@ -1,6 +1,6 @@
 """The wheel of § 617b.8(c): 13 compartments, numbers 0–12 once each, 0 white.
 
-**Reading** (DOMAIN.md): a wheel is given as its clockwise order starting at 0,
+**Reading** (reading:wheel-order): a wheel is given as its clockwise order from 0,
 plus the colour of the first compartment after 0 (``first``). (c) only says the
 twelve coloured compartments alternate, so either colour may follow 0; the approved
 layout records which, and red first is the default. Colours therefore follow from
@@ -170,7 +170,7 @@ class Wheel:
     def from_segments(cls, segments: Iterable[tuple[int, str]]) -> Wheel:
         """Build a wheel from (number, colour) pairs read clockwise from 0, checking the
         colours: 0 white, then red and black alternately from the colour of the first
-        compartment after 0, whichever it is (the Reading)."""
+        compartment after 0, whichever it is (reading:wheel-order)."""
         pairs = list(segments)
         for entry, pair in enumerate(pairs, start=1):
             if not isinstance(pair, tuple) or len(pair) != 2:

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "portal.compliance",
     "portal.game",
     "portal.reports",
+    "portal.regulation.apps.RegulationConfig",
     "portal.demo",
 ]
 

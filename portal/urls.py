@@ -15,6 +15,7 @@ urlpatterns = [
     path("compliance/", include("portal.compliance.urls")),
     path("audit/", include("portal.audit.urls")),
     path("reports/", include("portal.reports.urls")),
+    path("regulation/", include("portal.regulation.urls")),
     path("play/", include("portal.game.urls")),
     path("api/", include("portal.api.urls")),
     path("admin/", admin.site.urls),

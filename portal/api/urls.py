@@ -20,6 +20,7 @@ from portal.compliance.api.offerings import OfferingViewSet
 from portal.compliance.api.paytables import PaytableViewSet
 from portal.compliance.api.rules import RulesSubmissionViewSet
 from portal.game.api import RoundViewSet, WalletViewSet
+from portal.regulation.api import RegulationViewSet
 from portal.reports.api import ReportRunViewSet
 
 router = DefaultRouter()
@@ -36,6 +37,7 @@ router.register("tokens", ApiTokenViewSet, basename="api-token")
 router.register("reports", ReportRunViewSet, basename="report-run")
 router.register("rounds", RoundViewSet, basename="round")
 router.register("wallet", WalletViewSet, basename="wallet")
+router.register("regulation", RegulationViewSet, basename="regulation")
 
 signed_in = [IsAuthenticated]
 _swagger = SpectacularSwaggerSplitView.as_view(url_name="api-schema", permission_classes=signed_in)

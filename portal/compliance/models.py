@@ -129,7 +129,7 @@ class Layout(VersionedRecord):
 
     title = models.CharField(max_length=200)
     wheel_order = models.JSONField(help_text="Clockwise from 0, validated under § 617b.8(c).")
-    # § 617b.8(c) only says the colours alternate, so either may follow 0 (DOMAIN.md Reading).
+    # § 617b.8(c) only says the colours alternate, so either may follow 0 (reading:wheel-order).
     first_colour = models.CharField(
         max_length=5,
         choices=[("red", "Red"), ("black", "Black")],
@@ -211,7 +211,9 @@ class ListedGame(models.Model):
     game = models.CharField(max_length=32, choices=Game.choices, default=Game.JINZI_ROULETTE)
     paytable = models.ForeignKey(Paytable, on_delete=models.PROTECT, related_name="+")
     layout = models.ForeignKey(Layout, on_delete=models.PROTECT, related_name="+")
-    chip_unit = models.PositiveIntegerField(help_text="Minor units; even (DOMAIN.md reading).")
+    chip_unit = models.PositiveIntegerField(
+        help_text="Minor units; even (DOMAIN.md reading).",  # reading:even-stakes
+    )
     min_wager = models.PositiveIntegerField(help_text="Per bet spot, minor units.")
     max_wager = models.PositiveIntegerField(help_text="Per bet spot, minor units.")
     max_round_stake = models.PositiveIntegerField(help_text="All spots of one round, minor units.")

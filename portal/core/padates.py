@@ -1,12 +1,12 @@
 """Pennsylvania dates: the one place that turns instants into regulatory dates and back.
 
-**Reading (DOMAIN.md 2a):** every regulatory date is a Pennsylvania date
+**Reading** (reading:pennsylvania-dates): every regulatory date is a Pennsylvania date
 (America/New_York): the rule's effective date 2025-06-14 and its sunset 2028-06-14 (the
 rule no longer applies from 00:00 local time that day), an approval's effective and expiry
 dates, and the gaming day. Instants are stored in UTC; nothing else in the portal compares
 dates with instants by hand.
 
-**Reading:** the gaming day runs from 00:00 to 24:00 Pennsylvania time unless a
+**Reading** (reading:gaming-day): the gaming day runs from 00:00 to 24:00 PA time unless a
 certificate holder sets another start hour; a gaming day is named by the date it starts on.
 """
 

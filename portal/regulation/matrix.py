@@ -189,6 +189,7 @@ def row_as_dict(row: Row) -> dict:
         "parent": clause.parent,
         "governs": list(clause.governs),
         "domain_section": clause.domain_section or None,
+        "source": clause.source or None,
         "tested": row.tested,
         "code": [{"path": c.path, "line": c.line, "written": c.written} for c in row.code],
         "tests": [_ref_dict(ref) for ref in row.tests],

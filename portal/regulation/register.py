@@ -32,6 +32,9 @@ RECORD_KINDS = (
     "report",
 )
 RULE_SECTION = "617b.8"
+# Where a Reading comes from: a paragraph of DOMAIN.md marked **Reading:**, or a choice the
+# project made itself that DOMAIN.md does not (yet) record.
+READING_SOURCES = ("DOMAIN.md", "project")
 
 # A section of 58 Pa. Code (``617b.8``), then at most a lettered subsection and a numbered
 # paragraph, the way the regulation numbers them: ``617b.8(g)(2)``.
@@ -56,6 +59,7 @@ class Clause:
     governs: tuple[str, ...] = ()
     domain_section: str = ""
     domain_opening: str = ""
+    source: str = ""  # a Reading's: "DOMAIN.md" or "project"; empty for the rule and neighbours
 
     @property
     def parent(self) -> str | None:
@@ -130,9 +134,37 @@ def _clause(entry: int, raw: Mapping) -> Clause:
         raise _fail(entry, clause_id, f"governs must list record kinds of {RECORD_KINDS}")
     if kind == "rule" and not raw.get("text"):
         raise _fail(entry, clause_id, "a part of § 617b.8 carries the rule's own text")
-    if kind == "reading" and not (raw.get("domain_section") and raw.get("domain_opening")):
-        raise _fail(entry, clause_id, "a Reading names its domain_section and domain_opening")
+    _check_source(entry, clause_id, kind, raw)
     return Clause(**{**raw, "governs": tuple(governs)})
+
+
+def _check_source(entry: int, clause_id: str, kind: str, raw: Mapping) -> None:
+    """A DOMAIN.md Reading names the paragraph it is; a project Reading claims none, since
+    DOMAIN.md does not record it; only a Reading has a source."""
+    source = raw.get("source", "")
+    placed = raw.get("domain_section") or raw.get("domain_opening")
+    if kind != "reading":
+        if source or placed:
+            raise _fail(entry, clause_id, "only a Reading has a source or a DOMAIN.md place")
+        return
+    if source not in READING_SOURCES:
+        raise _fail(
+            entry,
+            clause_id,
+            f"a Reading names its source, one of {', '.join(READING_SOURCES)} (a DOMAIN.md "
+            f"one also its domain_section and domain_opening), got {source!r}",
+        )
+    if source == "DOMAIN.md" and not (raw.get("domain_section") and raw.get("domain_opening")):
+        raise _fail(
+            entry, clause_id, "a DOMAIN.md Reading names its domain_section and domain_opening"
+        )
+    if source == "project" and placed:
+        raise _fail(
+            entry,
+            clause_id,
+            "a project Reading is not in DOMAIN.md, so it names no domain_section or "
+            "domain_opening",
+        )
 
 
 def _expected_kind(clause_id: str) -> str:

@@ -92,7 +92,7 @@ def test_617b8_d_wagers_lists_the_52_legal_spots():
     assert sum(1 for line in result.stdout.splitlines() if line.endswith(" to 1")) == 52
 
 
-def test_617b8_g_settle_returns_half_of_straight_up_on_ten_when_zero_comes_up():
+def test_617b8_g_2_settle_returns_half_of_straight_up_on_ten_when_zero_comes_up():
     result = run("settle", "straight", "10", "--stake", "1000", "--outcome", "0")
     assert result.returncode == 0
     assert "returned  500" in result.stdout.splitlines()

@@ -69,21 +69,23 @@ def expected_return(spot, stake, outcome):
     return stake // 2 if outcome == 0 else 0
 
 
-def test_617b8_g_zero_returns_half_of_straight_up_on_ten():
+def test_617b8_g_2_zero_returns_half_of_straight_up_on_ten():
     assert settle(Wager("straight", (10,)), 1000, 0) == 500
 
 
-def test_617b8_g_straight_up_on_zero_pays_eleven_to_one_when_zero_comes_up():
+def test_617b8_g_1_straight_up_on_zero_pays_eleven_to_one_when_zero_comes_up():
     assert settle(Wager("straight", (0,)), 1000, 0) == 12000
 
 
+@pytest.mark.clause("reading:placed-on-zero")
 @pytest.mark.parametrize("spot", sorted(ON_ZERO))
 def test_617b8_g_wagers_placed_on_zero_win_at_their_own_odds_when_zero_comes_up(spot):
     odds = MINIMUM[spot.partition(":")[0]]
     assert settle(Wager.parse(spot), 100, 0) == 100 * (odds + 1)
 
 
-def test_617b8_g_every_wager_not_placed_on_zero_returns_half_when_zero_comes_up():
+@pytest.mark.clause("reading:placed-on-zero")
+def test_617b8_g_2_every_wager_not_placed_on_zero_returns_half_when_zero_comes_up():
     others = [w for w in legal_wagers() if w.spot not in ON_ZERO]
     assert len(others) == 46
     assert {settle(w, 250 * 2, 0) for w in others} == {250}
@@ -125,6 +127,7 @@ def test_the_settlement_table_matches_settle_for_every_spot_outcome_and_paytable
                 assert table.settle_many(outcome, bets) == single
 
 
+@pytest.mark.clause("reading:round-up")
 def test_617b8_f_rounding_reading_fractional_odds_round_the_return_up_to_the_minor_unit():
     paytable = Paytable({**MINIMUM, "straight": Fraction(35, 3)})
     straight = Wager("straight", (5,))
@@ -148,6 +151,7 @@ def test_617b8_f_rounding_reading_fractional_odds_round_the_return_up_to_the_min
         (3, STAKE_ODD_MESSAGE.format(got=3)),
     ],
 )
+@pytest.mark.clause("reading:even-stakes")
 def test_617b8_g_stakes_must_be_positive_even_ints_never_coerced(stake, message):
     with pytest.raises(InvalidStake) as raised:
         settle(Wager("red"), stake, 1)
@@ -157,6 +161,7 @@ def test_617b8_g_stakes_must_be_positive_even_ints_never_coerced(stake, message)
         SettlementTable.for_().settle_many(1, [(Wager("red"), 2), (Wager("red"), stake)])
 
 
+@pytest.mark.clause("reading:even-stakes")
 def test_617b8_g_an_odd_stake_is_refused_citing_the_zero_rule():
     with pytest.raises(InvalidStake) as raised:
         settle(Wager("straight", (10,)), 3, 5)

@@ -98,11 +98,21 @@ def test_hold_outside_the_expected_band_is_flagged(win, flag):
     assert result.flag == flag
 
 
+@pytest.mark.clause("reading:low-volume")
 def test_a_small_sample_is_low_volume_whatever_z_says():
     result = _check(1_000, rounds=LOW_VOLUME_ROUNDS - 1)
 
     assert result.z == pytest.approx(18.0)
     assert result.flag == "low volume"
+
+
+def test_reading_low_volume_is_drawn_at_1000_rounds():
+    assert LOW_VOLUME_ROUNDS == 1_000
+    # z = 18 either side of the line: judged from 1,000 rounds, flagged low volume below.
+    assert _check(1_000, rounds=999).flag == "low volume"
+    assert _check(1_000, rounds=1_000).flag == "exception"
+    assert _check(100, rounds=999).flag == "low volume"
+    assert _check(100, rounds=1_000).flag == "ok"
 
 
 def test_no_play_has_no_z():

@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from jinzi import (
     KIND_LABELS,
+    STANDARD_ORDER,
     WAGER_KINDS,
     InvalidWager,
     JinziError,
@@ -13,6 +14,7 @@ from jinzi import (
     WagerKind,
     Wheel,
     legal_wagers,
+    settle,
 )
 from jinzi.wagers import (
     COLUMN_NOT_A_COLUMN,
@@ -50,7 +52,7 @@ def numbers_of(kind):
     return {w.numbers for w in legal_wagers() if w.kind == kind}
 
 
-def test_wager_kinds_are_the_ten_of_617b8_d_in_order_with_their_labels():
+def test_617b8_d_wager_kinds_are_the_ten_in_order_with_their_labels():
     assert WAGER_KINDS == (
         "straight", "split", "street", "corner", "three_numbers",
         "column", "red", "black", "small", "big",
@@ -73,6 +75,7 @@ def test_617b8_d_there_are_52_legal_spots():
     assert len(set(legal_wagers())) == 52
 
 
+@pytest.mark.clause("reading:zero-splits")
 def test_617b8_d_splits_are_the_pairs_next_to_each_other_on_the_layout():
     assert numbers_of("split") == SPLITS
 
@@ -228,6 +231,7 @@ def test_617b8_d_red_and_black_coverage_follows_the_wheel():
     assert Wager("small").covers(wheel) == {1, 2, 3, 4, 5, 6}
 
 
+@pytest.mark.clause("reading:placed-on-zero")
 def test_617b8_g_wagers_placed_on_zero_are_the_six_spots_covering_zero():
     on_zero = {w.spot for w in legal_wagers() if w.covers_zero}
     assert on_zero == {
@@ -242,3 +246,146 @@ def test_617b8_d_a_spot_index_outside_the_legal_spots_is_refused(index, shown):
     with pytest.raises(InvalidWager) as raised:
         Wager.at(index)
     assert str(raised.value) == SPOT_INDEX_OUT_OF_RANGE.format(got=shown)
+
+
+# --- One test per wager kind of § 617b.8(d) ---------------------------------------------
+# Each proves the kind's legal spots exactly, worked out from the layout of DOMAIN.md
+# written here by hand (not from jinzi), and one illegal spot of that kind refused with the
+# error naming what is wrong.
+
+GRID = ((1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12))  # rows top to bottom, 0 above
+BLACK_FIRST = Wheel(STANDARD_ORDER, first="black")
+
+
+def refusal(kind, numbers=()):
+    with pytest.raises(InvalidWager) as raised:
+        Wager(kind, numbers)
+    assert raised.value.clause == "617b.8(d)"
+    return str(raised.value)
+
+
+def test_617b8_d_1_straight_up_is_each_number_0_to_12_alone():
+    assert numbers_of("straight") == {(n,) for n in range(13)}
+    assert len([w for w in legal_wagers() if w.kind == "straight"]) == 13
+    for number in range(13):
+        assert Wager("straight", (number,)).covers() == {number}
+    assert refusal("straight", (13,)) == OUT_OF_RANGE.format(number=13)
+    assert refusal("straight", (1, 2)) == STRAIGHT_WRONG_COUNT.format(count=2)
+
+
+@pytest.mark.clause("reading:zero-splits")
+def test_617b8_d_2_splits_are_the_20_pairs_next_to_each_other_on_the_layout():
+    across = {(row[i], row[i + 1]) for row in GRID for i in range(2)}
+    down = {(GRID[r][c], GRID[r + 1][c]) for r in range(3) for c in range(3)}
+    from_zero = {(0, n) for n in GRID[0]}
+    assert (len(across), len(down), len(from_zero)) == (8, 9, 3)
+    assert across | down | from_zero == SPLITS
+    assert numbers_of("split") == SPLITS
+    assert len([w for w in legal_wagers() if w.kind == "split"]) == 20
+    assert {(0, 1), (0, 2), (0, 3)} <= numbers_of("split")
+    assert refusal("split", (1, 5)) == SPLIT_NOT_ADJACENT.format(spot="1-5")  # diagonal
+    assert refusal("split", (3, 4)) == SPLIT_NOT_ADJACENT.format(spot="3-4")  # row ends
+    assert refusal("split", (0, 4)) == SPLIT_NOT_ADJACENT.format(spot="0-4")
+
+
+def test_617b8_d_3_streets_are_the_4_rows_of_the_layout():
+    assert set(GRID) == STREETS
+    assert numbers_of("street") == STREETS
+    assert len([w for w in legal_wagers() if w.kind == "street"]) == 4
+    assert Wager("street", (10, 11, 12)).covers() == {10, 11, 12}
+    assert refusal("street", (1, 4, 7)) == STREET_NOT_A_ROW.format(spot="1-4-7")
+    assert refusal("street", (0, 1, 2)) == STREET_NOT_A_ROW.format(spot="0-1-2")
+
+
+def test_617b8_d_4_corners_are_the_6_two_by_two_blocks_of_the_layout():
+    blocks = {
+        tuple(sorted((GRID[r][c], GRID[r][c + 1], GRID[r + 1][c], GRID[r + 1][c + 1])))
+        for r in range(3)
+        for c in range(2)
+    }
+    assert len(blocks) == 6
+    assert blocks == CORNERS
+    assert numbers_of("corner") == CORNERS
+    assert len([w for w in legal_wagers() if w.kind == "corner"]) == 6
+    assert Wager("corner", (5, 6, 8, 9)).covers() == {5, 6, 8, 9}
+    assert refusal("corner", (1, 2, 3, 4)) == CORNER_NOT_A_BLOCK.format(spot="1-2-3-4")
+    assert refusal("corner", (3, 4, 6, 7)) == CORNER_NOT_A_BLOCK.format(spot="3-4-6-7")
+
+
+def test_617b8_d_5_three_numbers_are_exactly_0_1_2_and_0_2_3():
+    assert {(0, 1, 2), (0, 2, 3)} == THREE_NUMBERS
+    assert numbers_of("three_numbers") == {(0, 1, 2), (0, 2, 3)}
+    assert len([w for w in legal_wagers() if w.kind == "three_numbers"]) == 2
+    assert Wager("three_numbers", (3, 2, 0)).covers() == {0, 2, 3}
+    assert refusal("three_numbers", (0, 1, 3)) == THREE_NUMBERS_NOT_ALLOWED.format(spot="0-1-3")
+    assert refusal("three_numbers", (1, 2, 3)) == THREE_NUMBERS_NOT_ALLOWED.format(spot="1-2-3")
+
+
+def test_617b8_d_6_columns_hold_the_four_numbers_of_each_column():
+    columns = {tuple(column) for column in zip(*GRID, strict=True)}
+    assert all(len(column) == 4 for column in columns)
+    assert columns == COLUMNS
+    assert numbers_of("column") == COLUMNS
+    assert len([w for w in legal_wagers() if w.kind == "column"]) == 3
+    assert Wager("column", (3, 6, 9, 12)).covers() == {3, 6, 9, 12}
+    assert refusal("column", (1, 4, 7)) == WRONG_COUNT.format(label="column", needed=4, count=3)
+    assert refusal("column", (1, 4, 7, 11)) == COLUMN_NOT_A_COLUMN.format(spot="1-4-7-11")
+
+
+# Red and black by hand: the compartments after 0 alternate from the first colour, so on the
+# demo wheel 0, 1, 7, 8, 2, 3, 9, 10, 4, 5, 11, 12, 6 the 1st, 3rd, … (1, 8, 3, 10, 5, 12)
+# have the first colour and the 2nd, 4th, … (7, 2, 9, 4, 11, 6) the other.
+DEMO_FIRST = {1, 3, 5, 8, 10, 12}
+DEMO_SECOND = {2, 4, 6, 7, 9, 11}
+
+
+def _wins_of(kind, wheel):
+    return {n for n in range(13) if settle(Wager(kind), 2, n, wheel=wheel) == 4}
+
+
+def test_617b8_d_7_red_covers_the_wheels_red_numbers_red_first_or_black_first():
+    assert STANDARD_ORDER == (0, 1, 7, 8, 2, 3, 9, 10, 4, 5, 11, 12, 6)
+    assert numbers_of("red") == {()}
+    assert len([w for w in legal_wagers() if w.kind == "red"]) == 1
+    for wheel, red in ((Wheel.standard(), DEMO_FIRST), (BLACK_FIRST, DEMO_SECOND)):
+        assert Wager("red").covers(wheel) == red
+        assert {n for n in range(13) if wheel.color(n) == "red"} == red
+        assert _wins_of("red", wheel) == red
+    assert refusal("red", (1,)) == TAKES_NO_NUMBERS.format(label="red", count=1)
+
+
+def test_617b8_d_8_black_covers_the_wheels_black_numbers_red_first_or_black_first():
+    assert numbers_of("black") == {()}
+    assert len([w for w in legal_wagers() if w.kind == "black"]) == 1
+    for wheel, black in ((Wheel.standard(), DEMO_SECOND), (BLACK_FIRST, DEMO_FIRST)):
+        assert Wager("black").covers(wheel) == black
+        assert {n for n in range(13) if wheel.color(n) == "black"} == black
+        assert _wins_of("black", wheel) == black
+    assert refusal("black", (2, 4)) == TAKES_NO_NUMBERS.format(label="black", count=2)
+
+
+def test_617b8_d_9_small_covers_1_to_6_on_any_wheel():
+    assert numbers_of("small") == {()}
+    assert len([w for w in legal_wagers() if w.kind == "small"]) == 1
+    for wheel in (Wheel.standard(), BLACK_FIRST):
+        assert Wager("small").covers(wheel) == {1, 2, 3, 4, 5, 6}
+        assert _wins_of("small", wheel) == {1, 2, 3, 4, 5, 6}
+    assert refusal("small", (1, 2, 3, 4, 5, 6)) == TAKES_NO_NUMBERS.format(label="small", count=6)
+
+
+def test_617b8_d_10_big_covers_7_to_12_on_any_wheel():
+    assert numbers_of("big") == {()}
+    assert len([w for w in legal_wagers() if w.kind == "big"]) == 1
+    for wheel in (Wheel.standard(), BLACK_FIRST):
+        assert Wager("big").covers(wheel) == {7, 8, 9, 10, 11, 12}
+        assert _wins_of("big", wheel) == {7, 8, 9, 10, 11, 12}
+    assert refusal("big", (7,)) == TAKES_NO_NUMBERS.format(label="big", count=1)
+
+
+def test_reading_corner_block_0_1_2_3_is_no_corner():
+    # (d)(4)'s "contiguous boxes" could take in 0's box above 1, 2 and 3; we refuse it.
+    assert (0, 1, 2, 3) not in numbers_of("corner")
+    assert all(0 not in corner for corner in numbers_of("corner"))
+    assert refusal("corner", (0, 1, 2, 3)) == CORNER_NOT_A_BLOCK.format(spot="0-1-2-3")
+    with pytest.raises(InvalidWager, match="corner 0-1-2-3 is not a 2×2 block"):
+        Wager.parse("corner:0-1-2-3")

@@ -59,6 +59,7 @@ def test_617b8_c_colours_alternate_clockwise_starting_red_after_zero(order):
     assert wheel.red | wheel.black == frozenset(range(1, 13))
 
 
+@pytest.mark.clause("reading:wheel-order")
 @given(wheel_orders, st.sampled_from(["black", Colour.BLACK]))
 def test_617b8_c_a_black_first_wheel_is_accepted_and_alternates_from_black(order, first):
     wheel = Wheel(order, first=first)
@@ -70,6 +71,7 @@ def test_617b8_c_a_black_first_wheel_is_accepted_and_alternates_from_black(order
     assert wheel.red | wheel.black == frozenset(range(1, 13))
 
 
+@pytest.mark.clause("reading:wheel-order")
 def test_617b8_c_black_first_swaps_the_standard_colours():
     wheel = Wheel(STANDARD, first="black")
     assert wheel.red == Wheel.standard().black == frozenset({2, 4, 6, 7, 9, 11})
@@ -77,6 +79,7 @@ def test_617b8_c_black_first_swaps_the_standard_colours():
     assert wheel != Wheel.standard()  # same order, another wheel
 
 
+@pytest.mark.clause("reading:wheel-order")
 def test_617b8_c_red_first_is_the_default():
     assert Wheel(STANDARD).first is Colour.RED
     assert Wheel(STANDARD) == Wheel(STANDARD, first="red") == Wheel(STANDARD, Colour.RED)

@@ -11,8 +11,9 @@ from portal.reports.document import column, section
 
 
 def player_ref(player_id: int) -> str:
-    """**Reading:** a player is named by the portal's internal id, never by name or
-    username: pseudonymous, yet it leads back to the account for those allowed to look."""
+    """**Reading** (reading:player-internal-id): a player is named by the portal's internal
+    id, never by name or username: pseudonymous, yet it leads back to the account for those
+    allowed to look."""
     return f"P{player_id}"
 
 
@@ -125,9 +126,10 @@ MONEY_OF_WALLET = ("opening", "top_ups", "stakes", "returns", "closing")
 
 
 def wallets_section(scope: Scope, rows: list[dict]) -> dict:
-    """**Reading:** a wallet is the player's, not a holder's: a report narrowed to one holder
-    or offering (which its managers may read) checks the whole wallet of each of its players
-    but shows only whether it reconciles, never the amounts of play elsewhere (DOMAIN.md §3)."""
+    """**Reading** (reading:player-wallet): a wallet is the player's, not a holder's: a
+    report narrowed to one holder or offering (which its managers may read) checks the whole
+    wallet of each of its players but shows only whether it reconciles, never the amounts of
+    play elsewhere (DOMAIN.md §3 gives each player a wallet; whose it is, is ours)."""
     narrowed = scope.holder_id is not None or scope.offering_id is not None
     shown = []
     for row in rows:

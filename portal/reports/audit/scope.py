@@ -1,9 +1,10 @@
 """Which rounds an audit report covers: a period of gaming days, per certificate holder.
 
-**Reading (DOMAIN.md 2a):** a round belongs to the gaming day its play started in
-(``started_at``), counted with its holder's gaming-day start hour. A report over several
-holders whose days start at different hours therefore covers a slightly different stretch
-of instants for each; every figure is computed over exactly those rounds.
+**Reading** (reading:round-start-day): a round belongs to the gaming day its play started
+in (``started_at``), even when it ends after that day, counted with its holder's gaming-day
+start hour (reading:gaming-day). A report over several holders whose days start at
+different hours therefore covers a slightly different stretch of instants for each; every
+figure is computed over exactly those rounds.
 
 Rounds started after the report began (``cutoff``), or stored after it (``last_round``), are
 left out, so a report of a day still being played is a fixed picture: every part of it

@@ -16,12 +16,13 @@ Sections, in order:
 6. ``job``: when the midnight expiry job last ran and what it changed.
 7. ``violations``: rounds (§ 810a.11) played while a part of their offering did not hold.
 
-Readings of this report (each is also a note in the document):
-- every date is a Pennsylvania date (``portal.core.padates``), ``as_of`` included;
+Choices this report makes (each is also a note in the document):
+- every date is a Pennsylvania date (``portal.core.padates``, reading:pennsylvania-dates),
+  ``as_of`` included;
 - the period of ``changes`` is the 30 PA days up to and including ``as_of``;
 - liveness is asked at noon of ``as_of`` (PA): ``offering_is_live`` reads only the PA date,
   and noon lies inside that date even on the days the clocks change;
-- an approval without an expiry date holds until the sunset;
+- an approval without an expiry date holds until the sunset (reading:open-approval-sunset);
 - rounds and audit events after the end of ``as_of`` are left out.
 
 It runs a fixed number of queries whatever the number of rows: 11, one more with a holder

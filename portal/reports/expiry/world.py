@@ -85,7 +85,8 @@ def status_label(record: VersionedRecord) -> str:
 
 
 def holds_until(record: VersionedRecord) -> datetime.date:
-    """The first PA date an approval no longer holds: its expiry date, or the sunset."""
+    """The first PA date an approval no longer holds: its expiry date, or the sunset
+    (reading:open-approval-sunset)."""
     return min(record.expiry_date or SUNSET, SUNSET)
 
 

@@ -124,6 +124,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "availability-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "availability-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-verify": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "regulation:matrix": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
+    "regulation-list": ("403 403 200 200 200 200 200", "403 403 405 405 405 405 405"),
     # The world's report run is about holder A: manager B neither sees nor downloads it.
     "reports:run-list": ("302 403 200 200 200 200 200", "302 403 400 403 403 400 400"),
     "reports:run-detail": ("302 403 200 200 404 200 200", "302 405 405 405 405 405 405"),

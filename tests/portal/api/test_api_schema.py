@@ -13,7 +13,7 @@ from tests.portal.pages.helpers import addresses_off_site
 pytestmark = pytest.mark.django_db
 
 RESOURCES = ["holders", "layouts", "paytables", "rules-submissions", "offerings", "audit-events"]
-ROOT_RESOURCES = [*RESOURCES, "availability", "tokens", "reports", "rounds", "wallet"]
+ROOT_RESOURCES = [*RESOURCES, "availability", "tokens", "reports", "rounds", "wallet", "regulation"]
 ACTIONS = ["submit", "approve", "reject", "request-changes", "withdraw", "amend"]
 
 

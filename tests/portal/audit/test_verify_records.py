@@ -273,7 +273,7 @@ def test_810a11_an_entry_off_its_running_balance_is_caught(world):
     )
 
 
-def test_810a11_a_stake_that_does_not_match_its_round_is_caught(world):
+def test_810a11_stake_that_does_not_match_its_round_is_caught(world):
     stake = LedgerEntry.objects.filter(kind="stake").earliest("pk")
     _sql(
         "UPDATE game_ledgerentry SET amount = amount + 200 WHERE id = %s",
@@ -287,7 +287,7 @@ def test_810a11_a_stake_that_does_not_match_its_round_is_caught(world):
     assert f"it moves {stake.amount + 200:+d}, its round #{stake.round_id} recorded" in details
 
 
-def test_810a11_a_return_entry_with_no_round_is_caught(world):
+def test_810a11_return_entry_with_no_round_is_caught(world):
     wallet = Wallet.objects.get(player=world["player"])
     _sql(
         "INSERT INTO game_ledgerentry (wallet_id, kind, amount, balance_after, created_at) "
@@ -301,7 +301,7 @@ def test_810a11_a_return_entry_with_no_round_is_caught(world):
     assert f"wallet #{wallet.pk} (player" in details  # and the wallet no longer adds up
 
 
-def test_810a11_a_round_whose_bets_were_changed_is_caught(world):
+def test_810a11_round_whose_bets_were_changed_is_caught(world):
     round_obj = world["player"].rounds.earliest("pk")
     _sql(
         "UPDATE game_bet SET stake = stake + 200 WHERE round_id = %s AND position = 0",
@@ -315,7 +315,7 @@ def test_810a11_a_round_whose_bets_were_changed_is_caught(world):
     assert f"its bets add up to {round_obj.total_staked + 200}" in problem.detail
 
 
-def test_810a11_a_round_whose_stake_entry_is_gone_is_caught(world):
+def test_810a11_round_whose_stake_entry_is_gone_is_caught(world):
     round_obj = world["player"].rounds.earliest("pk")
     _sql(
         "DELETE FROM game_ledgerentry WHERE round_id = %s AND kind = 'stake'",

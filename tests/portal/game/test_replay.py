@@ -54,7 +54,7 @@ def _replay(client, user, url="/play/replay/") -> str:
     return response.content.decode()
 
 
-def test_810a11_replay_says_first_that_it_is_not_a_new_game(client, funded_player, live_offering):
+def test_810a11_a_replay_says_first_that_it_is_not_a_new_game(client, funded_player, live_offering):
     play_round(funded_player, live_offering, "replay-1")
 
     main = _main(_replay(client, funded_player))
@@ -62,7 +62,7 @@ def test_810a11_replay_says_first_that_it_is_not_a_new_game(client, funded_playe
     assert _text(main.split(">", 1)[1]).startswith(PLAYER_BANNER)
 
 
-def test_810a11_replay_shows_every_stake_on_its_spot(client, funded_player, live_offering):
+def test_810a11_a_replay_shows_every_stake_on_its_spot(client, funded_player, live_offering):
     played = play_round(funded_player, live_offering, "replay-1", wagers=MIXED, outcome=3)
 
     spots = {spot: stake for _, spot, stake in SPOT.findall(_replay(client, funded_player))}
@@ -73,7 +73,7 @@ def test_810a11_replay_shows_every_stake_on_its_spot(client, funded_player, live
     assert {spot: stake for spot, stake in spots.items() if stake} == placed
 
 
-def test_810a11_replay_marks_where_the_wheel_stopped(client, funded_player, live_offering):
+def test_810a11_a_replay_marks_where_the_wheel_stopped(client, funded_player, live_offering):
     play_round(funded_player, live_offering, "replay-1", outcome=7)
 
     page = _replay(client, funded_player)
@@ -84,7 +84,7 @@ def test_810a11_replay_marks_where_the_wheel_stopped(client, funded_player, live
     assert "straight:7" in winners
 
 
-def test_810a11_replay_returns_and_balances_are_the_stored_ones(
+def test_810a11_a_replay_returns_and_balances_are_the_stored_ones(
     client, funded_player, live_offering
 ):
     played = play_round(funded_player, live_offering, "replay-1", wagers=MIXED, outcome=3)
@@ -105,7 +105,7 @@ def test_810a11_replay_returns_and_balances_are_the_stored_ones(
     assert f'id="outcome">{round_obj.outcome}<' in page
 
 
-def test_810a11_replay_draws_the_recorded_wheel_not_the_current_layout(
+def test_810a11_a_replay_draws_the_recorded_wheel_not_the_current_layout(
     client, funded_player, live_offering
 ):
     played = play_round(funded_player, live_offering, "replay-1")
@@ -139,7 +139,7 @@ def test_617b8_c_replay_colours_a_black_first_wheel_as_it_was_played(
     assert (colours[0], colours[1], colours[7], colours[6]) == ("white", "black", "red", "red")
 
 
-def test_810a11_replay_has_nothing_to_bet_with(client, funded_player, live_offering):
+def test_810a11_a_replay_has_nothing_to_bet_with(client, funded_player, live_offering):
     play_round(funded_player, live_offering, "replay-1", wagers=MIXED)
 
     page = _replay(client, funded_player)
@@ -150,7 +150,7 @@ def test_810a11_replay_has_nothing_to_bet_with(client, funded_player, live_offer
     assert "game/table.js" not in page
 
 
-def test_810a11_replay_of_a_given_round_follows_round_recall_access(
+def test_810a11_a_replay_of_a_given_round_follows_round_recall_access(
     client, funded_player, live_offering, auditor, officer, manager_a
 ):
     round_obj = play_round(funded_player, live_offering, "replay-1").round
@@ -170,7 +170,7 @@ def test_810a11_replay_of_a_given_round_follows_round_recall_access(
         assert response.status_code == 302 and "/login" in response["Location"]
 
 
-def test_810a11_replay_of_an_older_round_does_not_call_it_the_previous_game(
+def test_810a11_a_replay_of_an_older_round_does_not_call_it_the_previous_game(
     client, funded_player, live_offering
 ):
     older = play_round(funded_player, live_offering, "replay-1").round
@@ -182,13 +182,13 @@ def test_810a11_replay_of_an_older_round_does_not_call_it_the_previous_game(
     assert PLAYER_BANNER not in page
 
 
-def test_810a11_replay_with_no_previous_game_says_so(client, funded_player):
+def test_810a11_a_replay_with_no_previous_game_says_so(client, funded_player):
     page = _replay(client, funded_player)
 
     assert "There is no previous game to replay" in page
 
 
-def test_810a11_replay_is_linked_from_the_game_pages(client, funded_player, live_offering):
+def test_810a11_a_replay_is_linked_from_the_game_pages(client, funded_player, live_offering):
     round_obj = play_round(funded_player, live_offering, "replay-1").round
     client.force_login(funded_player)
 
@@ -203,7 +203,7 @@ def test_810a11_replay_is_linked_from_the_game_pages(client, funded_player, live
 
 
 @pytest.mark.parametrize("wagers", [MIXED[:1], MIXED], ids=["one bet", "nine bets"])
-def test_810a11_replay_queries_do_not_grow_with_the_bets(
+def test_810a11_a_replay_queries_do_not_grow_with_the_bets(
     client, funded_player, live_offering, django_assert_num_queries, wagers
 ):
     round_obj = play_round(funded_player, live_offering, "replay-1", wagers=wagers).round

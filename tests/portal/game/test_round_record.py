@@ -20,7 +20,7 @@ from tests.portal.game.conftest import play_round as play
 pytestmark = MONEY_TESTS
 
 
-def test_810a11_a_round_records_no_more_bets_status_and_both_versions(funded_player, live_offering):
+def test_810a11_round_records_no_more_bets_status_and_both_versions(funded_player, live_offering):
     played = play(funded_player, live_offering, "record-0001").round
 
     stored = Round.objects.get(pk=played.pk)
@@ -60,7 +60,7 @@ def _legacy_digest(round_obj, bets) -> str:
     return canonical_digest(payload)
 
 
-def test_810a11_a_round_recorded_before_the_later_fields_hashes_as_it_did(
+def test_810a11_round_recorded_before_the_later_fields_hashes_as_it_did(
     funded_player, live_offering
 ):
     played = play(funded_player, live_offering, "record-0003")

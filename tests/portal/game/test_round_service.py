@@ -35,7 +35,7 @@ def _money_unchanged(player, balance=100_000):
     assert LedgerEntry.objects.filter(kind="stake").count() == 0
 
 
-def test_617b8_g_zero_returns_half_of_a_straight_up_on_ten_in_a_settled_round(
+def test_617b8_g_2_zero_returns_half_of_a_straight_up_on_ten_in_a_settled_round(
     funded_player, live_offering
 ):
     played = play(

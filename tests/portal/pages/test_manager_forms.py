@@ -317,7 +317,7 @@ def test_the_edit_form_shows_an_odds_error_once_too(login, manager_a, holder_a):
     assert text(response).count("Column pays 1 to 1") == 1
 
 
-def test_617b8_a_past_sunset_expiry_shows_with_a_missing_title(login, manager_a, parts):
+def test_617b8_past_sunset_expiry_shows_with_a_missing_title(login, manager_a, parts):
     data = rules_form(*parts, title="", expiry_date="2029-01-01")
 
     response = login(manager_a).post("/compliance/rules/new/", data)

@@ -170,7 +170,7 @@ def is_clean_outage_answer(answer: Answer) -> bool:
     )
 
 
-def test_810a11_a_database_restart_mid_play_answers_clean_503s_and_leaves_no_half_round(stack):
+def test_810a11_database_restart_mid_play_answers_clean_503s_and_leaves_no_half_round(stack):
     world, server = stack.world, stack.server
     players = [f"player{index}" for index in range(PLAYERS)]
     play = Play()

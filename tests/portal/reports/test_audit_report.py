@@ -314,6 +314,7 @@ def test_811a9_a_forged_top_up_does_not_reconcile(player, played):
     assert document["reconciliation"]["ok"] is False
 
 
+@pytest.mark.clause("reading:player-wallet")
 def test_811a9_a_holder_report_counts_only_its_rounds_and_hides_other_play(
     player, played, manager_b, officer, holder_b
 ):
@@ -341,3 +342,54 @@ def test_811a9_a_holder_report_counts_only_its_rounds_and_hides_other_play(
     assert only_b["reconciliation"]["ok"] is True
     [wallet] = [r for r in sections(only_b)["wallets"]["rows"] if r["row_type"] == "detail"]
     assert wallet["flag"] == "" and "opening" not in wallet and "stakes" not in wallet
+
+
+def test_reading_player_internal_id_names_each_player_in_the_report(player, played):
+    document = report()
+    detail = sections(document)["detail"]
+    keys = [c["key"] for c in detail["columns"]]
+    rows = [dict(zip(keys, row, strict=True)) for row in detail["stream"]()]
+    assert rows and {r["player"] for r in rows} == {f"P{player.pk}"}
+    wallets = [r for r in sections(document)["wallets"]["rows"] if r["row_type"] == "detail"]
+    assert [w["player"] for w in wallets] == [f"P{player.pk}"]
+    for row in rows + wallets:
+        assert player.username not in {str(value) for value in row.values()}
+
+
+class ShiftingBits(FixedBits):
+    """Draws ``outcome`` after moving the clock on: the round ends ``by`` after it began."""
+
+    def __init__(self, outcome: int, traveller, by: datetime.timedelta) -> None:
+        super().__init__(outcome)
+        self.traveller = traveller
+        self.by = by
+
+    def getrandbits(self, k: int) -> int:
+        self.traveller.shift(self.by)
+        return super().getrandbits(k)
+
+
+def test_reading_round_start_day_a_round_across_midnight_counts_in_the_day_it_started(
+    player, live_offering
+):
+    from portal.game.services import round_play, wallet_top_up
+
+    last_second = datetime.datetime(2026, 11, 17, 4, 59, 59, tzinfo=UTC)  # 23:59:59 EST
+    assert pa_date(last_second) == DAY
+    with time_machine.travel(PLAYED_AT):
+        wallet_top_up(player=player, amount=100_000)
+    with time_machine.travel(last_second, tick=False) as traveller:
+        played = round_play(
+            player=player,
+            offering_id=live_offering.pk,
+            wagers=[{"kind": "red", "stake": 200}],
+            idempotency_key="across-midnight",
+            rng=ShiftingBits(5, traveller, datetime.timedelta(seconds=2)),
+        ).round
+
+    assert pa_date(played.started_at) == DAY
+    assert pa_date(played.ended_at) == DAY + datetime.timedelta(days=1)
+    that_day = report()
+    next_day = report(start=DAY + datetime.timedelta(days=1), end=DAY + datetime.timedelta(days=1))
+    assert (that_day["totals"]["rounds"], that_day["totals"]["handle"]) == (1, 200)
+    assert next_day["totals"]["rounds"] == 0

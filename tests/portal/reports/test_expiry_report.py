@@ -120,7 +120,7 @@ def test_617b8_the_rule_is_in_force_until_the_sunset(db):
     assert (rule["effective"], rule["sunset"]) == ("2025-06-14", "2028-06-14")
 
 
-def test_601a10_a_layout_expiring_within_30_days_is_bucketed_and_its_table_flagged(
+def test_601a10_layout_expiring_within_30_days_is_bucketed_and_its_table_flagged(
     manager_a, officer, holder_a
 ):
     today = pa_today()
@@ -142,7 +142,7 @@ def test_601a10_a_layout_expiring_within_30_days_is_bucketed_and_its_table_flagg
     assert "layout" in table["dark_by"]
 
 
-def test_617b8_a_stored_approval_whose_dates_lapsed_is_flagged_until_the_job_runs(
+def test_617b8_stored_approval_whose_dates_lapsed_is_flagged_until_the_job_runs(
     manager_a, officer, holder_a
 ):
     today = pa_today()
@@ -280,7 +280,7 @@ def test_810a11_rounds_played_within_every_approval_are_no_violation(funded_play
     assert table["rounds"] == 1 and table["last_round_ended"]
 
 
-def test_810a11_a_round_after_its_layout_expired_is_a_violation(funded_player, live_offering):
+def test_810a11_round_after_its_layout_expired_is_a_violation(funded_player, live_offering):
     played = play(funded_player, live_offering)
     expiry = live_offering.layout.expiry_date
     copy_round(played, day_starts(expiry) + datetime.timedelta(hours=9))
@@ -293,7 +293,7 @@ def test_810a11_a_round_after_its_layout_expired_is_a_violation(funded_player, l
     assert sections(document)["violations"]["totals"]["values"] == {"rounds": 2}
 
 
-def test_810a11_a_round_after_a_withdrawal_or_before_the_approval_is_a_violation(
+def test_810a11_round_after_a_withdrawal_or_before_the_approval_is_a_violation(
     funded_player, live_offering, officer
 ):
     played = play(funded_player, live_offering)
@@ -329,3 +329,17 @@ def test_811a9_the_report_runs_a_fixed_number_of_queries(
         expiry_report(as_of=today, holder_id=holder_a.pk)
     assert len(details(large, "approvals")) > 3 * len(details(small, "approvals"))
     assert len(details(large, "offerings")) == 5
+
+
+def test_reading_open_approval_sunset_an_approval_without_an_expiry_holds_until_the_sunset(
+    live_offering,
+):
+    eve = SUNSET - DAY
+    paytable = row_of(expiry_report(as_of=eve), "approvals", kind="paytable")
+    assert paytable["status"] == "approved"
+    assert (paytable["expiry"], paytable["expiry_basis"]) == ("2028-06-14", "sunset")
+    assert (paytable["status_on_date"], paytable["days_left"]) == ("in force", 1)
+    assert paytable["bucket"] != "expired"
+
+    at_sunset = row_of(expiry_report(as_of=SUNSET), "approvals", kind="paytable")
+    assert (at_sunset["status_on_date"], at_sunset["days_left"]) == ("lapsed", 0)

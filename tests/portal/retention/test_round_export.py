@@ -135,7 +135,7 @@ def _name_a_round_not_there(found):
         ),
     ],
 )
-def test_810a11_a_forged_round_export_names_its_first_break(history, tmp_path, forge, named):
+def test_810a11_forged_round_export_names_its_first_break(history, tmp_path, forge, named):
     path = export(tmp_path)
     header, found, end = sections(path)
     forge(found)

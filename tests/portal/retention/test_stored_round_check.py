@@ -23,7 +23,7 @@ class _Sink:
         self.text += text
 
 
-def test_810a11_a_round_played_during_the_check_is_no_break(history, live_offering, monkeypatch):
+def test_810a11_round_played_during_the_check_is_no_break(history, live_offering, monkeypatch):
     player, _ = history
     stored_rounds = retention.stored_rounds
     played = []

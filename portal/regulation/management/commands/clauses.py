@@ -57,6 +57,8 @@ def clause_text(matrix: Matrix, row: Row) -> list[str]:
         lines += ["", *(f"  > {line}" for line in clause.text.splitlines())]
     if clause.domain_section:
         lines.append(f"  DOMAIN.md: {clause.domain_section}")
+    elif clause.source == "project":
+        lines.append("  the project's own Reading, not (yet) in DOMAIN.md")
     parts = [other.clause.id for other in matrix.rows if other.clause.parent == clause.id]
     lines.append(f"  parent: {clause.parent or '-'}; parts: {', '.join(parts) or '-'}")
     lines.append(f"  tested: {'yes' if row.tested else 'NO'}")

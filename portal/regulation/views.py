@@ -1,0 +1,77 @@
+"""The Regulation page: every clause the project applies, beside the rule's text, with the
+code that applies it and the tests that prove it (their last results), for every signed-in
+back-office role, and as CSV (the API serves it as JSON: ``portal.regulation.api``)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+
+from portal.accounts import policy
+from portal.accounts.policy import Action
+from portal.core.csv_export import csv_lines, csv_response
+from portal.core.pages import domain_errors
+from portal.regulation.management.commands.clauses import default_results_path
+from portal.regulation.matrix import (
+    CSV_HEADER,
+    Matrix,
+    build_matrix,
+    matrix_csv_rows,
+)
+
+# The records each kind of clause governs, as the pages that list them, and who may open them.
+GOVERNED_LISTS = {
+    "layout": ("compliance:layout-list", "Layouts", Action.VIEW),
+    "paytable": ("compliance:paytable-list", "Paytables", Action.VIEW),
+    "rules_submission": ("compliance:rules-list", "Rules submissions", Action.VIEW),
+    "offering": ("compliance:offering-list", "Offerings", Action.VIEW),
+    "round": ("game:round-list", "Game rounds", Action.VIEW_ROUNDS),
+    "audit_event": ("audit:event-list", "Audit trail", Action.VIEW_AUDIT),
+    "availability": ("compliance:availability-list", "Availability log", Action.VIEW_AUDIT),
+    "report": ("reports:run-list", "Reports", Action.VIEW),
+}
+
+
+def current_matrix() -> Matrix:
+    """The matrix, built once per process for each state of the results file: the code and
+    tests do not change while the portal runs; the results change when the suite runs."""
+    path = default_results_path()
+    stamp = path.stat().st_mtime_ns if path.is_file() else None
+    return _matrix(str(path), stamp)
+
+
+@functools.lru_cache(maxsize=2)
+def _matrix(path: str, stamp: int | None) -> Matrix:
+    return build_matrix(results_path=Path(path) if stamp is not None else None)
+
+
+def _links(user, kinds) -> list[tuple[str, str]]:
+    return [
+        (reverse(name), label)
+        for kind in kinds
+        if kind in GOVERNED_LISTS
+        for name, label, action in [GOVERNED_LISTS[kind]]
+        if policy.may(user, action)
+    ]
+
+
+@login_required
+@require_safe
+@domain_errors
+def regulation(request: HttpRequest) -> HttpResponse:
+    policy.require(request.user, Action.VIEW)
+    matrix = current_matrix()
+    if request.GET.get("export") == "csv":
+        stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+        lines = csv_lines(CSV_HEADER, matrix_csv_rows(matrix))
+        return csv_response(lines, f"clause-matrix-{stamp}.csv")
+    rows = [(row, _links(request.user, row.clause.governs)) for row in matrix.rows]
+    context = {"rows": rows, "problems": matrix.problems, "results_file": matrix.results_path}
+    return render(request, "regulation/matrix.html", context)

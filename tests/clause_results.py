@@ -1,0 +1,101 @@
+"""A pytest plugin that keeps each test's last result, for the clause traceability matrix.
+
+``manage.py clauses`` shows, beside each clause, whether the tests that prove it passed
+the last time they ran. This plugin writes that down: one entry per test node (outcome
+``passed``, ``failed`` or ``skipped``, node id, function name, when), to
+``<JINZI_VAR_DIR or ./var>/clause-results.json`` or ``--clause-results PATH``.
+
+A run updates the entries of the tests it ran and keeps the others, so a partial run does
+not forget what a full run proved; a renamed test's old entry simply matches nothing. The
+file is written to a temporary name and renamed, so a reader never sees half of it.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+RESULTS_FILE = "clause-results.json"
+# A test's setup, call and teardown each report; its result is the worst of them.
+RANK = {"skipped": 1, "passed": 2, "failed": 3}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--clause-results",
+        default=None,
+        metavar="PATH",
+        help=f"Where to keep each test's last result (default: $JINZI_VAR_DIR/{RESULTS_FILE}).",
+    )
+
+
+def results_path(config: pytest.Config) -> Path:
+    """The settings module's var folder rule: $JINZI_VAR_DIR when set, else ./var."""
+    given = config.getoption("--clause-results")
+    if given:
+        return Path(given)
+    var_dir = os.environ.get("JINZI_VAR_DIR", "").strip()
+    return (Path(var_dir) if var_dir else config.rootpath / "var") / RESULTS_FILE
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # xdist workers report to the controller, which writes the one file.
+    if not hasattr(config, "workerinput"):
+        config.pluginmanager.register(ClauseResults(results_path(config)), "clause-results")
+
+
+def outcome_of(report: pytest.TestReport) -> str | None:
+    """What one phase's report says of its test; None for a phase that says nothing."""
+    if report.failed:
+        return "failed"
+    if report.skipped:
+        return "skipped"  # an expected failure (xfail) proves nothing either
+    return "passed" if report.when == "call" else None
+
+
+def write_atomically(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            json.dump(data, stream, indent=1, sort_keys=True)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+class ClauseResults:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.results: dict[str, dict] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        outcome = outcome_of(report)
+        if outcome is None:
+            return
+        known = self.results.get(report.nodeid)
+        if known is not None and RANK[known["outcome"]] >= RANK[outcome]:
+            return
+        self.results[report.nodeid] = {
+            "outcome": outcome,
+            "nodeid": report.nodeid,
+            "function": report.nodeid.rsplit("::", 1)[-1].split("[", 1)[0],
+            "at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        }
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if not self.results:
+            return
+        kept: dict[str, dict] = {}
+        if self.path.is_file():
+            try:
+                kept = json.loads(self.path.read_text(encoding="utf-8")).get("results", {})
+            except (ValueError, AttributeError):
+                kept = {}  # an unreadable file is replaced, not merged
+        write_atomically(self.path, {"version": 1, "results": kept | self.results})

@@ -1,0 +1,213 @@
+"""The register: complete for the issue's list, true to the rule's text and DOMAIN.md, and
+refused when an edit breaks it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from portal.regulation.register import (
+    RegisterError,
+    ancestors_of,
+    children_of,
+    load_register,
+    parent_of,
+    register,
+)
+
+SHARED = Path(__file__).resolve().parents[4] / "shared"
+RULE_FILE = SHARED / "regulation" / "617b8-jinzi-roulette.txt"
+DOMAIN_FILE = SHARED / "DOMAIN.md"
+
+EXPECTED_RULE = [
+    "617b.8",
+    *(f"617b.8({letter})" for letter in "abcdefg"),
+    *(f"617b.8(d)({n})" for n in range(1, 11)),
+    "617b.8(g)(1)",
+    "617b.8(g)(2)",
+]
+EXPECTED_NEIGHBOURS = ["601a.2", "601a.10(a)", "810a.5", "810a.11", "811a.7", "811a.7(f)", "811a.9"]
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_it_registers_every_part_of_the_rule_and_the_neighbours_of_the_issue():
+    clauses = register()
+    for clause_id in EXPECTED_RULE:
+        assert clauses[clause_id].kind == "rule"
+    for clause_id in EXPECTED_NEIGHBOURS:
+        assert clauses[clause_id].kind == "neighbour"
+
+
+def test_it_registers_a_parent_for_every_part():
+    clauses = register()
+    for clause in clauses.values():
+        assert all(ancestor in clauses for ancestor in ancestors_of(clause.id))
+    assert children_of("617b.8(g)", clauses) == ["617b.8(g)(1)", "617b.8(g)(2)"]
+    assert len(children_of("617b.8(d)", clauses)) == 10
+
+
+def test_it_records_that_g_1_means_f_where_it_says_e():
+    assert "typo for (f)" in register()["617b.8(g)(1)"].summary
+
+
+@pytest.mark.skipif(not RULE_FILE.is_file(), reason="the rule's text is not beside the project")
+def test_it_quotes_the_rule_word_for_word():
+    rule = flat(RULE_FILE.read_text(encoding="utf-8"))
+    for clause in register().values():
+        if clause.kind == "rule":
+            assert flat(clause.text) in rule, clause.id
+
+
+@pytest.mark.skipif(not DOMAIN_FILE.is_file(), reason="DOMAIN.md is not beside the project")
+def test_it_registers_every_reading_of_domain_md_once():
+    domain = DOMAIN_FILE.read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", domain, flags=re.MULTILINE)
+    openings = [flat(part) for part in domain.split("**Reading:**")[1:]]
+    readings = [c for c in register().values() if c.source == "DOMAIN.md"]
+    assert len(readings) == len(openings)
+    for clause in readings:
+        assert clause.kind == "reading"
+        assert clause.domain_section in headings, clause.id
+        matching = [o for o in openings if o.startswith(flat(clause.domain_opening))]
+        assert len(matching) == 1, clause.id
+    # One to one: no two entries name the same paragraph.
+    named = [
+        next(i for i, o in enumerate(openings) if o.startswith(flat(c.domain_opening)))
+        for c in readings
+    ]
+    assert sorted(named) == list(range(len(openings)))
+
+
+def test_every_reading_says_where_it_comes_from_and_project_ones_claim_no_domain_md_place():
+    clauses = register().values()
+    readings = [c for c in clauses if c.kind == "reading"]
+    assert {c.source for c in readings} == {"DOMAIN.md", "project"}
+    assert all(c.source == "" for c in clauses if c.kind != "reading")
+    for clause in readings:
+        if clause.source == "project":
+            assert (clause.domain_section, clause.domain_opening) == ("", ""), clause.id
+
+
+@pytest.mark.skipif(not DOMAIN_FILE.is_file(), reason="DOMAIN.md is not beside the project")
+def test_no_project_reading_is_one_domain_md_already_records():
+    domain = flat(DOMAIN_FILE.read_text(encoding="utf-8"))
+    openings = [flat(part) for part in domain.split("**Reading:**")[1:]]
+    for clause in register().values():
+        if clause.source == "project":
+            assert not any(o.startswith(flat(clause.summary)[:40]) for o in openings), clause.id
+
+
+@pytest.mark.parametrize(
+    ("clause_id", "parent"),
+    [
+        ("617b.8(g)(2)", "617b.8(g)"),
+        ("617b.8(d)(10)", "617b.8(d)"),
+        ("617b.8(g)", "617b.8"),
+        ("617b.8", None),
+        ("811a.7(f)", "811a.7"),
+        ("reading:zero-splits", None),
+    ],
+)
+def test_it_finds_a_parent_from_the_id_alone(clause_id, parent):
+    assert parent_of(clause_id) == parent
+
+
+ENTRY = """
+[[clause]]
+id = "{id}"
+kind = "{kind}"
+title = "T"
+summary = "S"
+text = "The rule."
+"""
+
+
+def write(tmp_path: Path, *entries: str) -> Path:
+    path = tmp_path / "register.toml"
+    path.write_text("".join(entries), encoding="utf-8")
+    return path
+
+
+def test_it_reads_a_small_register_in_order(tmp_path):
+    path = write(
+        tmp_path, ENTRY.format(id="617b.8", kind="rule"), ENTRY.format(id="617b.8(g)", kind="rule")
+    )
+    assert list(load_register(path)) == ["617b.8", "617b.8(g)"]
+
+
+@pytest.mark.parametrize(
+    ("entries", "complaint"),
+    [
+        ([("617b.8", "rule"), ("617b.8", "rule")], "registered twice"),
+        ([("617b.8(g)", "rule")], "its parent 617b.8 is not registered"),
+        ([("617b.8 (g)", "rule")], "not canonical"),
+        ([("617B.8", "rule")], "not canonical"),
+        ([("617b.8", "law")], "kind must be one of"),
+        ([("601a.2", "rule")], "kind must be 'neighbour'"),
+        ([("reading:zero-splits", "reading")], "domain_section"),
+    ],
+)
+def test_it_refuses_a_broken_register_naming_the_entry(tmp_path, entries, complaint):
+    path = write(tmp_path, *(ENTRY.format(id=i, kind=k) for i, k in entries))
+    with pytest.raises(RegisterError, match=re.escape(complaint)):
+        load_register(path)
+
+
+READING = """
+[[clause]]
+id = "reading:x"
+kind = "reading"
+title = "T"
+summary = "S"
+"""
+
+
+@pytest.mark.parametrize(
+    ("fields", "complaint"),
+    [
+        ("", "a Reading names its source"),
+        ('source = "blog"\n', "a Reading names its source"),
+        ('source = "DOMAIN.md"\n', "a DOMAIN.md Reading names its domain_section"),
+        ('source = "DOMAIN.md"\ndomain_section = "1. The game"\n', "domain_opening"),
+        ('source = "project"\ndomain_section = "1. The game"\n', "a project Reading is not in"),
+        ('source = "project"\ndomain_opening = "a corner"\n', "a project Reading is not in"),
+    ],
+)
+def test_it_refuses_a_reading_without_its_source_or_in_the_wrong_place(tmp_path, fields, complaint):
+    with pytest.raises(RegisterError, match=re.escape(complaint)):
+        load_register(write(tmp_path, READING + fields))
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        'source = "project"\n',
+        'source = "DOMAIN.md"\ndomain_section = "1. The game"\ndomain_opening = "a corner"\n',
+    ],
+)
+def test_it_reads_a_domain_md_or_a_project_reading(tmp_path, fields):
+    clauses = load_register(write(tmp_path, READING + fields))
+    assert clauses["reading:x"].source in ("DOMAIN.md", "project")
+
+
+def test_it_refuses_a_source_on_a_clause_of_the_rule(tmp_path):
+    entry = ENTRY.format(id="617b.8", kind="rule") + 'source = "project"\n'
+    with pytest.raises(RegisterError, match="only a Reading has a source"):
+        load_register(write(tmp_path, entry))
+
+
+def test_it_refuses_a_summary_of_more_than_one_line(tmp_path):
+    entry = ENTRY.format(id="617b.8", kind="rule").replace('summary = "S"', 'summary = """S\nS"""')
+    with pytest.raises(RegisterError, match="one line"):
+        load_register(write(tmp_path, entry))
+
+
+def test_it_refuses_an_unknown_record_kind(tmp_path):
+    entry = ENTRY.format(id="617b.8", kind="rule") + 'governs = ["wallet"]\n'
+    with pytest.raises(RegisterError, match="governs"):
+        load_register(write(tmp_path, entry))
