@@ -1,10 +1,11 @@
 """The Regulation page: every clause the project applies, beside the rule's text, with the
 code that applies it and the tests that prove it (their last results), for every signed-in
-back-office role, and as CSV (the API serves it as JSON: ``portal.regulation.api``)."""
+back-office role, and as CSV and PDF (the API serves it as JSON: ``portal.regulation.api``)."""
 
 from __future__ import annotations
 
 import functools
+import io
 from pathlib import Path
 
 from django.contrib.auth.decorators import login_required
@@ -17,7 +18,9 @@ from django.views.decorators.http import require_safe
 from portal.accounts import policy
 from portal.accounts.policy import Action
 from portal.core.csv_export import csv_lines, csv_response
+from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors
+from portal.regulation.document import matrix_document
 from portal.regulation.management.commands.clauses import default_results_path
 from portal.regulation.matrix import (
     CSV_HEADER,
@@ -25,6 +28,7 @@ from portal.regulation.matrix import (
     build_matrix,
     matrix_csv_rows,
 )
+from portal.reports.render import write_pdf_document
 
 # The records each kind of clause governs, as the pages that list them, and who may open them.
 GOVERNED_LISTS = {
@@ -68,10 +72,21 @@ def _links(user, kinds) -> list[tuple[str, str]]:
 def regulation(request: HttpRequest) -> HttpResponse:
     policy.require(request.user, Action.VIEW)
     matrix = current_matrix()
-    if request.GET.get("export") == "csv":
-        stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+    export = request.GET.get("export")
+    now = timezone.now()
+    stamp = now.strftime("%Y%m%dT%H%M%SZ")
+    if export == "csv":
         lines = csv_lines(CSV_HEADER, matrix_csv_rows(matrix))
         return csv_response(lines, f"clause-matrix-{stamp}.csv")
+    if export == "pdf":
+        out = io.BytesIO()
+        write_pdf_document(matrix_document(matrix, now=now), out)
+        response = HttpResponse(out.getvalue(), content_type="application/pdf")
+        response["Content-Disposition"] = f'attachment; filename="clause-matrix-{stamp}.pdf"'
+        response["Cache-Control"] = "private, no-store"
+        return response
+    if export is not None:
+        raise ValidationFailed(f"No export “{export}”: ask for csv or pdf.")
     rows = [(row, _links(request.user, row.clause.governs)) for row in matrix.rows]
     context = {"rows": rows, "problems": matrix.problems, "results_file": matrix.results_path}
     return render(request, "regulation/matrix.html", context)

@@ -61,3 +61,19 @@ def test_the_matrix_exports_as_csv(login, auditor):
     rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
     assert [row["clause"] for row in rows] == list(register())
     assert {row["kind"] for row in rows} == {"rule", "neighbour", "reading"}
+
+
+def test_811a9_the_matrix_exports_as_a_pdf_for_a_test_lab(login, officer):
+    response = login(officer).get("/regulation/?export=pdf")
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"].startswith('attachment; filename="clause-matrix-')
+    assert response.content.startswith(b"%PDF")
+    assert len(response.content) > 5_000  # every clause's row, not an empty page
+
+
+def test_an_unknown_export_is_a_400(login, officer):
+    response = login(officer).get("/regulation/?export=docx")
+
+    assert response.status_code == 400 and "ask for csv or pdf" in text(response)

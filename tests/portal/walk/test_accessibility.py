@@ -128,6 +128,7 @@ def test_accessibility_auditor(
     event = AuditEvent.objects.filter(action="paytable.submit").latest("sequence")
     _visit(walk, axe, "audit event", f"/audit/events/{event.pk}/")
     _visit(walk, axe, "audit chain check", "/audit/verify/")
+    _visit(walk, axe, "regulation", "/regulation/")
     _visit(walk, axe, "game rounds", "/play/rounds/")
     _visit(walk, axe, "round record (staff)", f"/play/rounds/{played.round.pk}/")
     _visit(walk, axe, "reports", "/reports/")

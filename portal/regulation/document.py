@@ -1,0 +1,76 @@
+"""The clause matrix as a report document (``portal.reports.document``), so that the PDF goes
+to a test lab with a submission through the same renderer as every § 811a.9 report."""
+
+from __future__ import annotations
+
+import datetime
+
+import jinzi
+import portal
+from portal.core.padates import pa_time
+from portal.regulation.matrix import NOT_RUN, Matrix
+from portal.reports.document import column, section
+
+TITLE = "Clause traceability matrix: 58 Pa. Code § 617b.8"
+DEFINITION_VERSION = "1"
+
+COLUMNS = [
+    column("clause", "Clause"),
+    column("kind", "Kind"),
+    column("title", "Title"),
+    column("summary", "Summary"),
+    column("code", "Code locations", "integer"),
+    column("tests", "Tests", "integer"),
+    column("passed", "Passed", "integer"),
+    column("failed", "Failed", "integer"),
+    column("not_run", "Not run", "integer"),
+    column("untested", "Untested", "flag"),
+]
+
+
+def matrix_document(matrix: Matrix, *, now: datetime.datetime) -> dict:
+    rows = []
+    for row in matrix.rows:
+        counts = row.results()
+        rows.append(
+            {
+                "clause": row.clause.id,
+                "kind": row.clause.kind,
+                "title": row.clause.title,
+                "summary": row.clause.summary,
+                "code": len(row.code),
+                "tests": len(row.tests),
+                "passed": counts["passed"],
+                "failed": counts["failed"],
+                "not_run": counts[NOT_RUN],
+                "untested": "" if row.tested else "no test proves it",
+            }
+        )
+    problems = [{"where": problem.where, "problem": problem.message} for problem in matrix.problems]
+    results = matrix.results_path or "none: the tests have not been run on this installation"
+    sections = [
+        section(
+            "clauses",
+            "Clauses, where the code applies them and the tests that prove them",
+            COLUMNS,
+            rows,
+            notes=[f"Test results from: {results}."],
+        )
+    ]
+    if problems:  # an empty section would print "No Activity"
+        where = [column("where", "Where"), column("problem", "Problem", "flag")]
+        sections.append(section("problems", "Problems (CI refuses these)", where, problems))
+    return {
+        "report": "clause_matrix",
+        "title": TITLE,
+        "definition_version": DEFINITION_VERSION,
+        "software_versions": {"portal": portal.__version__, "engine": jinzi.__version__},
+        "holder": "All certificate holders",
+        "period": {"as_of": pa_time(now).date().isoformat()},
+        "generated_at": {
+            "pa": pa_time(now).isoformat(),
+            "utc": now.astimezone(datetime.UTC).isoformat(),
+        },
+        "filters": {},
+        "sections": sections,
+    }
