@@ -69,32 +69,34 @@ def _blanks_last(name: str):
     return F(name).asc(nulls_last=True)
 
 
-def pa_date_input(label: str) -> dict:
-    return {"label": label, "widget": forms.DateInput({"type": "date"})}
+class _PaDateBound(django_filters.DateFilter):
+    """Instants in ``field_name`` against the start of a Pennsylvania date (DOMAIN.md 2a,
+    reading:pennsylvania-dates), ``days`` after the one given."""
 
-
-class PaDateFrom(django_filters.DateFilter):
-    """Instants in ``field_name`` from the start of this Pennsylvania date (DOMAIN.md 2a)."""
+    lookup = ""
+    days = 0
 
     def __init__(self, field_name: str, label: str) -> None:
-        super().__init__(field_name=field_name, **pa_date_input(label))
+        widget = forms.DateInput({"type": "date"})
+        super().__init__(field_name=field_name, label=label, widget=widget)
 
     def filter(self, qs: QuerySet, value: datetime.date | None) -> QuerySet:
         if value is None:
             return qs
-        return qs.filter(**{f"{self.field_name}__gte": day_starts(value)})
+        start = day_starts(value + datetime.timedelta(days=self.days))
+        return qs.filter(**{f"{self.field_name}__{self.lookup}": start})
 
 
-class PaDateTo(django_filters.DateFilter):
-    """Instants in ``field_name`` up to the end of this Pennsylvania date, the date included."""
+class PaDateFrom(_PaDateBound):
+    """From the start of this Pennsylvania date."""
 
-    def __init__(self, field_name: str, label: str) -> None:
-        super().__init__(field_name=field_name, **pa_date_input(label))
+    lookup = "gte"
 
-    def filter(self, qs: QuerySet, value: datetime.date | None) -> QuerySet:
-        if value is None:
-            return qs
-        return qs.filter(**{f"{self.field_name}__lt": day_starts(value + datetime.timedelta(1))})
+
+class PaDateTo(_PaDateBound):
+    """Up to the end of this Pennsylvania date, the date included."""
+
+    lookup, days = "lt", 1
 
 
 class PeriodForm(forms.Form):

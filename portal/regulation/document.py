@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import datetime
 
-import jinzi
-import portal
 from portal.core.padates import pa_time
 from portal.regulation.matrix import NOT_RUN, Matrix
-from portal.reports.document import column, section
+from portal.reports.document import column, made, section
 
 TITLE = "Clause traceability matrix: 58 Pa. Code § 617b.8"
 DEFINITION_VERSION = "1"
@@ -64,13 +62,9 @@ def matrix_document(matrix: Matrix, *, now: datetime.datetime) -> dict:
         "report": "clause_matrix",
         "title": TITLE,
         "definition_version": DEFINITION_VERSION,
-        "software_versions": {"portal": portal.__version__, "engine": jinzi.__version__},
+        **made(now),
         "holder": "All certificate holders",
         "period": {"as_of": pa_time(now).date().isoformat()},
-        "generated_at": {
-            "pa": pa_time(now).isoformat(),
-            "utc": now.astimezone(datetime.UTC).isoformat(),
-        },
         "filters": {},
         "sections": sections,
     }

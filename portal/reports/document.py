@@ -42,8 +42,13 @@ count and notes, with a note naming the files that hold its rows.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable, Iterator
 from typing import Any
+
+import jinzi
+import portal
+from portal.core.padates import UTC, pa_time
 
 COLUMN_TYPES = (
     "text",
@@ -58,6 +63,15 @@ COLUMN_TYPES = (
 )
 TABULAR = ("csv", "xlsx")
 NO_ACTIVITY = "No Activity"
+
+
+def made(now: datetime.datetime) -> dict[str, Any]:
+    """What every document says of its making (§ 811a.9): the software versions and the
+    generation time, in Pennsylvania time and in UTC."""
+    return {
+        "software_versions": {"portal": portal.__version__, "engine": jinzi.__version__},
+        "generated_at": {"pa": pa_time(now).isoformat(), "utc": now.astimezone(UTC).isoformat()},
+    }
 
 
 def column(key: str, title: str, kind: str = "text") -> dict[str, str]:

@@ -24,15 +24,13 @@ from collections.abc import Callable
 
 from django.utils import timezone
 
-import jinzi
-import portal
 from portal.accounts.models import CertificateHolder
-from portal.core.padates import UTC, pa_time
+from portal.core.padates import pa_time
 from portal.reports.audit import checks, detail, exceptions, figures, hold, reconcile, resettle
 from portal.reports.audit.charts import daily_charts, outcome_chart
 from portal.reports.audit.numbers import decimal_text, sqrt_text
 from portal.reports.audit.scope import scope_of
-from portal.reports.document import streamed_section
+from portal.reports.document import made, streamed_section
 
 TITLE = "Audit report"
 DEFINITION_VERSION = "1"
@@ -130,10 +128,9 @@ def audit_report(
         "report": "audit",
         "title": TITLE,
         "definition_version": DEFINITION_VERSION,
-        "software_versions": {"portal": portal.__version__, "engine": jinzi.__version__},
+        **made(now),
         "holder": holder,
         "period": {"start": start.isoformat(), "end": end.isoformat()},
-        "generated_at": {"pa": pa_time(now).isoformat(), "utc": now.astimezone(UTC).isoformat()},
         "filters": {"holder": holder_id, "offering": offering_id, "win_threshold": win_threshold},
         "cutoff": {
             "pa": pa_time(scope.cutoff).isoformat(),

@@ -37,10 +37,8 @@ from collections.abc import Callable
 
 from django.utils import timezone
 
-import jinzi
-import portal
 from portal.accounts.models import CertificateHolder
-from portal.core.padates import UTC, pa_time
+from portal.reports.document import made
 from portal.reports.expiry.activity import SECTIONS
 from portal.reports.expiry.world import load_world
 
@@ -75,10 +73,9 @@ def expiry_report(
         "report": "expiry",
         "title": TITLE,
         "definition_version": DEFINITION_VERSION,
-        "software_versions": {"portal": portal.__version__, "engine": jinzi.__version__},
+        **made(now),
         "holder": holder,
         "period": {"as_of": as_of.isoformat()},
-        "generated_at": {"pa": pa_time(now).isoformat(), "utc": now.astimezone(UTC).isoformat()},
         "filters": {"holder": holder_id, "offering": offering_id},
         "sections": sections,
     }
