@@ -70,7 +70,7 @@ def main() -> int:
     from django.http import HttpRequest
     from django.test import Client
 
-    from portal.accounts.roles import holder_id_of, roles_of
+    from portal.access.roles import holder_id_of, roles_of
     from portal.accounts.tokens import api_token_issue
     from portal.api.authentication import BearerTokenAuthentication
 

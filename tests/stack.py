@@ -344,7 +344,7 @@ class Client:
 def build_world(*, tag: str, players: int, officers: int, managers: int, submitted: int, credit):
     """One holder with a live table; people with API tokens; paytables waiting for a decision."""
     import jinzi
-    from portal.accounts.models import Role
+    from portal.access.roles import Role
     from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
     from portal.accounts.tokens import api_token_issue
     from portal.compliance import services

@@ -16,8 +16,8 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from portal.access.policy import Action, visible
 from portal.accounts.models import ApiToken, CertificateHolder
-from portal.accounts.policy import Action, visible
 from portal.accounts.services import holder_create, holder_set_gaming_day
 from portal.accounts.tokens import DEFAULT_DAYS, MAX_DAYS, api_token_issue, api_token_revoke
 from portal.api.base import ApiViewSet

@@ -8,8 +8,8 @@ from __future__ import annotations
 from django.http import HttpRequest
 
 import jinzi
-from portal.accounts import policy
-from portal.accounts.policy import Action
+from portal.access import policy
+from portal.access.policy import Action
 
 
 def portal(request: HttpRequest) -> dict:

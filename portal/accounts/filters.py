@@ -6,9 +6,9 @@ from __future__ import annotations
 import django_filters
 from django.db.models import QuerySet
 
-from portal.accounts import policy
+from portal.access import policy
+from portal.access.roles import holder_id_of
 from portal.accounts.models import CertificateHolder
-from portal.accounts.roles import holder_id_of
 
 
 def _visible_holders(request) -> QuerySet:

@@ -18,7 +18,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 
-from portal.accounts.roles import must_change_password
+from portal.access.roles import must_change_password
 from portal.accounts.security import (
     MUST_CHANGE_PASSWORD,
     SECOND_FACTOR_REQUIRED,

@@ -4,15 +4,6 @@ from django.conf import settings
 from django.db import models
 
 
-class Role(models.TextChoices):
-    """The people of DOMAIN.md §3; each is a Django Group of the same name."""
-
-    COMPLIANCE = "Compliance", "Compliance officer"
-    MANAGER = "Manager", "Manager"
-    AUDITOR = "Auditor", "Auditor"
-    PLAYER = "Player", "Player"
-
-
 class CertificateHolder(models.Model):
     """A licensed operator (certificate holder) that offers Jinzi Roulette."""
 

@@ -22,8 +22,8 @@ from django_otp.oath import TOTP
 from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from portal.accounts.models import ApiToken, Profile, Role
-from portal.accounts.roles import forget, has_role
+from portal.access.roles import Role, forget, has_role
+from portal.accounts.models import ApiToken, Profile
 from portal.accounts.tokens import api_token_revoke
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict, NotPermitted

@@ -6,9 +6,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
 
-from portal.accounts.models import CertificateHolder, Profile, Role
-from portal.accounts.policy import Action, require
-from portal.accounts.roles import forget
+from portal.access.policy import Action, require
+from portal.access.roles import Role, forget
+from portal.accounts.models import CertificateHolder, Profile
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.core.errors import ValidationFailed

@@ -30,8 +30,8 @@ from django_otp import devices_for_user
 from django_otp import login as otp_login
 from django_otp.util import random_hex
 
+from portal.access.roles import must_change_password
 from portal.accounts import security
-from portal.accounts.roles import must_change_password
 from portal.core.pages import domain_errors
 
 _PENDING_KEY = "jinzi_pending_totp_key"

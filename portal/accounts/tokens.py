@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from portal.access.policy import Action, require
 from portal.accounts.models import ApiToken
-from portal.accounts.policy import Action, require
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
 from portal.core.validation import clean_text

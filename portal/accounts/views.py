@@ -12,9 +12,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 import jinzi
-from portal.accounts import policy
+from portal.access import policy
+from portal.access.policy import Action
 from portal.accounts.models import ApiToken
-from portal.accounts.policy import Action
 from portal.accounts.tokens import DEFAULT_DAYS, MAX_DAYS, api_token_issue, api_token_revoke
 from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors

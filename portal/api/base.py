@@ -10,7 +10,7 @@ from rest_framework import mixins, viewsets
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 
-from portal.accounts.policy import Action
+from portal.access.policy import Action
 from portal.api.errors import api_exception_handler
 from portal.api.parsers import JSONParser
 from portal.api.permissions import PolicyPermission

@@ -14,7 +14,7 @@ from django.http import QueryDict
 from rest_framework import serializers
 
 from jinzi.errors import describe_value
-from portal.accounts import policy
+from portal.access import policy
 from portal.api import errors as msg
 from portal.core.validation import MAX_ID
 

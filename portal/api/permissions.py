@@ -1,4 +1,4 @@
-"""The API's gate, which only asks ``portal.accounts.policy`` (the one answer to "may they?").
+"""The API's gate, which only asks ``portal.access.policy`` (the one answer to "may they?").
 
 Each request needs the view's read action (VIEW, or VIEW_AUDIT for the audit trail): a
 player may not even list. A write needs, in addition, the action the view names for it
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from portal.accounts import policy
+from portal.access import policy
 
 
 class PolicyPermission(BasePermission):

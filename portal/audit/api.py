@@ -8,7 +8,7 @@ from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from portal.accounts.policy import Action
+from portal.access.policy import Action
 from portal.api.base import ApiViewSet
 from portal.api.exports import FilteredExportSchema, csv_export
 from portal.audit.chain import verify_stored

@@ -13,8 +13,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from portal.accounts import policy
-from portal.accounts.policy import Action
+from portal.access import policy
+from portal.access.policy import Action
 from portal.audit import chain
 from portal.audit.export import csv_rows
 from portal.audit.filters import AuditEventFilter, filters_given

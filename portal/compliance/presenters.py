@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.urls import reverse
 
 import jinzi
-from portal.accounts.policy import Action, may
+from portal.access.policy import Action, may
 from portal.compliance import messages as msg
 from portal.compliance.models import Game, Layout, ListedGame, Paytable, RulesSubmission
 from portal.compliance.services import workflow

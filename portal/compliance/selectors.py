@@ -9,7 +9,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 import jinzi
-from portal.accounts.policy import Action, may, visible
+from portal.access.policy import Action, may, visible
 from portal.audit.models import AuditEvent
 from portal.compliance.models import (
     SUNSET,

@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 import jinzi
 import portal
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.accounts.services import holder_create, staff_user_create
 from portal.compliance import services
 from portal.compliance.models import Game, ListedGame

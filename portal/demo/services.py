@@ -21,7 +21,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 
 import jinzi
-from portal.accounts.models import CertificateHolder, Role
+from portal.access.roles import Role
+from portal.accounts.models import CertificateHolder
 from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
 from portal.compliance import services
 from portal.core.padates import pa_today

@@ -11,7 +11,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 import jinzi
-from portal.accounts.policy import Action, may, require
+from portal.access.policy import Action, may, require
 from portal.api.base import LOOKUP_SEGMENT
 from portal.api.errors import api_exception_handler
 from portal.api.parsers import JSONParser

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import django_filters
 from django.db.models import QuerySet
 
-from portal.accounts.policy import Action, may
+from portal.access.policy import Action, may
 from portal.compliance.models import Offering, OfferingStatus
 from portal.compliance.selectors import offering_is_live, offerings_with_parts
 from portal.core.lists import PaDateFrom, PaDateTo, PeriodForm, Sort

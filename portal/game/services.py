@@ -12,7 +12,7 @@ from django.utils import timezone
 
 import jinzi
 import portal
-from portal.accounts.policy import Action, require
+from portal.access.policy import Action, require
 from portal.audit.services import audit_record
 from portal.compliance.selectors import offering_is_live
 from portal.core.errors import Conflict, NotFound, ValidationFailed

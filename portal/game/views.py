@@ -11,8 +11,8 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_safe
 
-from portal.accounts import policy
-from portal.accounts.policy import Action, denial, may
+from portal.access import policy
+from portal.access.policy import Action, denial, may
 from portal.audit.chain import stored_head
 from portal.compliance.selectors import jinzi_listing, offering_is_live, offerings_with_parts
 from portal.core.lists import csv_download, filtered_page, wants_csv

@@ -9,7 +9,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import viewsets
 from rest_framework.response import Response
 
-from portal.accounts.policy import Action
+from portal.access.policy import Action
 from portal.api.errors import api_exception_handler
 from portal.api.permissions import PolicyPermission
 from portal.api.schema import ApiAutoSchema

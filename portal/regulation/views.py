@@ -15,8 +15,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from portal.accounts import policy
-from portal.accounts.policy import Action
+from portal.access import policy
+from portal.access.policy import Action
 from portal.core.csv_export import csv_lines, csv_response
 from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors

@@ -14,7 +14,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
 
-from portal.accounts.policy import Action, visible
+from portal.access.policy import Action, visible
 from portal.api.base import ApiViewSet
 from portal.api.fields import StrictInput
 from portal.reports import render

@@ -23,8 +23,8 @@ from django.db.models import F
 from django.utils import timezone
 
 import jinzi
+from portal.access.policy import Action, require
 from portal.accounts.models import CertificateHolder
-from portal.accounts.policy import Action, require
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict
 from portal.core.padates import gaming_day, pa_date

@@ -8,9 +8,9 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from portal.accounts import policy
+from portal.access import policy
+from portal.access.policy import Action
 from portal.accounts.models import CertificateHolder
-from portal.accounts.policy import Action
 from portal.core.errors import ValidationFailed
 from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.padates import pa_today

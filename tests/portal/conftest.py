@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.accounts.services import holder_create
 from portal.game.services import wallet_top_up
 from tests.portal.browser import page  # noqa: F401  (the browser tests' fixture)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.accounts.services import staff_user_create
 from portal.compliance import services
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from portal.accounts.policy import Action
+from portal.access.policy import Action
 from portal.api.base import ApiViewSet
 from portal.api.exports import FilteredExportSchema, csv_export
 from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows

@@ -6,7 +6,7 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.decorators import action
 
-from portal.accounts.policy import Action, may, visible
+from portal.access.policy import Action, may, visible
 from portal.api.base import ApiViewSet
 from portal.api.fields import ChangesInput, StrictInput, VisibleRecordField, WholeNumberField
 from portal.compliance import selectors, services

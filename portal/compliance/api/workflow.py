@@ -15,9 +15,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
 
-from portal.accounts.models import CertificateHolder, Role
-from portal.accounts.policy import Action, visible
-from portal.accounts.roles import has_role, holder_id_of
+from portal.access.policy import Action, visible
+from portal.access.roles import Role, has_role, holder_id_of
+from portal.accounts.models import CertificateHolder
 from portal.api.base import ApiViewSet
 from portal.api.fields import NoInput, StrictInput
 from portal.compliance.api.fields import ReasonField, RecordStatusField

@@ -9,8 +9,8 @@ from django.core.files.base import ContentFile
 from django.db import transaction
 
 import jinzi
+from portal.access.policy import Action, require
 from portal.accounts.models import CertificateHolder
-from portal.accounts.policy import Action, require
 from portal.compliance import messages as msg
 from portal.compliance.artwork import ArtworkRejected, check_artwork
 from portal.compliance.models import Layout

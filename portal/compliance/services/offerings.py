@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 
+from portal.access.policy import Action, require
 from portal.accounts.models import CertificateHolder
-from portal.accounts.policy import Action, require
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.compliance import messages as msg

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.db import transaction
 
 import jinzi
+from portal.access.policy import Action, require
 from portal.accounts.models import CertificateHolder
-from portal.accounts.policy import Action, require
 from portal.compliance import messages as msg
 from portal.compliance.models import Paytable
 from portal.compliance.services import workflow

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from portal.access.policy import Action, require
 from portal.accounts.models import CertificateHolder
-from portal.accounts.policy import Action, require
 from portal.compliance import messages as msg
 from portal.compliance.models import (
     Game,

@@ -16,9 +16,9 @@ from typing import Any, TypeVar
 from django.db import transaction
 from django.utils import timezone
 
+from portal.access.policy import Action, may, require
+from portal.access.roles import password_setters
 from portal.accounts.models import Profile
-from portal.accounts.policy import Action, may, require
-from portal.accounts.roles import password_setters
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.compliance import messages as msg

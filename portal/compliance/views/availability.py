@@ -8,8 +8,8 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from portal.accounts import policy
-from portal.accounts.policy import Action
+from portal.access import policy
+from portal.access.policy import Action
 from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows
 from portal.core.csv_export import csv_response
 from portal.core.pages import domain_errors, paginate

@@ -12,10 +12,10 @@ from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from portal.accounts import policy
+from portal.access import policy
+from portal.access.policy import Action
+from portal.access.roles import holder_id_of
 from portal.accounts.models import CertificateHolder
-from portal.accounts.policy import Action
-from portal.accounts.roles import holder_id_of
 from portal.compliance import selectors
 from portal.compliance.models import RecordStatus
 

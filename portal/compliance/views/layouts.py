@@ -9,8 +9,8 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_safe
 
 import jinzi
-from portal.accounts import policy
-from portal.accounts.policy import Action
+from portal.access import policy
+from portal.access.policy import Action
 from portal.compliance import services
 from portal.compliance.forms import LayoutApproveForm, LayoutForm
 from portal.compliance.models import Layout, RecordStatus

@@ -9,8 +9,8 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
-from portal.accounts import policy
-from portal.accounts.policy import Action
+from portal.access import policy
+from portal.access.policy import Action
 from portal.compliance import lists, selectors, services
 from portal.compliance import messages as msg
 from portal.compliance.forms import OfferingForm, ReasonForm

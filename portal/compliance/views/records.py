@@ -14,8 +14,8 @@ from django.forms import BoundField
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from portal.accounts import policy
-from portal.accounts.policy import Action
+from portal.access import policy
+from portal.access.policy import Action
 from portal.compliance import lists, presenters, selectors
 from portal.compliance.forms import EmptyForm, ReasonForm, ServiceForm
 from portal.compliance.models import RecordStatus, VersionedRecord

@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_safe
 
-from portal.accounts import policy
-from portal.accounts.policy import Action
+from portal.access import policy
+from portal.access.policy import Action
 from portal.compliance import services
 from portal.compliance.forms import RulesApproveForm, RulesSubmissionForm
 from portal.compliance.models import Layout, Paytable, RecordStatus, RulesSubmission

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange

@@ -10,8 +10,7 @@ from django.contrib.auth.models import Group
 from django.contrib.sessions.models import Session
 from django.utils import timezone
 
-from portal.accounts.models import Role
-from portal.accounts.roles import has_role, holder_id_of, roles_of
+from portal.access.roles import Role, has_role, holder_id_of, roles_of
 from tests.portal.factories import PASSWORD, sign_in
 
 pytestmark = pytest.mark.django_db

@@ -2,8 +2,8 @@
 
 import pytest
 
-from portal.accounts import policy
-from portal.accounts.models import Role
+from portal.access import policy
+from portal.access.roles import Role
 from portal.audit.models import AuditEvent
 from tests.portal.api.helpers import layout_body, nothing_written, paytable_body
 from tests.portal.factories import make_layout, make_paytable, make_user

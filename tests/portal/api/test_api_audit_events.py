@@ -4,7 +4,7 @@ import io
 import pytest
 from django.db import connection
 
-from portal.accounts import policy
+from portal.access import policy
 from portal.audit import triggers
 from portal.audit.api import EXPORT_FILENAME
 from portal.audit.export import COLUMNS, HEADER

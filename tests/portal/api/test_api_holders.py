@@ -1,6 +1,6 @@
 import pytest
 
-from portal.accounts import policy
+from portal.access import policy
 from portal.accounts.models import CertificateHolder
 from portal.accounts.services import HOLDER_TAKEN
 from portal.api import errors as api_msg

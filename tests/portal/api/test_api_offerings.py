@@ -1,6 +1,6 @@
 import pytest
 
-from portal.accounts import policy
+from portal.access import policy
 from portal.api import errors as api_msg
 from portal.compliance import messages as msg
 from portal.compliance import services

@@ -1,7 +1,7 @@
 import pytest
 
 from jinzi.paytable import BELOW_MINIMUM, MISSING_KINDS
-from portal.accounts import policy
+from portal.access import policy
 from portal.api import errors as api_msg
 from portal.compliance import messages as msg
 from portal.compliance import services

@@ -107,7 +107,7 @@ def test_admin_reject_action_asks_for_a_reason_first(admin_client, manager_a, of
 def test_admin_role_and_holder_changes_are_audited(admin_client, manager_a, holder_b):
     from django.contrib.auth.models import Group
 
-    from portal.accounts.models import Role
+    from portal.access.roles import Role
 
     compliance = Group.objects.get(name=Role.COMPLIANCE.value)
     manager = Group.objects.get(name=Role.MANAGER.value)

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.game.services import round_play, wallet_top_up
 from tests.portal.factories import make_user
 from tests.portal.game.conftest import FixedBits

@@ -10,7 +10,7 @@ from django.contrib.auth.models import Group
 from django.contrib.staticfiles import finders
 
 import jinzi
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from tests.portal.browser import needs_chromium
 from tests.portal.factories import PASSWORD
 from tests.portal.game.conftest import play_round

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.compliance.models import Layout
 from portal.game.services import wallet_top_up
 from portal.game.templatetags.game_money import dollars

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.compliance.selectors import jinzi_listing, offerings_with_parts
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game import sql, store

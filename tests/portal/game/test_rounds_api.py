@@ -141,7 +141,7 @@ def test_a_closed_offering_answers_409_with_the_reasons(api, funded_player, live
 def test_players_see_only_their_own_rounds_and_auditors_see_all(
     api, funded_player, live_offering, auditor, django_user_model
 ):
-    from portal.accounts.models import Role
+    from portal.access.roles import Role
     from portal.game.services import wallet_top_up
     from tests.portal.factories import make_user
 

@@ -15,7 +15,7 @@ from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.audit.chain import stored_head, verify_stored
 from portal.audit.models import AuditEvent
 from portal.audit.records import verify_records

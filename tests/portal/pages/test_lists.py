@@ -14,7 +14,7 @@ import pytest
 import time_machine
 from django.db.models import F
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.compliance import services
 from portal.compliance.lists import record_filter
 from portal.compliance.models import Layout

@@ -10,7 +10,7 @@ import re
 import pytest
 import time_machine
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.compliance import messages as msg
 from portal.compliance import services
 from portal.compliance.models import Offering, Paytable, RulesSubmission

@@ -11,7 +11,7 @@ import re
 import pytest
 from django.db import connection
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.audit.chain import stored_head
 from portal.core import append_only
 from portal.core.padates import pa_today

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.accounts.services import holder_create
 from portal.game.services import wallet_top_up
 from tests.portal.factories import make_user

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 import jinzi
 import portal
-from portal.accounts.models import Role
+from portal.access.roles import Role
 from portal.accounts.services import holder_create, staff_user_create
 from portal.compliance.models import SUNSET, ListedGame, Offering, OfferingStatus, RecordStatus
 from portal.core.hashing import GENESIS_HASH

@@ -8,8 +8,17 @@ asked for, and keeps them on the user object, which lives as long as its request
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.db import models
 
-from portal.accounts.models import Role
+
+class Role(models.TextChoices):
+    """The people of DOMAIN.md §3; each is a Django Group of the same name."""
+
+    COMPLIANCE = "Compliance", "Compliance officer"
+    MANAGER = "Manager", "Manager"
+    AUDITOR = "Auditor", "Auditor"
+    PLAYER = "Player", "Player"
+
 
 _ROLES_ATTR = "_jinzi_roles"
 _HOLDER_ATTR = "_jinzi_holder_id"

@@ -15,8 +15,7 @@ from enum import StrEnum
 
 from django.db.models import QuerySet
 
-from portal.accounts.models import Role
-from portal.accounts.roles import holder_id_of, roles_of
+from portal.access.roles import Role, holder_id_of, roles_of
 from portal.core.errors import NotPermitted
 
 
