@@ -1,6 +1,6 @@
 """The one answer to "may this user do this (to this object)?".
 
-Views, the API, the admin and the services all ask here. DOMAIN.md §3:
+Views, the API, the admin and the services all ask here. Who does what (reading:roles):
 - compliance officers see every holder's records and decide them, never drafting
   for a holder, never deciding what they created, edited or submitted (four-eyes, enforced
   in the workflow because it depends on the record's history);

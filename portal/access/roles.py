@@ -12,7 +12,7 @@ from django.db import models
 
 
 class Role(models.TextChoices):
-    """The people of DOMAIN.md §3; each is a Django Group of the same name."""
+    """The people of reading:roles; each is a Django Group of the same name."""
 
     COMPLIANCE = "Compliance", "Compliance officer"
     MANAGER = "Manager", "Manager"

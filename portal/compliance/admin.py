@@ -10,9 +10,12 @@ from django import forms
 from django.contrib import admin, messages
 from django.template.response import TemplateResponse
 
+from portal.access.workflow import Reason, Step
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.models import Layout, ListedGame, Offering, Paytable, RulesSubmission
+from portal.compliance.services import step_service
+from portal.compliance.services.offerings import offering_retire
+from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.admin import LookOnlyAdmin, LookOnlyInline
 from portal.core.errors import DomainError
 
@@ -42,20 +45,25 @@ class PaytableApproveForm(ReasonForm):
     )
 
 
-def _call(kind: str, verb: str, record, actor, data: dict):
-    """Call ``<kind>_<verb>`` with the actor, the record and the form's fields.
-
-    Each model admin's form for a verb holds exactly the arguments that service takes.
-    """
-    service = getattr(services, f"{kind}_{verb}")
-    argument = {"layout": "layout", "paytable": "paytable"}.get(kind, "submission")
-    return service(actor=actor, **{argument: record}, **data)
+def _form_for(modeladmin, step: Step) -> type[forms.Form] | None:
+    """What a step asks in the admin: the kind's approval form, a reason, or nothing."""
+    if step.verb == "approve":
+        return modeladmin.approve_form
+    return None if step.reason is Reason.NONE else ReasonForm
 
 
-def _workflow_action(verb: str, description: str):
+def _description(step: Step) -> str:
+    with_reason = ", with reason" if step.reason is Reason.REQUIRED else ""
+    four_eyes = " (four-eyes)" if step.four_eyes else ""
+    return f"{step.label}{with_reason}{four_eyes}"
+
+
+def _workflow_action(step: Step):
+    """The admin action of one step of the records' workflow, on every selected record."""
+
     def action(modeladmin, request, queryset):
         data: dict = {}
-        form_class = modeladmin.workflow_forms.get(verb)
+        form_class = _form_for(modeladmin, step)
         if form_class is not None:
             form = form_class(request.POST if "apply" in request.POST else None)
             if not form.is_valid():
@@ -64,7 +72,7 @@ def _workflow_action(verb: str, description: str):
                     "admin/compliance/workflow_action.html",
                     {
                         **modeladmin.admin_site.each_context(request),
-                        "title": description,
+                        "title": _description(step),
                         "form": form,
                         "records": queryset,
                         "action": request.POST.get("action"),
@@ -74,35 +82,24 @@ def _workflow_action(verb: str, description: str):
             data = form.cleaned_data
         for record in queryset:
             try:
-                _call(record.kind, verb, record, request.user, data)
+                step_service(record, step.verb)(actor=request.user, **data)
             except DomainError as exc:
                 modeladmin.message_user(request, f"{record}: {exc.message}", messages.ERROR)
             else:
-                modeladmin.message_user(request, f"{record}: {verb.replace('_', ' ')} done")
+                modeladmin.message_user(request, f"{record}: {step.done}")
         return None
 
-    action.__name__ = f"workflow_{verb}"
-    return admin.action(description=description)(action)
+    action.__name__ = f"workflow_{step.verb}"
+    return admin.action(description=_description(step))(action)
 
 
-WORKFLOW_ACTIONS = [
-    _workflow_action("submit", "Submit for review"),
-    _workflow_action("approve", "Approve (four-eyes)"),
-    _workflow_action("reject", "Reject, with reason"),
-    _workflow_action("request_changes", "Request changes, with reason"),
-    _workflow_action("withdraw", "Withdraw approval, with reason"),
-    _workflow_action("amend", "Start an amendment (new draft version)"),
-]
-
-# The steps that take only a reason, whatever the kind of record.
-REASON_FORMS = {"reject": ReasonForm, "request_changes": ReasonForm, "withdraw": ReasonForm}
+WORKFLOW_ACTIONS = [_workflow_action(step) for step in RECORD_WORKFLOW.posted_steps]
 
 
 class RecordAdmin(LookOnlyAdmin):
     actions = WORKFLOW_ACTIONS
-    # The form each workflow step asks for, by verb; a step without one (submit, amend)
-    # runs at once.
-    workflow_forms: dict[str, type[forms.Form]] = {**REASON_FORMS, "approve": ReasonForm}
+    # What approving asks; the other steps ask a reason or nothing, as the table says.
+    approve_form: type[forms.Form] = ReasonForm
     list_display = ("__str__", "holder", "version", "status", "submitted_at", "expiry_date")
     list_filter = ("status", "holder")
     list_select_related = ("holder",)
@@ -111,13 +108,13 @@ class RecordAdmin(LookOnlyAdmin):
 
 @admin.register(Layout)
 class LayoutAdmin(RecordAdmin):
-    workflow_forms = {**REASON_FORMS, "approve": LayoutApproveForm}
+    approve_form = LayoutApproveForm
     search_fields = ("title", "reference_number")
 
 
 @admin.register(Paytable)
 class PaytableAdmin(RecordAdmin):
-    workflow_forms = {**REASON_FORMS, "approve": PaytableApproveForm}
+    approve_form = PaytableApproveForm
     search_fields = ("name",)
 
 
@@ -128,7 +125,7 @@ class ListedGameInline(LookOnlyInline):
 @admin.register(RulesSubmission)
 class RulesSubmissionAdmin(RecordAdmin):
     # ``rules_submission_approve`` takes a reason only: the dates are the submission's own.
-    workflow_forms = {**REASON_FORMS, "approve": ReasonForm}
+    approve_form = ReasonForm
     inlines = [ListedGameInline]
     search_fields = ("title",)
 
@@ -158,7 +155,7 @@ class OfferingAdmin(LookOnlyAdmin):
             )
         for offering in queryset:
             try:
-                services.offering_retire(
+                offering_retire(
                     actor=request.user, offering=offering, reason=form.cleaned_data["reason"]
                 )
             except DomainError as exc:

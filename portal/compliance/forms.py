@@ -16,10 +16,14 @@ from django.urls import reverse
 import jinzi
 from portal.compliance import messages as msg
 from portal.compliance.artwork import max_artwork_bytes
+from portal.compliance.dates import check_dates
 from portal.compliance.models import SUNSET, Game, ListedGame
-from portal.compliance.services import GameListing, workflow
 from portal.compliance.services.offerings import refuse_new_offering_after_sunset
-from portal.compliance.services.rules import check_games, refuse_new_submission_after_sunset
+from portal.compliance.services.rules import (
+    GameListing,
+    check_games,
+    refuse_new_submission_after_sunset,
+)
 from portal.core.errors import Conflict, ValidationFailed
 
 SUNSET_HELP = (
@@ -259,7 +263,7 @@ class RulesSubmissionForm(ServiceForm):
             self.run_check(refuse_new_submission_after_sunset)
         dates = ("effective_date", "expiry_date")
         if not any(self.has_error(name) for name in dates):
-            self.run_check(workflow.check_dates, *(data.get(name) for name in dates))
+            self.run_check(check_dates, *(data.get(name) for name in dates))
         if all(name in data for name in LISTING_FIELDS):
             listing = GameListing(**{name: data[name] for name in LISTING_FIELDS})
             holder = data.get("holder")

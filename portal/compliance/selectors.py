@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime
 from dataclasses import dataclass
 
@@ -9,6 +10,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 import jinzi
+from portal.access.four_eyes import is_own_work
 from portal.access.policy import Action, may, visible
 from portal.audit.models import AuditEvent
 from portal.compliance.models import (
@@ -23,6 +25,7 @@ from portal.compliance.models import (
     RulesSubmission,
     VersionedRecord,
 )
+from portal.compliance.workflow import BEING_WRITTEN_STATUSES, RECORD_WORKFLOW, authors
 from portal.core.padates import pa_date, pa_today
 
 RECORD_MODELS: tuple[type[VersionedRecord], ...] = (Layout, Paytable, RulesSubmission)
@@ -114,20 +117,73 @@ def offerings_with_parts() -> QuerySet[Offering]:
     ).prefetch_related("rules_submission__games")
 
 
+def offerings_using(record: VersionedRecord) -> Q:
+    """The offerings that run on any version of ``record``'s series."""
+    field = {Layout: "layout", Paytable: "paytable", RulesSubmission: "rules_submission"}[
+        type(record)
+    ]
+    return Q(**{f"{field}__series": record.series})
+
+
+@dataclass(frozen=True)
+class Impact:
+    """The tables a step would take live (``opens``) or dark (``closes``)."""
+
+    opens: tuple[Offering, ...] = ()
+    closes: tuple[Offering, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.opens or self.closes)
+
+
+def _as_left_by(offering: Offering, statuses: dict[tuple[str, int], str]) -> Offering:
+    """A copy of ``offering`` whose parts have the statuses a step would leave them in."""
+    projected = copy.copy(offering)
+    for part in ("rules_submission", "layout", "paytable"):
+        record = getattr(offering, part)
+        status = statuses.get((record.kind, record.pk))
+        if status is not None:
+            record = copy.copy(record)
+            record.status = status
+            setattr(projected, part, record)
+    return projected
+
+
+def step_impact(record: VersionedRecord, name: str, *, at=None) -> Impact:
+    """Which tables taking the workflow step ``name`` on ``record`` would open or close, by
+    ``offering_is_live`` itself on the records as the step would leave them (an approval
+    also supersedes the series' approved version), so it can be shown before it is taken.
+    The dates an approval records are the record's own until it is taken."""
+    step = RECORD_WORKFLOW[name]
+    if not step.changes_tables or step.target is None:
+        return Impact()
+    at = at or timezone.now()
+    statuses = {(record.kind, record.pk): step.target}
+    if step.verb == "approve":
+        supersede = RECORD_WORKFLOW["supersede"]
+        previous = type(record).objects.filter(series=record.series, status__in=supersede.sources)
+        for pk in previous.exclude(pk=record.pk).values_list("pk", flat=True):
+            statuses[(record.kind, pk)] = supersede.target
+    opens, closes = [], []
+    for offering in offerings_with_parts().filter(offerings_using(record)):
+        live = offering_is_live(offering, at=at).live
+        if offering_is_live(_as_left_by(offering, statuses), at=at).live != live:
+            (closes if live else opens).append(offering)
+    return Impact(opens=tuple(opens), closes=tuple(closes))
+
+
 def records_for(user, model: type[VersionedRecord]) -> QuerySet:
     return visible(user, model.objects.select_related("holder", "created_by", "submitted_by"))
 
 
 def awaiting_review(user) -> list[VersionedRecord]:
     """Submitted records ``user`` could decide (not their own: four-eyes)."""
-    from portal.compliance.services.workflow import is_own_work
-
     if not may(user, Action.DECIDE):
         return []
     items: list[VersionedRecord] = []
     for model in RECORD_MODELS:
         submitted = records_for(user, model).filter(status=RecordStatus.SUBMITTED)
-        items += [record for record in submitted if not is_own_work(record, user)]
+        items += [record for record in submitted if not is_own_work(authors(record), user)]
     return sorted(items, key=lambda r: r.submitted_at or r.created_at)
 
 
@@ -150,11 +206,7 @@ def drafts_for(user) -> list[VersionedRecord]:
         return []
     items: list[VersionedRecord] = []
     for model in RECORD_MODELS:
-        items += list(
-            records_for(user, model).filter(
-                status__in=(RecordStatus.DRAFT, RecordStatus.CHANGES_REQUESTED)
-            )
-        )
+        items += list(records_for(user, model).filter(status__in=BEING_WRITTEN_STATUSES))
     return sorted(items, key=lambda r: r.updated_at, reverse=True)
 
 
@@ -203,8 +255,6 @@ def dashboard_records(
 ) -> DashboardRecords:
     """What ``awaiting_review``, ``drafts_for`` and ``expiring_within`` return, read in one
     query per kind instead of three: the same filters, orders and four-eyes rule."""
-    from portal.compliance.services.workflow import is_own_work
-
     today = today or pa_today()
     deciding, drafting = may(user, Action.DECIDE), may(user, Action.DRAFT)
     expiring_window = Q(
@@ -216,7 +266,7 @@ def dashboard_records(
     if deciding:
         wanted |= Q(status=RecordStatus.SUBMITTED)
     if drafting:
-        wanted |= Q(status__in=(RecordStatus.DRAFT, RecordStatus.CHANGES_REQUESTED))
+        wanted |= Q(status__in=BEING_WRITTEN_STATUSES)
     awaiting: list[VersionedRecord] = []
     drafts: list[VersionedRecord] = []
     expiring: list[VersionedRecord] = []
@@ -225,7 +275,7 @@ def dashboard_records(
             if record.status == RecordStatus.APPROVED:
                 expiring.append(record)
             elif record.status == RecordStatus.SUBMITTED:
-                if not is_own_work(record, user):
+                if not is_own_work(authors(record), user):
                     awaiting.append(record)
             else:
                 drafts.append(record)

@@ -1,26 +1,28 @@
 """The versioned records' shared API: their common fields, their holder, their workflow actions.
 
 ``POST /api/<records>/{id}/submit/ | approve/ | reject/ | request-changes/ | withdraw/ |
-amend/`` each call the record's service of that name; the service checks the status,
-the role and four-eyes, and writes the audit event.
+amend/``: one action per step of the records' workflow (``portal.compliance.workflow``),
+each calling the record's service of that step, which checks the table (role, status,
+four-eyes, guards) and writes the audit event.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import ClassVar
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
 
-from portal.access.policy import Action, visible
+from portal.access.policy import visible
 from portal.access.roles import Role, has_role, holder_id_of
+from portal.access.workflow import Reason
 from portal.accounts.models import CertificateHolder
 from portal.api.base import ApiViewSet
 from portal.api.fields import NoInput, StrictInput
 from portal.compliance.api.fields import ReasonField, RecordStatusField
+from portal.compliance.services import step_service
+from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import NotPermitted, ValidationFailed
 
 HOLDER_REQUIRED = "say which certificate holder this record is for: holder (its id)"
@@ -67,67 +69,64 @@ class ReasonInput(StrictInput):
     reason = ReasonField(help_text="Why; required to reject, send back, withdraw or retire.")
 
 
-@dataclass(frozen=True)
-class Workflow:
-    """One record type's services, and the keyword they take the record by."""
+def workflow_action(name: str):
+    """The API action of the records' workflow step ``name``, as the table declares it:
+    ``POST /api/<records>/{id}/<step>/``, allowed to whom the step's permission allows,
+    with its input (a reason where the step asks why; the kind's ``approve_input`` to
+    approve), answered with the record (201 for the new version an amendment makes)."""
+    step = RECORD_WORKFLOW[name]
 
-    keyword: str
-    submit: Callable
-    approve: Callable
-    reject: Callable
-    request_changes: Callable
-    withdraw: Callable
-    amend: Callable
+    def take(self, request, pk=None):
+        record = self.get_object()
+        if step.verb == "approve":
+            data = self.parse(self.approve_input)
+        elif step.reason is Reason.NONE:
+            self.parse(NoInput)
+            data = {}
+        else:
+            data = self.parse(ReasonInput)
+        result = step_service(record, step.verb)(actor=request.user, **data)
+        return self.respond(result, status=201 if step.target is None else 200)
+
+    take.__name__ = take.__qualname__ = step.verb
+    if step.verb == "approve":
+        schema = extend_schema(summary=ACTION_SUMMARIES[step.verb])  # the kind's input
+    elif step.reason is Reason.NONE:
+        schema = extend_schema(request=None, summary=ACTION_SUMMARIES[step.verb])
+    else:
+        schema = extend_schema(request=ReasonInput, summary=ACTION_SUMMARIES[step.verb])
+    routed = action(
+        detail=True,
+        methods=["post"],
+        url_path=step.name,
+        url_name=step.name,
+        policy_action=step.permission,
+    )
+    return schema(routed(take))
+
+
+# How the API documents each step.
+ACTION_SUMMARIES = {
+    "submit": "Submit a draft for review",
+    "approve": "Approve a submitted record (someone other than its author)",
+    "reject": "Reject a submitted record",
+    "request_changes": "Send a submitted record back for changes",
+    "withdraw": "Withdraw an approval",
+    "amend": "Start the next version as a draft",
+}
 
 
 class RecordViewSet(ApiViewSet):
-    workflow: ClassVar[Workflow]
+    """A kind of record's viewset: its workflow's actions, one per step people post."""
+
     approve_input: ClassVar[type[StrictInput]]
 
-    def _run(self, step: Callable, record, **data):
-        return step(actor=self.request.user, **{self.workflow.keyword: record}, **data)
-
-    @extend_schema(request=None, summary="Submit a draft for review")
-    @action(detail=True, methods=["post"], policy_action=Action.DRAFT)
-    def submit(self, request, pk=None):
-        record = self.get_object()
-        self.parse(NoInput)
-        return self.respond(self._run(self.workflow.submit, record))
-
-    @extend_schema(summary="Approve a submitted record (someone other than its author)")
-    @action(detail=True, methods=["post"], policy_action=Action.DECIDE)
-    def approve(self, request, pk=None):
-        record = self.get_object()
-        data = self.parse(self.approve_input)
-        return self.respond(self._run(self.workflow.approve, record, **data))
-
-    @extend_schema(request=ReasonInput, summary="Reject a submitted record")
-    @action(detail=True, methods=["post"], policy_action=Action.DECIDE)
-    def reject(self, request, pk=None):
-        record = self.get_object()
-        data = self.parse(ReasonInput)
-        return self.respond(self._run(self.workflow.reject, record, **data))
-
-    @extend_schema(request=ReasonInput, summary="Send a submitted record back for changes")
-    @action(detail=True, methods=["post"], url_path="request-changes", policy_action=Action.DECIDE)
-    def request_changes(self, request, pk=None):
-        record = self.get_object()
-        data = self.parse(ReasonInput)
-        return self.respond(self._run(self.workflow.request_changes, record, **data))
-
-    @extend_schema(request=ReasonInput, summary="Withdraw an approval")
-    @action(detail=True, methods=["post"], policy_action=Action.WITHDRAW)
-    def withdraw(self, request, pk=None):
-        record = self.get_object()
-        data = self.parse(ReasonInput)
-        return self.respond(self._run(self.workflow.withdraw, record, **data))
-
-    @extend_schema(request=None, summary="Start the next version as a draft")
-    @action(detail=True, methods=["post"], policy_action=Action.DRAFT)
-    def amend(self, request, pk=None):
-        record = self.get_object()
-        self.parse(NoInput)
-        return self.respond(self._run(self.workflow.amend, record), status=201)
+    submit = workflow_action("submit")
+    approve = workflow_action("approve")
+    reject = workflow_action("reject")
+    request_changes = workflow_action("request-changes")
+    withdraw = workflow_action("withdraw")
+    amend = workflow_action("amend")
 
 
 def holder_for_create(user, given: int | None) -> CertificateHolder:

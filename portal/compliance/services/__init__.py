@@ -1,67 +1,29 @@
-"""Every change to a compliance record goes through one of these functions."""
+"""Every change to a compliance record goes through a function of these modules, named
+``<thing>_<verb>``: ``layouts``, ``paytables``, ``rules``, ``offerings``, ``expiry``.
 
-from portal.compliance.services.expiry import records_expire_due
-from portal.compliance.services.layouts import (
-    layout_amend,
-    layout_approve,
-    layout_create,
-    layout_reject,
-    layout_request_changes,
-    layout_submit,
-    layout_update,
-    layout_withdraw,
-)
-from portal.compliance.services.offerings import offering_create, offering_retire, offering_update
-from portal.compliance.services.paytables import (
-    paytable_amend,
-    paytable_approve,
-    paytable_create,
-    paytable_reject,
-    paytable_request_changes,
-    paytable_submit,
-    paytable_update,
-    paytable_withdraw,
-)
-from portal.compliance.services.rules import (
-    GameListing,
-    rules_submission_amend,
-    rules_submission_approve,
-    rules_submission_create,
-    rules_submission_reject,
-    rules_submission_request_changes,
-    rules_submission_submit,
-    rules_submission_update,
-    rules_submission_withdraw,
-)
+The workflow's steps are declared once (``portal.compliance.workflow``); ``step_service``
+is how the pages, the API and the admin find the service of a step for a record.
+"""
 
-__all__ = [
-    "GameListing",
-    "layout_amend",
-    "layout_approve",
-    "layout_create",
-    "layout_reject",
-    "layout_request_changes",
-    "layout_submit",
-    "layout_update",
-    "layout_withdraw",
-    "offering_create",
-    "offering_retire",
-    "offering_update",
-    "paytable_amend",
-    "paytable_approve",
-    "paytable_create",
-    "paytable_reject",
-    "paytable_request_changes",
-    "paytable_submit",
-    "paytable_update",
-    "paytable_withdraw",
-    "records_expire_due",
-    "rules_submission_amend",
-    "rules_submission_approve",
-    "rules_submission_create",
-    "rules_submission_reject",
-    "rules_submission_request_changes",
-    "rules_submission_submit",
-    "rules_submission_update",
-    "rules_submission_withdraw",
-]
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from portal.compliance.models import VersionedRecord
+from portal.compliance.services import layouts, paytables, rules
+
+# Each kind's services, and the keyword they take the record by.
+_KINDS = {
+    "layout": (layouts, "layout"),
+    "paytable": (paytables, "paytable"),
+    "rules_submission": (rules, "submission"),
+}
+
+
+def step_service(record: VersionedRecord, verb: str) -> Callable[..., VersionedRecord]:
+    """The service ``<kind>_<verb>`` bound to ``record``: call it with the acting user and
+    the step's own input (``actor=…, reason=…``)."""
+    module, keyword = _KINDS[record.kind]
+    service = getattr(module, f"{record.kind}_{verb}")
+    return functools.partial(service, **{keyword: record})

@@ -28,26 +28,14 @@ from portal.compliance.models import (
     SUNSET,
     AvailabilityCause,
     AvailabilityChange,
-    Layout,
     Offering,
     OfferingStatus,
-    Paytable,
-    RulesSubmission,
-    VersionedRecord,
 )
 from portal.compliance.selectors import offering_is_live, offerings_with_parts
 from portal.core.padates import day_starts, pa_date
 
 C = AvailabilityCause
 OPENED_REASON = "every approval it runs on is live (§ 617b.8(a), DOMAIN.md §3)"
-
-
-def offerings_using(record: VersionedRecord) -> Q:
-    """The offerings that run on any version of ``record``'s series."""
-    field = {Layout: "layout", Paytable: "paytable", RulesSubmission: "rules_submission"}[
-        type(record)
-    ]
-    return Q(**{f"{field}__series": record.series})
 
 
 def last_states(offering_ids: Iterable[int]) -> dict[int, AvailabilityChange]:

@@ -11,8 +11,9 @@ import datetime
 from django.db import transaction
 from django.db.models import Q
 
-from portal.compliance.models import SUNSET, Layout, Paytable, RecordStatus, RulesSubmission
-from portal.compliance.services import workflow
+from portal.compliance.models import SUNSET, Layout, Paytable, RulesSubmission
+from portal.compliance.services.audited import save_with_audit
+from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.padates import pa_today
 
 
@@ -24,22 +25,23 @@ def records_expire_due(*, today: datetime.date | None = None) -> int:
     after the sunset of § 617b.8 (2028-06-14) nothing approved under it holds.
     """
     today = today or pa_today()
+    expire = RECORD_WORKFLOW["expire"]
     due = Q(expiry_date__lte=today)
     if today >= SUNSET:
         due |= Q(expiry_date__isnull=True)
     expired = 0
     for model in (Layout, Paytable, RulesSubmission):
-        for record in model.objects.select_for_update().filter(due, status=RecordStatus.APPROVED):
+        for record in model.objects.select_for_update().filter(due, status__in=expire.sources):
             reason = (
                 f"expired on {record.expiry_date.isoformat()}"
                 if record.expiry_date
                 else "§ 617b.8 expired on 2028-06-14"
             )
-            workflow.save_with_audit(
+            save_with_audit(
                 record,
                 actor=None,
-                verb="expire",
-                changes={"status": RecordStatus.EXPIRED},
+                verb=expire.verb,
+                changes={"status": expire.target},
                 reason=reason,
             )
             expired += 1

@@ -13,8 +13,10 @@ from portal.access.policy import Action, require
 from portal.accounts.models import CertificateHolder
 from portal.compliance import messages as msg
 from portal.compliance.artwork import ArtworkRejected, check_artwork
+from portal.compliance.dates import date_errors
 from portal.compliance.models import Layout
 from portal.compliance.services import workflow
+from portal.compliance.services.audited import create_with_audit
 from portal.core.errors import ValidationFailed
 from portal.core.padates import pa_date, pa_today
 from portal.core.validation import clean_text
@@ -87,7 +89,7 @@ def layout_create(
         created_by=actor,
         **_artwork_fields(artwork),
     )
-    return workflow.create_with_audit(layout, actor=actor)
+    return create_with_audit(layout, actor=actor)
 
 
 _UNSET = object()
@@ -130,11 +132,12 @@ def _has_artwork(layout: Layout) -> None:
 
 
 def layout_submit(*, actor, layout: Layout) -> Layout:
-    return workflow.submit(
+    return workflow.take(
         layout,
+        "submit",
         actor=actor,
         check=_has_artwork,
-        extra=lambda now: {"review_due": pa_date(now) + datetime.timedelta(days=REVIEW_DAYS)},
+        changes=lambda now: {"review_due": pa_date(now) + datetime.timedelta(days=REVIEW_DAYS)},
     )
 
 
@@ -157,7 +160,7 @@ def layout_approve(
         if effective_date is None or expiry_date is None:
             errors["expiry_date" if effective_date else "effective_date"] = [msg.DATES_REQUIRED]
         # Every date error with the others, so that one answer names them all.
-        dates = workflow.date_errors(effective_date, expiry_date, today=pa_today())
+        dates = date_errors(effective_date, expiry_date, today=pa_today())
         for field, messages in dates.items():
             errors.setdefault(field, []).extend(messages)
         if errors:
@@ -172,8 +175,9 @@ def layout_approve(
         "effective_date": effective_date,
         "expiry_date": expiry_date,
     }
-    return workflow.approve(
+    return workflow.take(
         layout,
+        "approve",
         actor=actor,
         reason=reason,
         check=check,
@@ -181,18 +185,9 @@ def layout_approve(
     )
 
 
-def layout_reject(*, actor, layout: Layout, reason: str) -> Layout:
-    return workflow.reject(layout, actor=actor, reason=reason)
-
-
-def layout_request_changes(*, actor, layout: Layout, reason: str) -> Layout:
-    """The Bureau asked for more information."""
-    return workflow.request_changes(layout, actor=actor, reason=reason)
-
-
-def layout_withdraw(*, actor, layout: Layout, reason: str) -> Layout:
-    return workflow.withdraw(layout, actor=actor, reason=reason)
-
-
-def layout_amend(*, actor, layout: Layout) -> Layout:
-    return workflow.amend(layout, actor=actor)
+# The steps with nothing of a layout's own, as the workflow's table declares them
+# (a request for changes is the Bureau asking for more information).
+layout_reject = workflow.step_entry("reject", kind="layout", keyword="layout")
+layout_request_changes = workflow.step_entry("request_changes", kind="layout", keyword="layout")
+layout_withdraw = workflow.step_entry("withdraw", kind="layout", keyword="layout")
+layout_amend = workflow.step_entry("amend", kind="layout", keyword="layout")

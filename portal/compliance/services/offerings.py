@@ -10,6 +10,7 @@ from portal.accounts.models import CertificateHolder
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
 from portal.compliance import messages as msg
+from portal.compliance.dates import refuse_after_sunset
 from portal.compliance.models import (
     AvailabilityCause,
     Game,
@@ -19,7 +20,6 @@ from portal.compliance.models import (
     Paytable,
     RulesSubmission,
 )
-from portal.compliance.services import workflow
 from portal.compliance.services.availability import availability_sync
 from portal.core.errors import Conflict, ValidationFailed
 
@@ -52,7 +52,7 @@ def refuse_new_offering_after_sunset() -> None:
     """§ 617b.8's sunset: once no approval could hold (on or after 2028-06-14, a Pennsylvania
     date), no new offering is set up; a Conflict says why. Public so that the form runs this
     same check with its others and shows every error at once."""
-    workflow.refuse_after_sunset("offering", "set up")
+    refuse_after_sunset("offering", "set up")
 
 
 def _name(name: str) -> str:

@@ -10,6 +10,7 @@ from portal.accounts.models import CertificateHolder
 from portal.compliance import messages as msg
 from portal.compliance.models import Paytable
 from portal.compliance.services import workflow
+from portal.compliance.services.audited import create_with_audit
 from portal.core.errors import ValidationFailed
 
 MAX_NAME = 200
@@ -36,7 +37,7 @@ def _name(name: str) -> str:
 def paytable_create(*, actor, holder: CertificateHolder, name: str, odds) -> Paytable:
     require(actor, Action.DRAFT, holder)
     paytable = Paytable(holder=holder, name=_name(name), odds=checked_odds(odds), created_by=actor)
-    return workflow.create_with_audit(paytable, actor=actor)
+    return create_with_audit(paytable, actor=actor)
 
 
 @transaction.atomic
@@ -50,10 +51,6 @@ def paytable_update(*, actor, paytable: Paytable, name=None, odds=None) -> Payta
         return changes
 
     return workflow.update_draft(paytable, actor=actor, build=build)
-
-
-def paytable_submit(*, actor, paytable: Paytable) -> Paytable:
-    return workflow.submit(paytable, actor=actor)
 
 
 def paytable_flags(paytable: Paytable) -> tuple[jinzi.SpotEdge, ...]:
@@ -75,8 +72,9 @@ def paytable_approve(
                 "override_reason", msg.EDGE_OVERRIDE_REQUIRED.format(spots=spots + more)
             )
 
-    return workflow.approve(
+    return workflow.take(
         paytable,
+        "approve",
         actor=actor,
         reason=reason or override_reason,
         check=check,
@@ -84,17 +82,11 @@ def paytable_approve(
     )
 
 
-def paytable_reject(*, actor, paytable: Paytable, reason: str) -> Paytable:
-    return workflow.reject(paytable, actor=actor, reason=reason)
-
-
-def paytable_request_changes(*, actor, paytable: Paytable, reason: str) -> Paytable:
-    return workflow.request_changes(paytable, actor=actor, reason=reason)
-
-
-def paytable_withdraw(*, actor, paytable: Paytable, reason: str) -> Paytable:
-    return workflow.withdraw(paytable, actor=actor, reason=reason)
-
-
-def paytable_amend(*, actor, paytable: Paytable) -> Paytable:
-    return workflow.amend(paytable, actor=actor)
+# The steps with nothing of a paytable's own, as the workflow's table declares them.
+paytable_submit = workflow.step_entry("submit", kind="paytable", keyword="paytable")
+paytable_reject = workflow.step_entry("reject", kind="paytable", keyword="paytable")
+paytable_request_changes = workflow.step_entry(
+    "request_changes", kind="paytable", keyword="paytable"
+)
+paytable_withdraw = workflow.step_entry("withdraw", kind="paytable", keyword="paytable")
+paytable_amend = workflow.step_entry("amend", kind="paytable", keyword="paytable")

@@ -10,6 +10,7 @@ from django.db import transaction
 from portal.access.policy import Action, require
 from portal.accounts.models import CertificateHolder
 from portal.compliance import messages as msg
+from portal.compliance.dates import check_dates, refuse_after_sunset
 from portal.compliance.models import (
     Game,
     Layout,
@@ -19,6 +20,7 @@ from portal.compliance.models import (
     RulesSubmission,
 )
 from portal.compliance.services import workflow
+from portal.compliance.services.audited import create_with_audit
 from portal.core.errors import ValidationFailed
 from portal.core.validation import clean_text
 
@@ -88,7 +90,7 @@ def refuse_new_submission_after_sunset() -> None:
     """§ 617b.8's sunset: once no approval could hold (on or after 2028-06-14, a Pennsylvania
     date), no new rules submission is created; a Conflict says why. Public so that the form
     runs this same check with its others and shows every error at once."""
-    workflow.refuse_after_sunset("rules submission", "created")
+    refuse_after_sunset("rules submission", "created")
 
 
 def _title(title: str) -> str:
@@ -132,7 +134,7 @@ def rules_submission_create(
     require(actor, Action.DRAFT, holder)
     refuse_new_submission_after_sunset()
     check_games(games, holder.pk)
-    workflow.check_dates(effective_date, expiry_date)
+    check_dates(effective_date, expiry_date)
     submission = RulesSubmission(
         holder=holder,
         title=_title(title),
@@ -141,7 +143,7 @@ def rules_submission_create(
         expiry_date=expiry_date,
         created_by=actor,
     )
-    return workflow.create_with_audit(
+    return create_with_audit(
         submission, actor=actor, after_save=lambda saved: _write_games(saved, games)
     )
 
@@ -169,7 +171,7 @@ def rules_submission_update(
         for field, value in (("effective_date", effective_date), ("expiry_date", expiry_date)):
             if value is not _UNSET:
                 changes[field] = value
-        workflow.check_dates(
+        check_dates(
             changes.get("effective_date", record.effective_date),
             changes.get("expiry_date", record.expiry_date),
         )
@@ -204,11 +206,11 @@ def _listed_records_approved(submission: RulesSubmission) -> None:
 
 def rules_submission_submit(*, actor, submission: RulesSubmission) -> RulesSubmission:
     def check(locked: RulesSubmission) -> None:
-        workflow.refuse_after_sunset("rules submission", "submitted")
+        refuse_after_sunset("rules submission", "submitted")
         if not locked.games.exists():
             raise ValidationFailed.on("games", msg.NO_GAMES)
 
-    return workflow.submit(submission, actor=actor, check=check)
+    return workflow.take(submission, "submit", actor=actor, check=check)
 
 
 def rules_submission_approve(
@@ -217,26 +219,22 @@ def rules_submission_approve(
     def check(locked: RulesSubmission) -> None:
         if locked.effective_date is None or locked.expiry_date is None:
             raise ValidationFailed.on("expiry_date", msg.DATES_REQUIRED)
-        workflow.check_dates(locked.effective_date, locked.expiry_date)
+        check_dates(locked.effective_date, locked.expiry_date)
         _listed_records_approved(locked)
 
-    return workflow.approve(submission, actor=actor, reason=reason, check=check)
+    return workflow.take(submission, "approve", actor=actor, reason=reason, check=check)
 
 
-def rules_submission_reject(*, actor, submission: RulesSubmission, reason: str) -> RulesSubmission:
-    return workflow.reject(submission, actor=actor, reason=reason)
-
-
-def rules_submission_request_changes(
-    *, actor, submission: RulesSubmission, reason: str
-) -> RulesSubmission:
-    return workflow.request_changes(submission, actor=actor, reason=reason)
-
-
-def rules_submission_withdraw(
-    *, actor, submission: RulesSubmission, reason: str
-) -> RulesSubmission:
-    return workflow.withdraw(submission, actor=actor, reason=reason)
+# The steps with nothing of a rules submission's own, as the workflow's table declares them.
+rules_submission_reject = workflow.step_entry(
+    "reject", kind="rules_submission", keyword="submission"
+)
+rules_submission_request_changes = workflow.step_entry(
+    "request_changes", kind="rules_submission", keyword="submission"
+)
+rules_submission_withdraw = workflow.step_entry(
+    "withdraw", kind="rules_submission", keyword="submission"
+)
 
 
 def _copy_games(old: RulesSubmission, new: RulesSubmission) -> None:
@@ -245,5 +243,5 @@ def _copy_games(old: RulesSubmission, new: RulesSubmission) -> None:
 
 def rules_submission_amend(*, actor, submission: RulesSubmission) -> RulesSubmission:
     """An amendment (§ 601a.2): the next version, which supersedes this one once approved."""
-    workflow.refuse_after_sunset("rules submission", "amended")
+    refuse_after_sunset("rules submission", "amended")
     return workflow.amend(submission, actor=actor, copy=_copy_games)

@@ -38,7 +38,8 @@ def _days(n: int) -> str:
 
 def review_badge(record, today: datetime.date) -> tuple[datetime.date | None, Badge | None]:
     """When the Bureau's review of a submitted record is due (§ 601a.10(a): 15 calendar
-    days after submission, Pennsylvania dates, DOMAIN.md 2a), and how that stands today."""
+    days after submission, Pennsylvania dates: reading:pennsylvania-dates), and how that
+    stands today."""
     if record.submitted_at is None:
         return None, None
     due = pa_date(record.submitted_at) + datetime.timedelta(days=REVIEW_DAYS)

@@ -11,12 +11,12 @@ from django.views.decorators.http import require_http_methods, require_safe
 import jinzi
 from portal.access import policy
 from portal.access.policy import Action
-from portal.compliance import services
 from portal.compliance.forms import LayoutApproveForm, LayoutForm
-from portal.compliance.models import Layout, RecordStatus
-from portal.compliance.services import workflow
+from portal.compliance.models import Layout
+from portal.compliance.services import layouts as layout_services
 from portal.compliance.views import records
 from portal.compliance.views.common import acting_holder, form_page, holder_choices, visible_or_404
+from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors
 
@@ -44,16 +44,7 @@ KIND = records.RecordKind(
     noun="layout",
     url="layout",
     plural="Layouts",
-    service_arg="layout",
-    steps=records.workflow_steps(
-        submit=services.layout_submit,
-        approve=services.layout_approve,
-        approve_form=LayoutApproveForm,
-        reject=services.layout_reject,
-        request_changes=services.layout_request_changes,
-        withdraw=services.layout_withdraw,
-        amend=services.layout_amend,
-    ),
+    approve_form=LayoutApproveForm,
     detail_template="compliance/layouts/detail.html",
     describe=wheel_picture,
 )
@@ -82,7 +73,7 @@ def layout_create(request: HttpRequest) -> HttpResponse:
     form = LayoutForm(*data, holders=holder_choices(request.user))
     if form.is_bound and form.is_valid():
         try:
-            layout = services.layout_create(
+            layout = layout_services.layout_create(
                 actor=request.user,
                 holder=acting_holder(request.user, form),
                 **form.service_fields(),
@@ -100,7 +91,7 @@ def layout_create(request: HttpRequest) -> HttpResponse:
 @domain_errors
 def layout_edit(request: HttpRequest, pk: int) -> HttpResponse:
     layout = visible_or_404(request.user, Layout.objects.all(), pk, Action.DRAFT)
-    workflow.expect_status(layout, (RecordStatus.DRAFT,), "edited")
+    RECORD_WORKFLOW.expect_status(layout, RECORD_WORKFLOW["edit"])
     initial = {
         "title": layout.title,
         "wheel_order": ",".join(map(str, layout.wheel_order)),
@@ -111,7 +102,9 @@ def layout_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = LayoutForm(*data, initial=initial)
     if form.is_bound and form.is_valid():
         try:
-            services.layout_update(actor=request.user, layout=layout, **form.service_fields())
+            layout_services.layout_update(
+                actor=request.user, layout=layout, **form.service_fields()
+            )
         except ValidationFailed as error:
             form.add_service_errors(error)
         else:

@@ -20,7 +20,7 @@ from portal.compliance.models import (
     RecordStatus,
     RulesSubmission,
 )
-from portal.core.lists import SEARCH_WORDS, Column, csv_download, utc_text, wants_csv
+from portal.core.lists import SEARCH_WORDS, Column, csv_download, csv_instant_text, wants_csv
 from portal.core.pages import TITLE_FIELDS, detail_url, domain_errors, kind_label, paginate
 
 STATUS_LABELS = {**dict(RecordStatus.choices), **dict(OfferingStatus.choices)}
@@ -97,7 +97,7 @@ CSV_COLUMNS = (
     Column("title", lambda row: row[2]),
     Column("version", lambda row: row[3] or ""),
     Column("status", lambda row: row[4]),
-    Column("changed_at_utc", lambda row: utc_text(row[5])),
+    Column("changed_at_utc", lambda row: csv_instant_text(row[5])),
     Column("holder", lambda row: row[6]),
 )
 

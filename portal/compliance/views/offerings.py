@@ -11,10 +11,11 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from portal.access import policy
 from portal.access.policy import Action
-from portal.compliance import lists, selectors, services
+from portal.compliance import lists, selectors
 from portal.compliance import messages as msg
 from portal.compliance.forms import OfferingForm, ReasonForm
 from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
+from portal.compliance.services import offerings as offering_services
 from portal.compliance.views.common import (
     acting_holder,
     choosable,
@@ -129,7 +130,7 @@ def offering_create(request: HttpRequest) -> HttpResponse:
     form = _form(request, holders=holder_choices(request.user), creating=True)
     if form.is_bound and form.is_valid():
         try:
-            offering = services.offering_create(
+            offering = offering_services.offering_create(
                 actor=request.user,
                 holder=acting_holder(request.user, form),
                 **form.service_fields(),
@@ -158,7 +159,9 @@ def offering_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = _form(request, initial=initial)
     if form.is_bound and form.is_valid():
         try:
-            services.offering_update(actor=request.user, offering=offering, **form.service_fields())
+            offering_services.offering_update(
+                actor=request.user, offering=offering, **form.service_fields()
+            )
         except ValidationFailed as error:
             form.add_service_errors(error)
         else:
@@ -178,7 +181,7 @@ def _retire(request: HttpRequest, pk: int) -> HttpResponse:
         form = ReasonForm(request.POST, auto_id="id_retire_%s")
         if form.is_valid():
             try:
-                services.offering_retire(
+                offering_services.offering_retire(
                     actor=request.user, offering=offering, reason=form.cleaned_data["reason"]
                 )
             except ValidationFailed as error:

@@ -11,13 +11,13 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 import jinzi
 from portal.access import policy
 from portal.access.policy import Action
-from portal.compliance import services
 from portal.compliance.forms import PaytableApproveForm, PaytableForm
-from portal.compliance.models import Paytable, RecordStatus
-from portal.compliance.presenters import edge_report
-from portal.compliance.services import workflow
+from portal.compliance.models import Paytable
+from portal.compliance.presenters.edge import edge_report
+from portal.compliance.services import paytables as paytable_services
 from portal.compliance.views import records
 from portal.compliance.views.common import acting_holder, form_page, holder_choices, visible_or_404
+from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors
 
@@ -49,16 +49,7 @@ KIND = records.RecordKind(
     noun="paytable",
     url="paytable",
     plural="Paytables",
-    service_arg="paytable",
-    steps=records.workflow_steps(
-        submit=services.paytable_submit,
-        approve=services.paytable_approve,
-        approve_form=PaytableApproveForm,
-        reject=services.paytable_reject,
-        request_changes=services.paytable_request_changes,
-        withdraw=services.paytable_withdraw,
-        amend=services.paytable_amend,
-    ),
+    approve_form=PaytableApproveForm,
     detail_template="compliance/paytables/detail.html",
     describe=describe,
 )
@@ -97,7 +88,7 @@ def paytable_create(request: HttpRequest) -> HttpResponse:
     form = PaytableForm(*data, holders=holder_choices(request.user))
     if form.is_bound and form.is_valid():
         try:
-            paytable = services.paytable_create(
+            paytable = paytable_services.paytable_create(
                 actor=request.user,
                 holder=acting_holder(request.user, form),
                 name=form.cleaned_data["name"],
@@ -116,12 +107,12 @@ def paytable_create(request: HttpRequest) -> HttpResponse:
 @domain_errors
 def paytable_edit(request: HttpRequest, pk: int) -> HttpResponse:
     paytable = visible_or_404(request.user, Paytable.objects.all(), pk, Action.DRAFT)
-    workflow.expect_status(paytable, (RecordStatus.DRAFT,), "edited")
+    RECORD_WORKFLOW.expect_status(paytable, RECORD_WORKFLOW["edit"])
     data = (request.POST,) if request.method == "POST" else ()
     form = PaytableForm(*data, initial={"name": paytable.name, **paytable.odds})
     if form.is_bound and form.is_valid():
         try:
-            services.paytable_update(
+            paytable_services.paytable_update(
                 actor=request.user,
                 paytable=paytable,
                 name=form.cleaned_data["name"],

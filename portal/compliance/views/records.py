@@ -1,12 +1,13 @@
 """The pages layouts, paytables and rules submissions share: list, detail, workflow steps.
 
-Each kind module describes itself with a ``RecordKind`` (its model, its services, its
-approve form, its own detail context) and calls ``list_page``, ``detail_page`` and ``act``.
+Each kind module describes itself with a ``RecordKind`` (its model, its approve form, its
+own detail context) and calls ``list_page``, ``detail_page`` and ``act``. The steps, their
+buttons and who may take them are the workflow's table (``portal.compliance.workflow``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib import messages
@@ -16,28 +17,20 @@ from django.shortcuts import redirect, render
 
 from portal.access import policy
 from portal.access.policy import Action
-from portal.compliance import lists, presenters, selectors
+from portal.access.workflow import Reason, Step
+from portal.compliance import lists, selectors
 from portal.compliance.forms import EmptyForm, ReasonForm, ServiceForm
 from portal.compliance.models import RecordStatus, VersionedRecord
-from portal.compliance.services import workflow
+from portal.compliance.presenters.decisions import decision_refusal
+from portal.compliance.presenters.diffs import record_diff, shows_diff
+from portal.compliance.presenters.history import history_rows as event_rows
+from portal.compliance.services import step_service
 from portal.compliance.views.common import visible_or_404
+from portal.compliance.workflow import RECORD_WORKFLOW, label
 from portal.core.errors import DomainError, ValidationFailed
 from portal.core.lists import csv_download, filtered_page, wants_csv
 
 S = RecordStatus
-
-
-@dataclass(frozen=True)
-class Step:
-    """One workflow step a user may POST: the service, its form, who may ask for it."""
-
-    label: str
-    service: Callable[..., VersionedRecord]
-    form: type[ServiceForm]
-    permission: Action
-    done: str
-    danger: bool = False
-    confirm: str = ""  # asked in the browser before the step is posted (confirm.js)
 
 
 @dataclass(frozen=True)
@@ -46,8 +39,7 @@ class RecordKind:
     url: str  # URL names are compliance:<url>-list, -detail, -create, -edit
     noun: str
     plural: str
-    service_arg: str  # the keyword the services take the record by
-    steps: Mapping[str, Step]
+    approve_form: type[ServiceForm]  # what approving this kind asks (reference, dates, …)
     detail_template: str
     describe: Callable[[VersionedRecord], dict]  # the kind's own part of the detail page
 
@@ -61,41 +53,11 @@ class RecordKind:
         return {page: self.url_name(page) for page in pages}
 
 
-def workflow_steps(
-    *, submit, approve, approve_form, reject, request_changes, withdraw, amend
-) -> dict[str, Step]:
-    return {
-        "submit": Step("Submit for review", submit, EmptyForm, Action.DRAFT, "submitted"),
-        "approve": Step("Approve", approve, approve_form, Action.DECIDE, "approved"),
-        "request-changes": Step(
-            "Request changes", request_changes, ReasonForm, Action.DECIDE, "sent back for changes"
-        ),
-        "reject": Step(
-            "Reject",
-            reject,
-            ReasonForm,
-            Action.DECIDE,
-            "rejected",
-            danger=True,
-            confirm=(
-                "Reject this version? A rejected version is closed for good: "
-                "a change needs a new amendment."
-            ),
-        ),
-        "withdraw": Step(
-            "Withdraw approval",
-            withdraw,
-            ReasonForm,
-            Action.WITHDRAW,
-            "withdrawn",
-            danger=True,
-            confirm=(
-                "Withdraw this approval? Tables that use it close at once, "
-                "and it cannot be approved again."
-            ),
-        ),
-        "amend": Step("Amend (start a new version)", amend, EmptyForm, Action.DRAFT, "drafted"),
-    }
+def step_form(kind: RecordKind, step: Step) -> type[ServiceForm]:
+    """The form a step posts: the kind's approval form, a reason, or nothing."""
+    if step.verb == "approve":
+        return kind.approve_form
+    return EmptyForm if step.reason is Reason.NONE else ReasonForm
 
 
 def detail_queryset(kind: RecordKind):
@@ -121,11 +83,12 @@ def list_page(request: HttpRequest, kind: RecordKind) -> HttpResponse:
 
 def history_rows(record) -> list[dict]:
     """The record's audit events, each with the values it changed, before and after."""
-    return presenters.history_rows(selectors.record_history(record))
+    return event_rows(selectors.record_history(record))
 
 
-# The decision panel: one form, one reason box, a button per decision (each names its step).
-DECISIONS = ("approve", "request-changes", "reject")
+# The decision panel: one form, one reason box, a button per decision (each names its step):
+# the steps a second person takes, approval first.
+DECISIONS = tuple(step.name for step in RECORD_WORKFLOW.decisions)
 DECISION_REASON_HELP = (
     "Required to reject or to request changes; optional to approve. Recorded in the audit trail."
 )
@@ -151,7 +114,7 @@ def _decision_panel(
     approve = forms["approve"]
     if refused is not None and failed[0] != "approve":
         typed = {name: refused.data.get(name) for name in approve.fields if name in refused.data}
-        approve = kind.steps["approve"].form(initial=typed, auto_id="id_approve_%s")
+        approve = kind.approve_form(initial=typed, auto_id="id_approve_%s")
     with_reason = refused or approve
     with_reason.fields["reason"].help_text = DECISION_REASON_HELP
     skipped = {"reason", *hide_fields}
@@ -159,7 +122,7 @@ def _decision_panel(
         reason=with_reason["reason"],
         approve_fields=[field for field in approve.visible_fields() if field.name not in skipped],
         errors=list(refused.non_field_errors()) if refused is not None else [],
-        buttons=[(name, kind.steps[name]) for name in DECISIONS],
+        buttons=[(name, RECORD_WORKFLOW[name]) for name in DECISIONS],
     )
 
 
@@ -173,14 +136,14 @@ def render_detail(
     status: int = 200,
 ) -> HttpResponse:
     versions = list(selectors.series_versions(record).only("pk", "version", "status"))
-    actions = workflow.available_steps(request.user, record, versions)
-    why_no_decision = presenters.decision_refusal(request.user, record, versions)
+    actions = RECORD_WORKFLOW.available(request.user, record, versions)
+    why_no_decision = decision_refusal(request.user, record, versions)
     if why_no_decision is not None:
         actions -= set(DECISIONS)
     forms = {
-        name: step.form(auto_id=f"id_{name}_%s")
-        for name, step in kind.steps.items()
-        if name in actions
+        step.name: step_form(kind, step)(auto_id=f"id_{step.name}_%s")
+        for step in RECORD_WORKFLOW.posted_steps
+        if step.name in actions
     }
     if failed is not None and not (failed[0] in DECISIONS and failed[0] not in actions):
         forms[failed[0]] = failed[1]
@@ -196,9 +159,9 @@ def render_detail(
         "versions": versions,
         "may_edit": "edit" in actions,
         "steps": [
-            (name, step, forms[name])
-            for name, step in kind.steps.items()
-            if name in forms and name not in DECISIONS
+            (step.name, step, forms[step.name])
+            for step in RECORD_WORKFLOW.posted_steps
+            if step.name in forms and step.name not in DECISIONS
         ],
         "decision_panel": panel,
         "decision_refusal": why_no_decision,
@@ -212,12 +175,12 @@ def render_detail(
 
 def _diff(kind: RecordKind, record: VersionedRecord, versions: list):
     """The version against the approved one of its series it would supersede, if any."""
-    if not presenters.shows_diff(record):
+    if not shows_diff(record):
         return None
     approved = next((v for v in versions if v.status == S.APPROVED and v.pk != record.pk), None)
     if approved is None:
         return None
-    return presenters.record_diff(record, detail_queryset(kind).get(pk=approved.pk))
+    return record_diff(record, detail_queryset(kind).get(pk=approved.pk))
 
 
 def detail_page(request: HttpRequest, kind: RecordKind, pk: int) -> HttpResponse:
@@ -233,20 +196,18 @@ def detail_page(request: HttpRequest, kind: RecordKind, pk: int) -> HttpResponse
 def act(request: HttpRequest, kind: RecordKind, pk: int, action: str) -> HttpResponse:
     record = visible_or_404(request.user, detail_queryset(kind), pk)  # unseen: a 404
     try:
-        step = kind.steps.get(action)
-        if step is None:
+        step = RECORD_WORKFLOW.get(action)
+        if step is None or step.name != action or step not in RECORD_WORKFLOW.posted_steps:
             raise ValidationFailed(f"There is no step “{action}” for a {kind.noun}.")
         policy.require(request.user, step.permission, record)
-        form = step.form(request.POST, auto_id=f"id_{action}_%s")
+        form = step_form(kind, step)(request.POST, auto_id=f"id_{action}_%s")
         if form.is_valid():
             try:
-                result = step.service(
-                    actor=request.user, **{kind.service_arg: record}, **form.cleaned_data
-                )
+                result = step_service(record, step.verb)(actor=request.user, **form.cleaned_data)
             except ValidationFailed as error:
                 form.add_service_errors(error)
             else:
-                text = workflow.label(result)
+                text = label(result)
                 messages.success(request, f"{text[:1].upper()}{text[1:]} {step.done}.")
                 return redirect(kind.url_name("detail"), result.pk)
     except DomainError as error:

@@ -10,10 +10,9 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from portal.access import policy
 from portal.access.policy import Action
-from portal.compliance import services
 from portal.compliance.forms import RulesApproveForm, RulesSubmissionForm
-from portal.compliance.models import Layout, Paytable, RecordStatus, RulesSubmission
-from portal.compliance.services import workflow
+from portal.compliance.models import Layout, Paytable, RulesSubmission
+from portal.compliance.services import rules as rules_services
 from portal.compliance.views import records
 from portal.compliance.views.common import (
     acting_holder,
@@ -23,6 +22,7 @@ from portal.compliance.views.common import (
     holder_choices,
     visible_or_404,
 )
+from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors
 
@@ -54,16 +54,7 @@ KIND = records.RecordKind(
     noun="rules submission",
     url="rules",
     plural="Rules submissions",
-    service_arg="submission",
-    steps=records.workflow_steps(
-        submit=services.rules_submission_submit,
-        approve=services.rules_submission_approve,
-        approve_form=RulesApproveForm,
-        reject=services.rules_submission_reject,
-        request_changes=services.rules_submission_request_changes,
-        withdraw=services.rules_submission_withdraw,
-        amend=services.rules_submission_amend,
-    ),
+    approve_form=RulesApproveForm,
     detail_template="compliance/rules/detail.html",
     describe=listed_games,
 )
@@ -101,7 +92,7 @@ def rules_create(request: HttpRequest) -> HttpResponse:
     form = _form(request, holders=holder_choices(request.user), creating=True)
     if form.is_bound and form.is_valid():
         try:
-            submission = services.rules_submission_create(
+            submission = rules_services.rules_submission_create(
                 actor=request.user,
                 holder=acting_holder(request.user, form),
                 **form.service_fields(),
@@ -119,7 +110,7 @@ def rules_create(request: HttpRequest) -> HttpResponse:
 @domain_errors
 def rules_edit(request: HttpRequest, pk: int) -> HttpResponse:
     submission = visible_or_404(request.user, RulesSubmission.objects.all(), pk, Action.DRAFT)
-    workflow.expect_status(submission, (RecordStatus.DRAFT,), "edited")
+    RECORD_WORKFLOW.expect_status(submission, RECORD_WORKFLOW["edit"])
     listing = submission.games.first()
     initial = {
         "title": submission.title,
@@ -133,7 +124,7 @@ def rules_edit(request: HttpRequest, pk: int) -> HttpResponse:
     form = _form(request, initial=initial)
     if form.is_bound and form.is_valid():
         try:
-            services.rules_submission_update(
+            rules_services.rules_submission_update(
                 actor=request.user, submission=submission, **form.service_fields()
             )
         except ValidationFailed as error:

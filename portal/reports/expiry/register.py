@@ -12,12 +12,12 @@ from portal.compliance.models import (
     SUNSET,
     VersionedRecord,
 )
+from portal.compliance.workflow import OPEN_STATUSES
 from portal.reports.document import column, section
 from portal.reports.expiry.world import (
     APPROVED_EVER,
     BUCKETS,
     KINDS,
-    OPEN,
     OTHER,
     STILL_APPROVABLE,
     S,
@@ -50,8 +50,8 @@ def rule_section(w: World) -> dict:
     ]
     notes = [
         "§ 617b.8 is temporary: it applies from 00:00 Pennsylvania time on 2025-06-14 up to, "
-        "not including, 00:00 on 2028-06-14 (DOMAIN.md 2a). At the sunset every offering "
-        "stops taking bets and nothing approved under it holds."
+        "not including, 00:00 on 2028-06-14 (reading:pennsylvania-dates). At the sunset every "
+        "offering stops taking bets and nothing approved under it holds."
     ]
     return section("rule", "§ 617b.8: effective date and sunset", columns, [row], notes=notes)
 
@@ -213,7 +213,7 @@ def _stuck_reasons(w: World, r: VersionedRecord) -> list[str]:
 def stuck_section(w: World) -> dict:
     rows = []
     for r in w.records:
-        if r.status not in OPEN:
+        if r.status not in OPEN_STATUSES:
             continue
         reasons = _stuck_reasons(w, r)
         due = getattr(r, "review_due", None) if r.status == S.SUBMITTED else None

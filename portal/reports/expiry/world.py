@@ -21,6 +21,7 @@ from portal.compliance.models import (
     VersionedRecord,
 )
 from portal.compliance.selectors import offerings_with_parts
+from portal.compliance.workflow import RECORD_WORKFLOW, REVIEWED_STATUSES
 from portal.core.padates import day_starts, pa_time
 from portal.game.models import Round
 
@@ -43,14 +44,12 @@ UNREAD = {
     "paytable": ("odds", "edge_override_reason"),
 }
 STATUS_LABELS = {value: label.lower() for value, label in RecordStatus.choices}
-APPROVED_EVER = (S.APPROVED, S.SUPERSEDED, S.EXPIRED, S.WITHDRAWN)
-OPEN = (S.DRAFT, S.SUBMITTED)
+APPROVED_EVER = REVIEWED_STATUSES
 STILL_APPROVABLE = (S.APPROVED, S.DRAFT, S.SUBMITTED)
+# The workflow's steps that begin or end an approval, and the status each leaves.
 VERBS = {
-    "approve": "approved",
-    "supersede": "superseded",
-    "expire": "expired",
-    "withdraw": "withdrawn",
+    step.verb: RecordStatus(step.target).label.lower()
+    for step in (RECORD_WORKFLOW[name] for name in ("approve", "supersede", "expire", "withdraw"))
 }
 BUCKETS = ("expired", "<= 30 days", "<= 60 days", "<= 90 days", "later")
 OTHER = "other statuses"
