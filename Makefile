@@ -11,7 +11,10 @@ PORT ?= 8000
 PYTEST_ARGS ?=
 # `make run` is the development profile: DEBUG on (a built-in secret key, no second factor)
 # unless the environment says otherwise. With DJANGO_DEBUG=0 the portal needs DJANGO_SECRET_KEY.
-DEV_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1}
+# JINZI_DEMO=1 installs the demo app (`seed_demo`, the bench history generators): set for
+# `make run`, `make test` and `make bench` only; production never installs it.
+DEMO_ENV := JINZI_DEMO=1
+DEV_ENV := DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(DEMO_ENV)
 # axe-core, the accessibility rules the browser tests run inside Chromium: from npm at this
 # exact version, into var/node/ (ignored), with no package.json and no lockfile.
 AXE_VERSION := 4.14.1
@@ -57,13 +60,14 @@ run: seed
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache --no-logo
 
 test: lint axe
 	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run --noinput
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(DEMO_ENV) $(BIN)/pytest $(PYTEST_ARGS)
 
 bench: install
-	$(PY) bench/run.py
+	$(DEMO_ENV) $(PY) bench/run.py
 
 fmt: install
 	$(BIN)/ruff format .

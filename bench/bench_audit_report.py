@@ -1,4 +1,4 @@
-"""What the audit report costs (portal.reports.audit) as history grows: each part's time, the
+"""What the audit report costs (portal.reports.audit_report) as history grows: each part's time, the
 database aggregates against the bare SQL they need, the re-settlement's bets per second,
 each format's time, and the peak memory of the whole run.
 
@@ -100,8 +100,8 @@ def measure() -> dict:
     from django.utils import timezone
 
     from portal.reports import render
-    from portal.reports.audit import audit_report, figures
-    from portal.reports.audit.scope import scope_of
+    from portal.reports.audit_report import audit_report, figures
+    from portal.reports.audit_report.scope import scope_of
 
     end = START + datetime.timedelta(days=DAYS - 1)
     scope = scope_of(start=START, end=end, holder_id=None, offering_id=None, cutoff=timezone.now())
@@ -161,6 +161,7 @@ def main() -> int:
     sizes = [int(size) for size in (args.rounds or default).split(",")]
     work = Path(tempfile.mkdtemp(prefix="jinzi-bench-audit-"))
     env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
+    env["JINZI_DEMO"] = "1"  # the demo data and the history generators are the demo app's
     # DEBUG off needs a secret key; a bench makes its own unless one is given.
     env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
     manage = [sys.executable, "manage.py"]

@@ -5,7 +5,7 @@
 1. settlement throughput through ``jinzi.settle``, one bet at a time;
 2. the same bets through ``SettlementTable.settle_many``, round by round, and the
    batch/single ratio (the two must agree exactly);
-3. the exact mean and variance of each round's return (DOMAIN.md "Hold") for N
+3. the exact mean and variance of each round's return (reading:expected-win) for N
    rounds of 1–10 bets through ``RoundMomentsTable``, against ``jinzi.round_moments``
    one round at a time on a sample (the two must agree exactly);
 4. a Monte Carlo run of N uniform spins (numpy): the empirical house edge of an

@@ -53,6 +53,7 @@ def _measure(report) -> tuple[float, int, dict]:
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="jinzi-bench-reports-"))
     env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
+    env["JINZI_DEMO"] = "1"  # the demo data and the history generators are the demo app's
     # DEBUG off needs a secret key; a bench makes its own unless one is given.
     env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
     _setup_database(env)

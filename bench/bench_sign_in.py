@@ -54,6 +54,7 @@ def _measure(sign_in) -> tuple[int, float]:
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="jinzi-bench-sign-in-"))
     env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
+    env["JINZI_DEMO"] = "1"  # the demo data and the history generators are the demo app's
     # DEBUG off needs a secret key; a bench makes its own unless one is given.
     env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
     _setup_database(env)
@@ -71,8 +72,8 @@ def main() -> int:
     from django.test import Client
 
     from portal.access.roles import holder_id_of, roles_of
+    from portal.accounts.api.authentication import BearerTokenAuthentication
     from portal.accounts.tokens import api_token_issue
-    from portal.api.authentication import BearerTokenAuthentication
 
     player = get_user_model().objects.get(username="player")
     browser = Client()

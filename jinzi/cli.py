@@ -147,7 +147,7 @@ def _cmd_edge(args: argparse.Namespace, out: TextIO) -> None:
         low, high = (f"{v} = {format_percent(v)}" for v in (row.lowest, row.highest))
         line = f"{row.label:<14} {odds:>9} {row.spots:>5}  {low:<20} {high}"
         print(line, file=out)
-    # DOMAIN.md "Hold": a period's hold follows the mix of bets, so give its range.
+    # reading:expected-win: a period's hold follows the mix of bets, so give its range.
     print("Range of hold (lowest to highest spot edge):", file=out)
     bands = hold_range(paytable, wheel)
     for label, (low, high) in (

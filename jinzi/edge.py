@@ -9,9 +9,10 @@ gives the edge of that stake's actual integer returns. With whole-number odds th
 two agree for every even stake.
 
 Under the § 617b.8(f) minimum paytable the edge is 1/26 (≈ 3.846 %) for wagers
-not covering 0 and 1/13 (≈ 7.692 %) for those covering 0 (DOMAIN.md).
+not covering 0 and 1/13 (≈ 7.692 %) for those covering 0 (§ 617b.8(g)(2),
+reading:placed-on-zero).
 
-**Hold (DOMAIN.md "Hold"):** what a period holds depends on what players bet: each
+**Hold** (reading:expected-win): what a period holds depends on what players bet: each
 stake earns the edge of the spot it was placed on. So there is no single "theoretical
 hold" of a paytable (a mean over the 52 spots is not what any real mix of bets
 earns); ``hold_range`` gives the edges of wagers not covering 0 and of those covering
@@ -79,7 +80,7 @@ class KindEdge:
 @dataclass(frozen=True, slots=True)
 class HoldRange:
     """Lowest and highest edge of the wagers not covering 0 and of those covering 0
-    (DOMAIN.md "Hold"); a period's expected hold lies between, by its mix of bets."""
+    (reading:expected-win); a period's expected hold lies between, by its mix of bets."""
 
     not_covering_zero: tuple[Fraction, Fraction]
     covering_zero: tuple[Fraction, Fraction]

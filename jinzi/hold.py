@@ -1,6 +1,6 @@
 """Exact mean and variance of what one round returns, for the hold statistics of reports.
 
-DOMAIN.md "Hold": the expected win of a period is the sum, over its rounds, of stake
+reading:expected-win: the expected win of a period is the sum, over its rounds, of stake
 minus mean return, and its standard deviation comes from each round's variance. The
 bets of one round share one outcome (red + black in one round nearly cancel), so the
 variance is that of the round's total return over the 13 equally likely outcomes of
@@ -76,7 +76,7 @@ class RoundMoments:
 
     @property
     def expected_win(self) -> Fraction:
-        """The house's mean win: stake − mean return (DOMAIN.md "Hold", E)."""
+        """The house's mean win: stake − mean return (E of reading:expected-win)."""
         return self.stake - self.mean_return
 
     @property

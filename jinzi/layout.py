@@ -1,4 +1,4 @@
-"""The table layout (DOMAIN.md) and the bet spots it allows under § 617b.8(d).
+"""The table layout (0 above four rows of three) and the bet spots it allows under § 617b.8(d).
 
     |        0         |
     |  1 |  2 |  3 |

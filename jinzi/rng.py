@@ -1,4 +1,4 @@
-"""The random outcome: § 617b.8(a) and (e), and § 810a.5 as DOMAIN.md reads it.
+"""The random outcome: § 617b.8(a) and (e), and the RNG standard of § 810a.5.
 
 Outcomes come from the operating system's CSPRNG through ``secrets``. Four random
 bits give a raw value 0–15; values 13–15 are rejected and drawn again, so each of

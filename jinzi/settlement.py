@@ -8,6 +8,9 @@ placed on zero returns half its stake (§ 617b.8(g)(2)).
 and is paid at its own paytable odds; § 617b.8(g)(1)'s "consistent with
 subsection (e)" is read as (f).
 
+**Reading** (reading:straight-zero-floor): so a straight up on 0 is paid the paytable's
+straight-up odds, of which (g)(1)'s 11 to 1 is the least, never a fixed 11 to 1.
+
 **Reading** (reading:even-stakes): stakes are positive even integers of minor units,
 so the zero half-back is always exact.
 

@@ -1,4 +1,4 @@
-"""The statistics an audit report runs on a period's play (DOMAIN.md §2 "Hold").
+"""The statistics an audit report runs on a period's play (reading:expected-win).
 
 - ``outcome_chi_square``: whether the 13 outcomes came up equally often, as § 810a.5 asks of
   the RNG (independent, uniformly distributed): Pearson's statistic, exact as a Fraction,

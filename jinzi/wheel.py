@@ -152,7 +152,7 @@ class Wheel:
 
     @classmethod
     def standard(cls) -> Wheel:
-        """The demo/default wheel of DOMAIN.md: red {1,3,5,8,10,12}."""
+        """The demo/default wheel (reading:wheel-order): red {1,3,5,8,10,12}."""
         return STANDARD_WHEEL
 
     @classmethod

@@ -1,11 +1,7 @@
-from importlib.metadata import PackageNotFoundError, version
-
 from portal.celery import app as celery_app
 
-try:
-    # The portal's software version, recorded with every round (§ 810a.11).
-    __version__ = version("jinzi-backoffice")
-except PackageNotFoundError:  # run from a checkout that is not installed
-    __version__ = "0.0.0+unknown"
+# The portal's software version, recorded with every round (§ 810a.11). The apps read it
+# from ``portal.core.version``: this package loads the Celery app, above them all.
+from portal.core.version import PORTAL_VERSION as __version__
 
 __all__ = ("__version__", "celery_app")

@@ -7,7 +7,9 @@ a typo in production must stop the process at start-up, not fall back silently.
 from __future__ import annotations
 
 import os
+import sqlite3
 from collections.abc import Mapping
+from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -84,6 +86,19 @@ def env_choice(
     return value
 
 
+class SqliteFileConnection(sqlite3.Connection):
+    """A connection to the embedded SQLite file that first makes the file's folder, which
+    SQLite does not do ("unable to open database file"): the folder appears when the database
+    is first opened, not when the settings are read. In-memory databases (the test suite's)
+    have no folder."""
+
+    def __init__(self, database, *args, **kwargs) -> None:
+        name = os.fspath(database)
+        if name != ":memory:" and not name.startswith("file:"):
+            Path(name).parent.mkdir(parents=True, exist_ok=True)
+        super().__init__(database, *args, **kwargs)
+
+
 def env_database(
     name: str,
     sqlite_path: str,
@@ -95,7 +110,8 @@ def env_database(
 
     SQLite runs in WAL mode with IMMEDIATE transactions so that a writer takes the
     lock when its transaction begins, not half-way through (no "database is locked"
-    upgrade failures under concurrent requests).
+    upgrade failures under concurrent requests), and makes its file's folder when it first
+    connects (``SqliteFileConnection``).
 
     On PostgreSQL, a ``prepare_threshold`` above 0 binds parameters on the server and
     prepares a statement once it has run that many times on a connection, so the
@@ -109,6 +125,9 @@ def env_database(
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": sqlite_path,
             "OPTIONS": {
+                # Django passes the options it does not read itself on to
+                # sqlite3.connect(), whose ``factory`` makes the connection.
+                "factory": SqliteFileConnection,
                 "transaction_mode": "IMMEDIATE",
                 "timeout": 20,
                 "init_command": (

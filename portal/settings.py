@@ -16,7 +16,11 @@ from portal.env import env_bool, env_choice, env_database, env_int, env_list, en
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("JINZI_VAR_DIR", str(BASE_DIR / "var")))
-VAR_DIR.mkdir(parents=True, exist_ok=True)  # SQLite will not create its own folder
+# Reading the settings creates no folder. Each folder under VAR_DIR is made by what writes
+# to it, when it first does: the SQLite file's folder as the database is opened
+# (portal.env), the static root as the web process starts (portal.core.staticfiles) or by
+# collectstatic, the broker's folders as the Celery app is configured (portal.celery),
+# uploads and report files by their storage.
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
@@ -74,12 +78,19 @@ INSTALLED_APPS = [
     "portal.game",
     "portal.reports",
     "portal.regulation.apps.RegulationConfig",
-    "portal.demo",
+    "portal.integrity",
 ]
+# JINZI_DEMO=1 (a flag: 1/0, true/false, yes/no, on/off) installs the demo app: `seed_demo`
+# (demo users who share one published password) and the generators of bench histories,
+# which write records no service would. `make run`, `make test`, `make bench` and CI set it;
+# unset, it is off: production never has the app, its commands or its password.
+JINZI_DEMO = env_bool("JINZI_DEMO", False)
+if JINZI_DEMO:
+    INSTALLED_APPS.append("portal.demo")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "portal.core.staticfiles.StaticFilesMiddleware",  # WhiteNoise
     "portal.core.middleware.RequestIdMiddleware",
     "portal.core.middleware.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -143,7 +154,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("JINZI_SIGN_IN_LOCKOUT_MINUTES", 1
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
-AXES_CLIENT_IP_CALLABLE = "portal.accounts.security.client_ip"
+AXES_CLIENT_IP_CALLABLE = "portal.accounts.account_events.client_ip"
 # The proxies whose X-Forwarded-For is believed (behind the TLS proxy only): a client that
 # reaches the portal another way cannot choose the address it is locked out and logged by.
 JINZI_TRUSTED_PROXIES = frozenset(env_list("JINZI_TRUSTED_PROXIES", ["127.0.0.1", "::1"]))
@@ -162,14 +173,13 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en-us"
-# Pages show Pennsylvania time; instants are stored in UTC (DOMAIN.md 2a).
+# Pages show Pennsylvania time; instants are stored in UTC (reading:pennsylvania-dates).
 TIME_ZONE = "America/New_York"
 USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
-STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on every request without it
 MEDIA_URL = "media/"
 MEDIA_ROOT = Path(env_str("JINZI_MEDIA_ROOT", str(VAR_DIR / "media")))
 # Report outputs: never under a public URL; served only through a view that checks the role.
@@ -193,10 +203,11 @@ REST_FRAMEWORK = {
     # decides the answer to a request with neither: 403.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "portal.api.authentication.BearerTokenAuthentication",
+        "portal.accounts.api.authentication.BearerTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, plus each operation's documented error answers.
+    "DEFAULT_SCHEMA_CLASS": "portal.api.schema.ApiAutoSchema",
     "EXCEPTION_HANDLER": "portal.api.errors.api_exception_handler",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
@@ -228,12 +239,14 @@ CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _BROKER_DIR = VAR_DIR / "broker"
-    (_BROKER_DIR / "processed").mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_BROKER_DIR),
         "data_folder_out": str(_BROKER_DIR),
         "processed_folder": str(_BROKER_DIR / "processed"),
         "store_processed": False,
+        # Which queues each exchange feeds; without it kombu keeps them in ./control,
+        # wherever the worker happened to start.
+        "control_folder": str(_BROKER_DIR / "control"),
     }
 # An unacknowledged message (its worker died mid-run) goes back to the queue after this
 # long: longer than any run (the audit report's hard limit is 4 h 5 min), or a run still
@@ -249,7 +262,8 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 # the entries below are installed there on start, crontabs in America/New_York.
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TASK_EAGER_PROPAGATES = True
-# Schedules are read in Pennsylvania time: "midnight" is local midnight (DOMAIN.md 2a).
+# Schedules are read in Pennsylvania time: "midnight" is local midnight
+# (reading:pennsylvania-dates).
 CELERY_TIMEZONE = "America/New_York"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -260,7 +274,7 @@ CELERY_BEAT_SCHEDULE = {
         # never waits for it.
         "schedule": crontab(minute=0, hour=0),
     },
-    # After the midnight job, so it reports the day as the job left it (DOMAIN.md 2a).
+    # After the midnight job, so it reports the day as the job left it (reading:pennsylvania-dates).
     "expiry-report-daily": {
         "task": "reports.expiry_daily",
         "schedule": crontab(minute=5, hour=0),

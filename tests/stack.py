@@ -347,7 +347,7 @@ def build_world(*, tag: str, players: int, officers: int, managers: int, submitt
     from portal.access.roles import Role
     from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
     from portal.accounts.tokens import api_token_issue
-    from portal.compliance import services
+    from portal.compliance.services.paytables import paytable_create, paytable_submit
     from portal.game.services import MAX_TOP_UP, wallet_top_up
     from tests.portal.factories import MINIMUM_ODDS, offering_in_force
 
@@ -380,10 +380,10 @@ def build_world(*, tag: str, players: int, officers: int, managers: int, submitt
     )
     for number in range(submitted):
         author = the_managers[number % len(the_managers)]
-        paytable = services.paytable_create(
+        paytable = paytable_create(
             actor=author, holder=holder, name=f"Proposal {number}", odds=MINIMUM_ODDS
         )
-        services.paytable_submit(actor=author, paytable=paytable)
+        paytable_submit(actor=author, paytable=paytable)
     for player in the_players:
         left = credit
         while left > 0:

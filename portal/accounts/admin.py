@@ -6,8 +6,9 @@ from django.http import HttpResponseRedirect
 from django_otp.plugins.otp_static.models import StaticDevice
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from portal.accounts import security
 from portal.accounts.models import ApiToken, CertificateHolder, Profile
+from portal.accounts.passwords import password_set_by_admin
+from portal.accounts.second_factor import second_factor_remove
 from portal.accounts.services import holder_create, staff_picture, staff_user_changed
 from portal.accounts.tokens import api_token_revoke
 from portal.core.admin import LookOnlyAdmin
@@ -65,14 +66,14 @@ class StaffUserAdmin(UserAdmin):
             response = super().user_change_password(request, id, form_url)
             if request.method == "POST" and isinstance(response, HttpResponseRedirect):
                 user = User.objects.get(pk=id)
-                security.password_set_by_admin(actor=request.user, user=user, request=request)
+                password_set_by_admin(actor=request.user, user=user, request=request)
         return response
 
     @admin.action(description="Reset the second factor (the user enrols again)")
     def reset_second_factor(self, request, queryset):
         for user in queryset:
             try:
-                done = security.second_factor_remove(actor=request.user, user=user, request=request)
+                done = second_factor_remove(actor=request.user, user=user, request=request)
             except DomainError as error:
                 self.message_user(request, f"{user}: {error.message}", level="error")
             else:
@@ -91,7 +92,7 @@ class StaffUserAdmin(UserAdmin):
         user = form.instance
         staff_user_changed(actor=request.user, user=user, before=request._jinzi_before)
         if not change and user.has_usable_password():
-            security.password_set_by_admin(actor=request.user, user=user, request=request)
+            password_set_by_admin(actor=request.user, user=user, request=request)
 
 
 @admin.register(ApiToken)

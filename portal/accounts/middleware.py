@@ -19,8 +19,8 @@ from django.shortcuts import redirect
 from django.urls import reverse
 
 from portal.access.roles import must_change_password
-from portal.accounts.security import (
-    MUST_CHANGE_PASSWORD,
+from portal.accounts.passwords import MUST_CHANGE_PASSWORD
+from portal.accounts.second_factor import (
     SECOND_FACTOR_REQUIRED,
     confirmed_totp,
     needs_second_factor,

@@ -12,7 +12,7 @@ class CertificateHolder(models.Model):
     gaming_day_start_hour = models.PositiveSmallIntegerField(
         default=0,
         help_text="The hour (0–23, Pennsylvania time) the holder's gaming day starts "
-        "(DOMAIN.md 2a; 0 = midnight).",
+        "(reading:gaming-day; 0 = midnight).",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

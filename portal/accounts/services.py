@@ -18,7 +18,7 @@ from portal.core.validation import clean_text
 HOLDER_TAKEN = "a certificate holder with this name or licence number already exists"
 MANAGER_NEEDS_HOLDER = "a manager must act for a certificate holder"
 GAMING_DAY_HOUR = (
-    "the gaming day starts at a whole hour from 0 to 23, Pennsylvania time (DOMAIN.md 2a)"
+    "the gaming day starts at a whole hour from 0 to 23, Pennsylvania time (reading:gaming-day)"
 )
 
 
@@ -61,7 +61,7 @@ def holder_create(
 def holder_set_gaming_day(
     *, actor, holder: CertificateHolder, start_hour: int
 ) -> CertificateHolder:
-    """Set the hour (Pennsylvania time) the holder's gaming day starts (DOMAIN.md 2a)."""
+    """Set the hour (Pennsylvania time) the holder's gaming day starts (reading:gaming-day)."""
     require(actor, Action.MANAGE_HOLDERS)
     holder = CertificateHolder.objects.select_for_update().get(pk=holder.pk)
     start_hour = _start_hour(start_hour)

@@ -1,6 +1,6 @@
 """Django's and django-axes's sign-in signals, each recorded in the audit trail.
 
-Thin receivers: the events are written by ``portal.accounts.security``. Connected in
+Thin receivers: the events are written by ``portal.accounts.account_events``. Connected in
 ``AccountsConfig.ready`` so every way in (the login page, the admin's) is covered.
 """
 
@@ -9,23 +9,23 @@ from __future__ import annotations
 from axes.signals import user_locked_out
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
 
-from portal.accounts import security
+from portal.accounts import account_events
 
 
 def _signed_in(sender, request, user, **kwargs) -> None:
-    security.sign_in_recorded(user=user, request=request)
+    account_events.sign_in_recorded(user=user, request=request)
 
 
 def _failed(sender, credentials, request=None, **kwargs) -> None:
-    security.sign_in_failed(credentials=credentials, request=request)
+    account_events.sign_in_failed(credentials=credentials, request=request)
 
 
 def _signed_out(sender, request, user, **kwargs) -> None:
-    security.sign_out_recorded(user=user, request=request)
+    account_events.sign_out_recorded(user=user, request=request)
 
 
 def _locked_out(sender, request, username, ip_address, **kwargs) -> None:
-    security.locked_out_recorded(username=username, request=request)
+    account_events.locked_out_recorded(username=username, request=request)
 
 
 def connect() -> None:

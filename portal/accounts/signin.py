@@ -2,7 +2,8 @@
 
 Sign-in itself is Django's ``LoginView`` (behind django-axes); these pages are what
 ``AccountGuardMiddleware`` sends a session to before anything else, and where a user looks
-after their second factor. The rules and the audit events live in ``security``.
+after their second factor. The rules and the audit events live in ``passwords`` and
+``second_factor``; the messages here are the pages' own.
 """
 
 from __future__ import annotations
@@ -21,20 +22,28 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
-from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
-from django_otp import devices_for_user
 from django_otp import login as otp_login
+from django_otp.plugins.otp_totp.models import TOTPDevice
 from django_otp.util import random_hex
 
 from portal.access.roles import must_change_password
-from portal.accounts import security
+from portal.accounts import passwords
+from portal.accounts import second_factor as factor
 from portal.core.pages import domain_errors
 
 _PENDING_KEY = "jinzi_pending_totp_key"
+
+SAME_PASSWORD = "choose a password other than the one you were given"
+WRONG_PASSWORD = "that is not your password"
+WRONG_CODE = "that code is not right (or was already used); try the current one"
+THROTTLED = "too many wrong codes: wait {seconds} seconds and try again"
+NOT_REQUIRED = (
+    "a second factor is asked of compliance officers and superusers (with JINZI_REQUIRE_2FA=1)"
+)
 
 
 def _next_or_home(request: HttpRequest) -> str:
@@ -55,7 +64,7 @@ class OwnPasswordForm(PasswordChangeForm):
     def clean_new_password1(self):
         password = self.cleaned_data.get("new_password1")
         if password and must_change_password(self.user) and self.user.check_password(password):
-            raise forms.ValidationError(security.SAME_PASSWORD, code="password_unchanged")
+            raise forms.ValidationError(SAME_PASSWORD, code="password_unchanged")
         return password
 
 
@@ -76,7 +85,7 @@ class PasswordChange(PasswordChangeView):
     def form_valid(self, form):
         with transaction.atomic():
             response = super().form_valid(form)  # saves it, keeps this session signed in
-            security.password_changed(user=form.user, request=self.request)
+            passwords.password_changed(user=form.user, request=self.request)
         messages.success(self.request, "Your password is changed. Other sessions are signed out.")
         return response
 
@@ -119,10 +128,10 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
     """Enrol an authenticator app: scan the code, confirm with its first code, keep the
     recovery codes. The key waits in the session until confirmed."""
     user = request.user
-    if not security.needs_second_factor(user):
-        messages.info(request, security.NOT_REQUIRED)
+    if not factor.needs_second_factor(user):
+        messages.info(request, NOT_REQUIRED)
         return redirect("accounts:second-factor")
-    if security.confirmed_totp(user) is not None:
+    if factor.confirmed_totp(user) is not None:
         return redirect("accounts:second-factor")
     key = request.session.get(_PENDING_KEY)
     if key is None:
@@ -132,9 +141,9 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
     status = 200
     if request.method == "POST":
         if form.is_valid() and not user.check_password(form.cleaned_data["password"]):
-            form.add_error("password", security.WRONG_PASSWORD)
+            form.add_error("password", WRONG_PASSWORD)
         if form.is_valid():
-            enrolled = security.second_factor_enrol(
+            enrolled = factor.second_factor_enrol(
                 user=user, key_hex=key, token=form.cleaned_data["code"], request=request
             )
             if enrolled is not None:
@@ -142,9 +151,9 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
                 del request.session[_PENDING_KEY]
                 otp_login(request, device)
                 return _show_codes(request, codes)
-            form.add_error("code", security.WRONG_CODE)
+            form.add_error("code", WRONG_CODE)
         status = 400
-    preview = security.TOTPDevice(user=user, name=security.TOTP_DEVICE_NAME, key=key)
+    preview = TOTPDevice(user=user, name=factor.TOTP_DEVICE_NAME, key=key)
     qr = segno.make(preview.config_url, error="m")
     return render(
         request,
@@ -165,21 +174,20 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
 def second_factor_verify(request: HttpRequest) -> HttpResponse:
     """The code after the password: the authenticator's, or one recovery code (used up)."""
     user = request.user
-    if user.is_verified() or not security.needs_second_factor(user):
+    if user.is_verified() or not factor.needs_second_factor(user):
         return redirect(_next_or_home(request))
     form = CodeForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
         status = 400
         if form.is_valid():
-            with transaction.atomic():
-                matched, wait = _match(user, form.cleaned_data["code"])
+            matched, wait = factor.device_for_code(user, form.cleaned_data["code"])
             if matched is not None:
                 otp_login(request, matched)
-                security.second_factor_verified(user=user, device=matched, request=request)
+                factor.second_factor_verified(user=user, device=matched, request=request)
                 return redirect(_next_or_home(request))
-            security.second_factor_failed(user=user, request=request)
-            message = security.THROTTLED.format(seconds=wait) if wait else security.WRONG_CODE
+            factor.second_factor_failed(user=user, request=request)
+            message = THROTTLED.format(seconds=wait) if wait else WRONG_CODE
             form.add_error("code", message)
             status = 429 if wait else 400
     return render(
@@ -190,39 +198,21 @@ def second_factor_verify(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _match(user, code: str):
-    """The device that accepts ``code`` (each device throttles its own failures), or None
-    and the seconds to wait when every device is throttled."""
-    waits, tried = [], False
-    # Each device row is locked while its code is checked and spent: the same code sent
-    # twice at once is accepted once.
-    for device in devices_for_user(user, confirmed=True, for_verify=True):
-        allowed, details = device.verify_is_allowed()
-        if not allowed:
-            locked_until = (details or {}).get("locked_until") or timezone.now()
-            waits.append(int((locked_until - timezone.now()).total_seconds()) + 1)
-            continue
-        if device.verify_token(code):
-            return device, 0
-        tried = True
-    return None, (max(waits) if waits and not tried else 0)
-
-
 @never_cache
 @login_required
 @require_http_methods(["GET", "HEAD"])
 def second_factor(request: HttpRequest) -> HttpResponse:
     """The user's second factor: whether it is set up, how many recovery codes are left."""
     user = request.user
-    totp = security.confirmed_totp(user)
-    recovery = security.StaticDevice.objects.filter(user=user).first()
+    totp = factor.confirmed_totp(user)
+    recovery = factor.recovery_device(user)
     return render(
         request,
         "accounts/second_factor.html",
         {
             "totp": totp,
             "codes_left": recovery.token_set.count() if recovery else 0,
-            "required": security.needs_second_factor(user),
+            "required": factor.needs_second_factor(user),
             "required_setting": settings.JINZI_REQUIRE_2FA,
         },
     )
@@ -233,10 +223,10 @@ def second_factor(request: HttpRequest) -> HttpResponse:
 @require_POST
 @domain_errors
 def recovery_codes_renew(request: HttpRequest) -> HttpResponse:
-    if security.confirmed_totp(request.user) is None:
+    if factor.confirmed_totp(request.user) is None:
         messages.error(request, "Set up an authenticator app first.")
         return redirect("accounts:second-factor")
-    return _show_codes(request, security.recovery_codes_renew(user=request.user, request=request))
+    return _show_codes(request, factor.recovery_codes_renew(user=request.user, request=request))
 
 
 @login_required
@@ -244,6 +234,6 @@ def recovery_codes_renew(request: HttpRequest) -> HttpResponse:
 @domain_errors
 def second_factor_remove(request: HttpRequest) -> HttpResponse:
     user = get_user_model().objects.get(pk=request.user.pk)
-    if security.second_factor_remove(actor=request.user, user=user, request=request):
+    if factor.second_factor_remove(actor=request.user, user=user, request=request):
         messages.success(request, "Your authenticator app and recovery codes are removed.")
     return redirect("accounts:second-factor")

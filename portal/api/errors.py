@@ -5,7 +5,9 @@
 - a DRF ``ValidationError`` (the request could not be read) → 400, its nested errors
   flattened to dotted names (``games.0.chip_unit``), the same names the services use;
 - every other DRF or Django HTTP error (401/403, 404, 405, 415, …) → its own status,
-  with an empty ``errors``.
+  with an empty ``errors``;
+- ``CredentialsRefused`` (credentials sent and refused, e.g. a bearer token) → 401 with
+  the sign-in method's own challenge.
 
 The messages the shared API parts raise are below (an app's own are in its ``api``);
 tests import them.
@@ -19,7 +21,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from portal.api.authentication import sends_bearer
+from portal.api.exceptions import CredentialsRefused
 from portal.core.errors import DomainError
 
 UNKNOWN_FIELD = "unknown field {field}; this request takes {allowed}"
@@ -85,10 +87,9 @@ def api_exception_handler(exc, context):
     else:
         detail = response.data.get("detail", "") if isinstance(response.data, dict) else ""
         response.data = {"detail": str(detail), "errors": {}}
-    request = context.get("request")
-    if isinstance(exc, exceptions.AuthenticationFailed) and request and sends_bearer(request):
+    if isinstance(exc, CredentialsRefused):
         # DRF answers 403 when the first sign-in method (the session) has no challenge;
-        # a refused bearer token is a 401 with its challenge (RFC 6750).
+        # refused credentials are a 401 with their own method's challenge (RFC 6750).
         response.status_code = 401
-        response["WWW-Authenticate"] = 'Bearer realm="api", error="invalid_token"'
+        response["WWW-Authenticate"] = exc.challenge
     return response

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from django.http import QueryDict
 from rest_framework import serializers
+from rest_framework.fields import empty
 
 from jinzi.errors import describe_value
 from portal.access import policy
@@ -68,6 +69,18 @@ class ChangesInput(StrictInput):
             allowed = ", ".join(sorted(self.fields))
             raise serializers.ValidationError(msg.NOTHING_TO_CHANGE.format(allowed=allowed))
         return attrs
+
+
+class AsGiven:
+    """Mixed into a field: the body must name it, and the schema documents it as that
+    field, but its value is handed on exactly as sent (``null`` included). The service (or
+    ``jinzi``) judges it, so its message, citing the rule, is the one a client sees.
+    """
+
+    def run_validation(self, data=empty):
+        if data is empty:  # not in the body: "This field is required." (or left out)
+            return super().run_validation(data)
+        return data
 
 
 def _from_form(field: serializers.Field) -> bool:

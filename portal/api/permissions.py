@@ -1,15 +1,16 @@
 """The API's gate, which only asks ``portal.access.policy`` (the one answer to "may they?").
 
-Each request needs the view's read action (VIEW, or VIEW_AUDIT for the audit trail): a
-player may not even list. A write needs, in addition, the action the view names for it
-(DRAFT, DECIDE, WITHDRAW, MANAGE_HOLDERS), so a role that may never do it is refused
-with the policy's own message before its payload is read. The services ask the policy
-again, with the record, and also enforce what depends on its history (four-eyes).
+Each request needs the view's read action (VIEW, or VIEW_AUDIT for the audit trail; the
+view's ``read_denial`` says why not): a player may not even list. A write needs, in
+addition, the action the view names for it (DRAFT, DECIDE, WITHDRAW, MANAGE_HOLDERS, PLAY),
+so a role that may never do it is refused with the policy's own message before its
+payload is read. The services ask the policy again, with the record, and also enforce
+what depends on its history (four-eyes).
 """
 
 from __future__ import annotations
 
-from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.permissions import BasePermission
 
 from portal.access import policy
 
@@ -24,11 +25,13 @@ class PolicyPermission(BasePermission):
         return reason is None
 
     def has_permission(self, request, view) -> bool:
-        if not self._allowed(request.user, view.read_action):
+        reason = view.read_denial(request.user)
+        if reason is not None:
+            self.message = reason
             return False
-        return request.method in SAFE_METHODS or self._allowed(request.user, view.required_action())
+        action = view.required_action()
+        return action is None or self._allowed(request.user, action)
 
     def has_object_permission(self, request, view, obj) -> bool:
-        if request.method in SAFE_METHODS:
-            return True
-        return self._allowed(request.user, view.required_action(), obj)
+        action = view.required_action()
+        return action is None or self._allowed(request.user, action, obj)

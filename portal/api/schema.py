@@ -2,8 +2,8 @@
 can give, each with the one error body (``portal.api.errors``), so a client generated from
 ``/api/schema/`` knows a 403 or a 409 as well as it knows the 200.
 
-Every API viewset sets ``schema = ApiAutoSchema()`` (``ApiViewSet`` does it for its
-subclasses); drf-spectacular puts an action's ``@extend_schema`` on top of it.
+It is the project's schema class (``DEFAULT_SCHEMA_CLASS``), so every API view has it
+without asking; drf-spectacular puts an action's ``@extend_schema`` on top of it.
 """
 
 from __future__ import annotations
@@ -42,7 +42,19 @@ class ErrorSerializer(serializers.Serializer):
     )
 
 
+# Set on a route's method (``exports.csv_export``): it takes the same filters as the list,
+# so they are documented on it too.
+TAKES_LIST_FILTERS = "takes_list_filters"
+
+
 class ApiAutoSchema(AutoSchema):
+    def get_filter_backends(self):
+        action = getattr(self.view, "action", None)
+        route = getattr(self.view, action, None) if action else None
+        if getattr(route, TAKES_LIST_FILTERS, False):
+            return self.view.filter_backends
+        return super().get_filter_backends()
+
     def error_statuses(self, operation: dict) -> list[int]:
         """The error answers this operation can give, by what it takes."""
         statuses = [401, 403, 503]

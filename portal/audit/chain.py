@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from portal.audit.models import GENESIS_HASH, AuditEvent
-from portal.core.hashing import canonical_digest, utc_text
+from portal.core.hashing import canonical_digest, hashed_instant_text
 
 HASHED_FIELDS = (
     "sequence",
@@ -31,7 +31,7 @@ HASHED_FIELDS = (
 def event_digest(fields: dict[str, Any]) -> str:
     """SHA-256 over a canonical JSON of the event's content and its predecessor's hash."""
     payload = {name: fields[name] for name in HASHED_FIELDS}
-    payload["occurred_at"] = utc_text(payload["occurred_at"])
+    payload["occurred_at"] = hashed_instant_text(payload["occurred_at"])
     return canonical_digest(payload)
 
 

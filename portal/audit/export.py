@@ -28,7 +28,7 @@ COLUMNS = (
 
 
 # The header names the zone of the one time column: instants are exported in UTC, ISO 8601
-# with their offset (DOMAIN.md 2a).
+# with their offset (reading:pennsylvania-dates).
 HEADER = tuple("occurred_at_utc" if column == "occurred_at" else column for column in COLUMNS)
 
 

@@ -1,4 +1,5 @@
-"""Portal pages for the audit trail."""
+"""Portal pages for the audit trail. The records check (``audit:records``) is
+``portal.integrity``'s, mounted beside these by the portal's URLs."""
 
 from django.urls import path
 
@@ -11,5 +12,4 @@ urlpatterns = [
     path("events/<int:pk>/", views.event_detail, name="event-detail"),
     path("export.csv", views.event_export, name="event-export"),
     path("verify/", views.verify, name="verify"),
-    path("records/", views.records, name="records"),
 ]

@@ -1,5 +1,5 @@
-"""Portal pages for the audit trail (§ 811a.7): browse, export as CSV, verify the chain and
-the records beside it."""
+"""Portal pages for the audit trail (§ 811a.7): browse, export as CSV, verify the chain (the
+records beside it are checked by ``portal.integrity``, whose page joins these)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ from portal.audit import chain
 from portal.audit.export import csv_rows
 from portal.audit.filters import AuditEventFilter, filters_given
 from portal.audit.models import AuditEvent
-from portal.audit.records import verify_records
 from portal.audit.services import audit_trail_exported
 from portal.core.csv_export import csv_response
 from portal.core.pages import (
@@ -30,6 +29,7 @@ from portal.core.pages import (
     object_titles,
     paginate,
 )
+from portal.core.pictures import ABSENT, compare
 
 _FILTER_LABELS = {
     "since": ("From (Pennsylvania time)", "datetime-local"),
@@ -108,17 +108,6 @@ def verify(request: HttpRequest) -> HttpResponse:
     return render(request, "audit/verify.html", {"report": report, "at": timezone.now()})
 
 
-@login_required
-@require_safe
-@domain_errors
-def records(request: HttpRequest) -> HttpResponse:
-    """Every compliance record against its audit events, every ledger entry against its
-    round or audited top-up, every wallet against its ledger (``verify_records``)."""
-    policy.require(request.user, Action.VIEW_AUDIT)
-    report = verify_records()
-    return render(request, "audit/records.html", {"report": report, "at": timezone.now()})
-
-
 @dataclass(frozen=True)
 class NamedObject:
     """An event's object as people name it, and its page if it has one."""
@@ -167,33 +156,18 @@ class FieldChange:
     changed: bool
 
 
-_ABSENT = object()
-_WHOLE_VALUE = "(value)"  # the field name of a before/after that is not an object
-
-
 def field_changes(before, after) -> list[FieldChange]:
     """One row per field in either picture, in the pictures' order. A row is changed when
     both pictures exist and the field differs (or is in one only)."""
-    old, new = _fields(before), _fields(after)
-    compared = before is not None and after is not None
-    rows = []
-    for field in dict.fromkeys([*old, *new]):
-        was, now = old.get(field, _ABSENT), new.get(field, _ABSENT)
-        rows.append(
-            FieldChange(
-                field=field,
-                before=None if was is _ABSENT else _shown(was),
-                after=None if now is _ABSENT else _shown(now),
-                changed=compared and _canonical(was) != _canonical(now),
-            )
+    return [
+        FieldChange(
+            field=change.path,
+            before=None if change.before is ABSENT else _shown(change.before),
+            after=None if change.after is ABSENT else _shown(change.after),
+            changed=change.changed,
         )
-    return rows
-
-
-def _fields(picture) -> dict:
-    if picture is None:
-        return {}
-    return picture if isinstance(picture, dict) else {_WHOLE_VALUE: picture}
+        for change in compare(before, after)
+    ]
 
 
 def _shown(value) -> str:
@@ -202,9 +176,3 @@ def _shown(value) -> str:
     if isinstance(value, str) and value:
         return value
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-
-
-def _canonical(value) -> str:
-    if value is _ABSENT:
-        return ""
-    return json.dumps(value, sort_keys=True)  # never "" (an empty string dumps as '""')

@@ -1,5 +1,6 @@
 """Reading the game availability log (§ 811a.7(f)): its filters and its CSV, shared by the
-portal page and the API. Periods are Pennsylvania dates, both ends included (DOMAIN.md 2a)."""
+portal page and the API. Periods are Pennsylvania dates, both ends included
+(reading:pennsylvania-dates)."""
 
 from __future__ import annotations
 

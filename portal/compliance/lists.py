@@ -17,7 +17,7 @@ from portal.core.lists import (
     PeriodForm,
     Search,
     Sort,
-    utc_text,
+    csv_instant_text,
 )
 from portal.core.pages import TITLE_FIELDS
 
@@ -59,8 +59,8 @@ RECORD_COLUMNS = (
     Column("effective_date", lambda r: r.effective_date or ""),
     Column("expiry_date", lambda r: r.expiry_date or ""),
     Column("submitted_by", lambda r: r.submitted_by.username if r.submitted_by else ""),
-    Column("submitted_at_utc", lambda r: utc_text(r.submitted_at)),
-    Column("updated_at_utc", lambda r: utc_text(r.updated_at)),
+    Column("submitted_at_utc", lambda r: csv_instant_text(r.submitted_at)),
+    Column("updated_at_utc", lambda r: csv_instant_text(r.updated_at)),
 )
 
 
@@ -85,5 +85,5 @@ def offering_columns(live: Callable[[Offering], bool]) -> tuple[Column, ...]:
         Column("rules_submission", lambda o: str(o.rules_submission)),
         Column("layout", lambda o: str(o.layout)),
         Column("paytable", lambda o: str(o.paytable)),
-        Column("updated_at_utc", lambda o: utc_text(o.updated_at)),
+        Column("updated_at_utc", lambda o: csv_instant_text(o.updated_at)),
     )

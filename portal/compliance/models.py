@@ -39,7 +39,7 @@ class Game(models.TextChoices):
     JINZI_ROULETTE = "jinzi_roulette", jinzi.GAME_NAME
 
 
-SUNSET: datetime.date = jinzi.SUNSET  # a Pennsylvania date (DOMAIN.md 2a)
+SUNSET: datetime.date = jinzi.SUNSET  # a Pennsylvania date (reading:pennsylvania-dates)
 EFFECTIVE: datetime.date = jinzi.EFFECTIVE
 
 
@@ -212,7 +212,7 @@ class ListedGame(models.Model):
     paytable = models.ForeignKey(Paytable, on_delete=models.PROTECT, related_name="+")
     layout = models.ForeignKey(Layout, on_delete=models.PROTECT, related_name="+")
     chip_unit = models.PositiveIntegerField(
-        help_text="Minor units; even (DOMAIN.md reading).",  # reading:even-stakes
+        help_text="Minor units; even (reading:even-stakes).",
     )
     min_wager = models.PositiveIntegerField(help_text="Per bet spot, minor units.")
     max_wager = models.PositiveIntegerField(help_text="Per bet spot, minor units.")

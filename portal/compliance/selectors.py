@@ -69,13 +69,13 @@ def offering_is_live(
 ) -> Liveness:
     """Whether players may bet on ``offering`` at the instant ``at``, and if not, every reason.
 
-    Dates are Pennsylvania dates (DOMAIN.md 2a): the rule, and each approval, starts and
-    stops at local midnight, whatever the instant's zone.
+    Dates are Pennsylvania dates (reading:pennsylvania-dates): the rule, and each approval,
+    starts and stops at local midnight, whatever the instant's zone.
 
     ``listing``: the rules submission's Jinzi Roulette listing (or None), when the caller
     has read it already; otherwise it is read here.
 
-    Live needs (DOMAIN.md §3): an approved rules submission listing Jinzi Roulette with
+    Live needs (reading:live-offering): an approved rules submission listing Jinzi Roulette with
     this layout and paytable, an approved layout, an approved paytable meeting
     § 617b.8(f), none of them superseded, expired or before its effective date, and
     the moment before the regulation's sunset (2028-06-14).

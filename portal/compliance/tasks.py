@@ -1,7 +1,7 @@
 from celery import shared_task
 
-from portal.compliance.services import records_expire_due
 from portal.compliance.services.availability import availability_sweep
+from portal.compliance.services.expiry import records_expire_due
 
 
 @shared_task(name="compliance.expire_due_records", autoretry_for=(Exception,), max_retries=3)

@@ -32,8 +32,8 @@ from typing import IO, Any, TextIO
 from django.db import models
 from django.utils import timezone
 
-import portal
-from portal.core.hashing import utc_text
+from portal.core.hashing import hashed_instant_text
+from portal.core.version import PORTAL_VERSION
 
 VERSION = 1
 END = "end"
@@ -50,7 +50,7 @@ def values_of(instance: models.Model) -> dict[str, Any]:
     values = {name: getattr(instance, name) for name in columns}
     for name in instants:
         if values[name] is not None:
-            values[name] = utc_text(values[name])
+            values[name] = hashed_instant_text(values[name])
     return values
 
 
@@ -100,8 +100,8 @@ def header(kind: str, **fields: Any) -> dict[str, Any]:
     return {
         "format": kind,
         "version": VERSION,
-        "exported_at": utc_text(timezone.now()),
-        "portal_version": portal.__version__,
+        "exported_at": hashed_instant_text(timezone.now()),
+        "portal_version": PORTAL_VERSION,
         **fields,
     }
 

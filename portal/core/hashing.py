@@ -10,7 +10,12 @@ from typing import Any
 GENESIS_HASH = "0" * 64
 
 
-def utc_text(value: datetime) -> str:
+def hashed_instant_text(value: datetime) -> str:
+    """An instant as every hashed record writes it: UTC, ISO 8601, always six digits of
+    microseconds, ``+00:00`` (a naive one is read as the server's local time).
+
+    Frozen: every stored hash of the audit trail and of the game rounds, and every archive
+    file, was made from this text; writing one instant differently breaks them all."""
     return value.astimezone(UTC).isoformat(timespec="microseconds")
 
 

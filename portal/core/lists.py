@@ -70,8 +70,8 @@ def _blanks_last(name: str):
 
 
 class _PaDateBound(django_filters.DateFilter):
-    """Instants in ``field_name`` against the start of a Pennsylvania date (DOMAIN.md 2a,
-    reading:pennsylvania-dates), ``days`` after the one given."""
+    """Instants in ``field_name`` against the start of a Pennsylvania date
+    (reading:pennsylvania-dates), ``days`` after the one given."""
 
     lookup = ""
     days = 0
@@ -130,8 +130,9 @@ class Column:
     value: Callable[[Any], Any]
 
 
-def utc_text(instant: datetime.datetime | None) -> str:
-    """An instant for a CSV: stored in UTC, written ISO 8601 with its offset; blank if none."""
+def csv_instant_text(instant: datetime.datetime | None) -> str:
+    """An instant for a CSV: stored in UTC, written ISO 8601 with its offset; blank if none.
+    Not the hashed form (``hashing.hashed_instant_text``): this one may change its look."""
     return instant.isoformat() if instant else ""
 
 

@@ -14,8 +14,24 @@ import jinzi
 import portal
 from portal.access.roles import Role
 from portal.accounts.services import holder_create, staff_user_create
-from portal.compliance import services
 from portal.compliance.models import Game, ListedGame
+from portal.compliance.services.layouts import layout_approve, layout_create, layout_submit
+from portal.compliance.services.offerings import offering_create, offering_update
+from portal.compliance.services.paytables import (
+    paytable_amend,
+    paytable_approve,
+    paytable_create,
+    paytable_submit,
+    paytable_update,
+)
+from portal.compliance.services.rules import (
+    GameListing,
+    rules_submission_amend,
+    rules_submission_approve,
+    rules_submission_create,
+    rules_submission_submit,
+    rules_submission_update,
+)
 from portal.core.hashing import GENESIS_HASH
 from portal.game.models import RoundStatus, Wallet
 
@@ -104,46 +120,42 @@ class _Holder:
     def layout(self, title: str, colour: str):
         art = SimpleUploadedFile("layout.svg", _SVG, content_type="image/svg+xml")
         wheel = {"first_colour": colour, "artwork": art, **LAYOUT}
-        draft = services.layout_create(actor=self.manager, holder=self.holder, title=title, **wheel)
-        draft = services.layout_submit(actor=self.manager, layout=draft)
+        draft = layout_create(actor=self.manager, holder=self.holder, title=title, **wheel)
+        draft = layout_submit(actor=self.manager, layout=draft)
         number = f"BGO-HIST-{draft.pk:05d}"
-        return services.layout_approve(
+        return layout_approve(
             actor=self.officer, layout=draft, reference_number=number, **self.dates
         )
 
     def paytable(self, draft):
-        draft = services.paytable_submit(actor=self.manager, paytable=draft)
-        return services.paytable_approve(actor=self.officer, paytable=draft)
+        draft = paytable_submit(actor=self.manager, paytable=draft)
+        return paytable_approve(actor=self.officer, paytable=draft)
 
     def rules(self, draft):
-        draft = services.rules_submission_submit(actor=self.manager, submission=draft)
-        return services.rules_submission_approve(actor=self.officer, submission=draft)
+        draft = rules_submission_submit(actor=self.manager, submission=draft)
+        return rules_submission_approve(actor=self.officer, submission=draft)
 
     def table(self, name: str, layout, odds: dict) -> tuple:
         mine = {"actor": self.manager, "holder": self.holder}
-        paytable = self.paytable(services.paytable_create(**mine, name=name, odds=odds))
-        games = [services.GameListing(paytable=paytable, layout=layout, **LIMITS)]
+        paytable = self.paytable(paytable_create(**mine, name=name, odds=odds))
+        games = [GameListing(paytable=paytable, layout=layout, **LIMITS)]
         title = f"Jinzi Roulette rules, {name}"
-        rules = self.rules(
-            services.rules_submission_create(**mine, title=title, games=games, **self.dates)
-        )
+        rules = self.rules(rules_submission_create(**mine, title=title, games=games, **self.dates))
         parts = {"rules_submission": rules, "layout": layout, "paytable": paytable}
-        offering = services.offering_create(**mine, name=name, **parts)
+        offering = offering_create(**mine, name=name, **parts)
         return offering, Era.of(offering.pk, rules, layout, paytable)
 
     def amend(self, offering, odds: dict) -> Era:
         """Paytable v2 supersedes the table's v1, a rules amendment lists it, the table
         moves onto both (closed in between, as it would be)."""
         me, layout = self.manager, offering.layout
-        draft = services.paytable_amend(actor=me, paytable=offering.paytable)
-        paytable = self.paytable(services.paytable_update(actor=me, paytable=draft, odds=odds))
-        games = [services.GameListing(paytable=paytable, layout=layout, **LIMITS)]
-        draft = services.rules_submission_amend(actor=me, submission=offering.rules_submission)
-        rules = self.rules(
-            services.rules_submission_update(actor=me, submission=draft, games=games)
-        )
+        draft = paytable_amend(actor=me, paytable=offering.paytable)
+        paytable = self.paytable(paytable_update(actor=me, paytable=draft, odds=odds))
+        games = [GameListing(paytable=paytable, layout=layout, **LIMITS)]
+        draft = rules_submission_amend(actor=me, submission=offering.rules_submission)
+        rules = self.rules(rules_submission_update(actor=me, submission=draft, games=games))
         parts = {"rules_submission": rules, "paytable": paytable}
-        services.offering_update(actor=me, offering=offering, **parts)
+        offering_update(actor=me, offering=offering, **parts)
         return Era.of(offering.pk, rules, layout, paytable)
 
 

@@ -24,7 +24,38 @@ import jinzi
 from portal.access.roles import Role
 from portal.accounts.models import CertificateHolder
 from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
-from portal.compliance import services
+from portal.compliance.services.expiry import records_expire_due
+from portal.compliance.services.layouts import (
+    layout_amend,
+    layout_approve,
+    layout_create,
+    layout_reject,
+    layout_request_changes,
+    layout_submit,
+    layout_update,
+    layout_withdraw,
+)
+from portal.compliance.services.offerings import offering_create
+from portal.compliance.services.paytables import (
+    paytable_amend,
+    paytable_approve,
+    paytable_create,
+    paytable_reject,
+    paytable_request_changes,
+    paytable_submit,
+    paytable_update,
+    paytable_withdraw,
+)
+from portal.compliance.services.rules import (
+    GameListing,
+    rules_submission_amend,
+    rules_submission_approve,
+    rules_submission_create,
+    rules_submission_reject,
+    rules_submission_request_changes,
+    rules_submission_submit,
+    rules_submission_withdraw,
+)
 from portal.core.padates import pa_today
 from portal.game.services import round_play, wallet_top_up
 from portal.reports.models import ReportKind
@@ -68,7 +99,7 @@ def _minimum_odds(**changes) -> dict:
 
 
 def _layout(manager, holder, title, status, officer, first_colour="red"):
-    layout = services.layout_create(
+    layout = layout_create(
         actor=manager,
         holder=holder,
         title=title,
@@ -79,9 +110,9 @@ def _layout(manager, holder, title, status, officer, first_colour="red"):
     )
     if status == "draft":
         return layout
-    layout = services.layout_submit(actor=manager, layout=layout)
+    layout = layout_submit(actor=manager, layout=layout)
     if status == "approved":
-        return services.layout_approve(
+        return layout_approve(
             actor=officer,
             layout=layout,
             reference_number=f"BGO-DEMO-{layout.pk:04d}",
@@ -90,28 +121,28 @@ def _layout(manager, holder, title, status, officer, first_colour="red"):
             conditions="Layout to be displayed with the approved signage.",
         )
     if status == "rejected":
-        return services.layout_reject(actor=officer, layout=layout, reason="Artwork illegible")
+        return layout_reject(actor=officer, layout=layout, reason="Artwork illegible")
     if status == "changes_requested":
-        return services.layout_request_changes(
+        return layout_request_changes(
             actor=officer, layout=layout, reason="Please add the zero half-back rule to signage"
         )
     return layout
 
 
 def _paytable(manager, holder, name, status, officer, odds=None):
-    paytable = services.paytable_create(
+    paytable = paytable_create(
         actor=manager, holder=holder, name=name, odds=odds or _minimum_odds()
     )
     if status == "draft":
         return paytable
-    paytable = services.paytable_submit(actor=manager, paytable=paytable)
+    paytable = paytable_submit(actor=manager, paytable=paytable)
     if status == "approved":
-        return services.paytable_approve(actor=officer, paytable=paytable)
+        return paytable_approve(actor=officer, paytable=paytable)
     return paytable
 
 
-def _listing(paytable, layout) -> services.GameListing:
-    return services.GameListing(
+def _listing(paytable, layout) -> GameListing:
+    return GameListing(
         paytable=paytable,
         layout=layout,
         chip_unit=100,
@@ -122,7 +153,7 @@ def _listing(paytable, layout) -> services.GameListing:
 
 
 def _rules(manager, holder, title, status, officer, paytable, layout, expiry=SUNSET):
-    rules = services.rules_submission_create(
+    rules = rules_submission_create(
         actor=manager,
         holder=holder,
         title=title,
@@ -132,15 +163,15 @@ def _rules(manager, holder, title, status, officer, paytable, layout, expiry=SUN
     )
     if status == "draft":
         return rules
-    rules = services.rules_submission_submit(actor=manager, submission=rules)
+    rules = rules_submission_submit(actor=manager, submission=rules)
     if status == "approved":
-        return services.rules_submission_approve(actor=officer, submission=rules)
+        return rules_submission_approve(actor=officer, submission=rules)
     if status == "rejected":
-        return services.rules_submission_reject(
+        return rules_submission_reject(
             actor=officer, submission=rules, reason="Limits exceed the casino's bankroll policy"
         )
     if status == "changes_requested":
-        return services.rules_submission_request_changes(
+        return rules_submission_request_changes(
             actor=officer, submission=rules, reason="State the chip unit in dollars as well"
         )
     return rules
@@ -162,29 +193,27 @@ def _expires_in(days: int) -> datetime.date:
 def _more_statuses(holder, manager, officer, paytable, layout) -> None:
     """Paytables and rules submissions in the statuses the layouts show."""
     decided = _paytable(manager, holder, "Late-night table", "submitted", officer)
-    services.paytable_reject(actor=officer, paytable=decided, reason="Name the table")
+    paytable_reject(actor=officer, paytable=decided, reason="Name the table")
     asked = _paytable(manager, holder, "Weekend table", "submitted", officer)
-    services.paytable_request_changes(actor=officer, paytable=asked, reason="Raise split odds")
+    paytable_request_changes(actor=officer, paytable=asked, reason="Raise split odds")
     first = _paytable(manager, holder, "Split bonus", "approved", officer)
-    second = services.paytable_amend(actor=manager, paytable=first)
-    second = services.paytable_update(
-        actor=manager, paytable=second, odds=_minimum_odds(split="51/10")
-    )
-    services.paytable_approve(
-        actor=officer, paytable=services.paytable_submit(actor=manager, paytable=second)
+    second = paytable_amend(actor=manager, paytable=first)
+    second = paytable_update(actor=manager, paytable=second, odds=_minimum_odds(split="51/10"))
+    paytable_approve(
+        actor=officer, paytable=paytable_submit(actor=manager, paytable=second)
     )  # supersedes v1
     gone = _paytable(manager, holder, "Holiday table", "approved", officer)
-    services.paytable_withdraw(actor=officer, paytable=gone, reason="Holiday over")
+    paytable_withdraw(actor=officer, paytable=gone, reason="Holiday over")
 
     for status in ("draft", "submitted", "rejected", "changes_requested"):
         title = f"Rules amendment proposal ({status.replace('_', ' ')})"
         _rules(manager, holder, title, status, officer, paytable, layout)
     old = _rules(manager, holder, "High-limit rules", "approved", officer, paytable, layout)
-    new = services.rules_submission_amend(actor=manager, submission=old)
-    new = services.rules_submission_submit(actor=manager, submission=new)
-    services.rules_submission_approve(actor=officer, submission=new)  # supersedes v1
+    new = rules_submission_amend(actor=manager, submission=old)
+    new = rules_submission_submit(actor=manager, submission=new)
+    rules_submission_approve(actor=officer, submission=new)  # supersedes v1
     pulled = _rules(manager, holder, "Tournament rules", "approved", officer, paytable, layout)
-    services.rules_submission_withdraw(actor=officer, submission=pulled, reason="Cancelled")
+    rules_submission_withdraw(actor=officer, submission=pulled, reason="Cancelled")
     # Expires within the dashboard's 30-day window.
     expiry = _expires_in(SUMMER_RULES_DAYS)
     _rules(manager, holder, "Summer rules", "approved", officer, paytable, layout, expiry)
@@ -216,7 +245,7 @@ def _seed_holder(holder, manager, officer):
     rules = _rules(
         manager, holder, "Jinzi Roulette rules submission", "approved", officer, paytable, layout
     )
-    offering = services.offering_create(
+    offering = offering_create(
         actor=manager,
         holder=holder,
         name="Jinzi Table 1",
@@ -236,10 +265,10 @@ def _seed_statuses(holder, manager, officer) -> None:
     _layout(manager, holder, "Terrace layout", "rejected", officer)
     _layout(manager, holder, "Poker room layout", "changes_requested", officer)
     old = _layout(manager, holder, "Lobby layout", "approved", officer)
-    amended = services.layout_amend(actor=manager, layout=old)
-    amended = services.layout_update(actor=manager, layout=amended, title="Lobby layout (2nd)")
-    amended = services.layout_submit(actor=manager, layout=amended)
-    services.layout_approve(
+    amended = layout_amend(actor=manager, layout=old)
+    amended = layout_update(actor=manager, layout=amended, title="Lobby layout (2nd)")
+    amended = layout_submit(actor=manager, layout=amended)
+    layout_approve(
         actor=officer,
         layout=amended,
         reference_number="BGO-DEMO-LOBBY-2",
@@ -247,9 +276,9 @@ def _seed_statuses(holder, manager, officer) -> None:
         expiry_date=_expires_in(LOBBY_DAYS),
     )  # supersedes v1; expires within 30 days, so it shows on the dashboard
     withdrawn = _layout(manager, holder, "Retired patio layout", "approved", officer)
-    services.layout_withdraw(actor=officer, layout=withdrawn, reason="Patio closed")
+    layout_withdraw(actor=officer, layout=withdrawn, reason="Patio closed")
     expiring = _layout(manager, holder, "Summer pop-up layout", "submitted", officer)
-    services.layout_approve(
+    layout_approve(
         actor=officer,
         layout=expiring,
         reference_number="BGO-DEMO-SUMMER",
@@ -275,7 +304,7 @@ def _seed_statuses(holder, manager, officer) -> None:
     # The daily job, as of today (Pennsylvania date), as it runs at midnight: nothing the
     # demo approved today is due. Never run it as of a later day: that would show an
     # approval expired before its expiry date.
-    services.records_expire_due()
+    records_expire_due()
 
 
 @transaction.atomic

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from portal.core.hashing import GENESIS_HASH, canonical_digest, utc_text
+from portal.core.hashing import GENESIS_HASH, canonical_digest, hashed_instant_text
 
 ROUND_FIELDS = (
     "player_id",
@@ -38,6 +38,8 @@ ROUND_FIELDS = (
 # a round recorded before them has no "no more bets" instant, so the chains of old rounds
 # still verify, and blanking that instant on a newer round breaks its hash.
 LATER_ROUND_FIELDS = ("bets_closed_at", "status", "portal_version", "first_colour")
+# Every field of a round its hash may cover (the later ones once the round has them).
+HASHED_ROUND_FIELDS = (*ROUND_FIELDS, *LATER_ROUND_FIELDS)
 BET_FIELDS = ("position", "kind", "numbers", "spot", "stake", "returned")
 
 
@@ -45,17 +47,26 @@ def round_digest(round_fields: dict, bets: Iterable[dict]) -> str:
     payload = {name: round_fields[name] for name in ROUND_FIELDS}
     if round_fields.get("bets_closed_at") is not None:
         payload.update({name: round_fields[name] for name in LATER_ROUND_FIELDS})
-        payload["bets_closed_at"] = utc_text(payload["bets_closed_at"])
-    payload["started_at"] = utc_text(payload["started_at"])
-    payload["ended_at"] = utc_text(payload["ended_at"])
+        payload["bets_closed_at"] = hashed_instant_text(payload["bets_closed_at"])
+    payload["started_at"] = hashed_instant_text(payload["started_at"])
+    payload["ended_at"] = hashed_instant_text(payload["ended_at"])
     payload["bets"] = [{name: bet[name] for name in BET_FIELDS} for bet in bets]
     return canonical_digest(payload)
 
 
 def digest_of(round_obj, bets) -> str:
     return round_digest(
-        {name: getattr(round_obj, name) for name in (*ROUND_FIELDS, *LATER_ROUND_FIELDS)},
+        {name: getattr(round_obj, name) for name in HASHED_ROUND_FIELDS},
         ({name: getattr(bet, name) for name in BET_FIELDS} for bet in bets),
+    )
+
+
+def heads_digest(heads: dict[int, tuple[int, str]]) -> str:
+    """One hash for the players' chain heads (player id: (sequence, hash)), to keep outside
+    the system: the audit report prints it for the period's end, the round chains' page for
+    now (§ 810a.11)."""
+    return canonical_digest(
+        {"heads": [[player, seq, hash_] for player, (seq, hash_) in sorted(heads.items())]}
     )
 
 

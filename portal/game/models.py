@@ -79,7 +79,7 @@ class RoundStatus(models.TextChoices):
 
 
 class Round(models.Model):
-    """One game: what § 810a.11 asks a game record to keep (DOMAIN.md §2)."""
+    """One game: what § 810a.11 asks a game record to keep."""
 
     # No index of its own: both unique constraints below start with the player.
     player = models.ForeignKey(

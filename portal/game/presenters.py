@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import jinzi
-from portal.core.lists import Column, utc_text
+from portal.core.lists import Column, csv_instant_text
 from portal.game.models import Round
 
 
@@ -41,7 +41,8 @@ def _grid_position(number: int) -> tuple[int, int]:
 
 
 def table_cells(wheel: jinzi.Wheel) -> list[Cell]:
-    """Every one of the 52 bet spots, laid out as DOMAIN.md draws the table.
+    """Every one of the 52 bet spots, laid out as on the table: 0 above four rows of three
+    (§ 617b.8(d)).
 
     Columns: 1 streets, then number / gap / number / gap / number. Rows: 1 zero,
     2 the edge between 0 and 1-2-3 (splits and three-number bets), 3–9 the four number
@@ -223,9 +224,9 @@ ROUND_COLUMNS = (
     Column("offering_id", lambda r: r.offering_id),
     Column("offering", lambda r: r.offering.name),
     Column("holder", lambda r: r.offering.holder.name),
-    Column("started_at_utc", lambda r: utc_text(r.started_at)),
-    Column("bets_closed_at_utc", lambda r: utc_text(r.bets_closed_at)),
-    Column("ended_at_utc", lambda r: utc_text(r.ended_at)),
+    Column("started_at_utc", lambda r: csv_instant_text(r.started_at)),
+    Column("bets_closed_at_utc", lambda r: csv_instant_text(r.bets_closed_at)),
+    Column("ended_at_utc", lambda r: csv_instant_text(r.ended_at)),
     Column("outcome", lambda r: r.outcome),
     Column("staked_cents", lambda r: r.total_staked),
     Column("returned_cents", lambda r: r.total_returned),

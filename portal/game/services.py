@@ -11,12 +11,12 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import jinzi
-import portal
 from portal.access.policy import Action, require
 from portal.audit.services import audit_record
 from portal.compliance.selectors import offering_is_live
 from portal.core.errors import Conflict, NotFound, ValidationFailed
 from portal.core.validation import MAX_ID
+from portal.core.version import PORTAL_VERSION
 from portal.game import messages as msg
 from portal.game import store
 from portal.game.chain import round_digest
@@ -214,7 +214,7 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         "sequence": wallet.rounds_played + 1,
         "prev_hash": wallet.chain_head,
         "status": RoundStatus.COMPLETE,
-        "portal_version": portal.__version__,
+        "portal_version": PORTAL_VERSION,
     }
     bets = [
         {

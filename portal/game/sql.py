@@ -36,10 +36,10 @@ from typing import Any
 from django.db import connections, models
 
 from portal.compliance.models import Game, Layout, ListedGame, Offering, Paytable, RulesSubmission
-from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS
+from portal.game.chain import BET_FIELDS, HASHED_ROUND_FIELDS
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
 
-ROUND_COLUMNS = (*ROUND_FIELDS, *LATER_ROUND_FIELDS, "request_fingerprint", "hash")
+ROUND_COLUMNS = (*HASHED_ROUND_FIELDS, "request_fingerprint", "hash")
 BET_COLUMNS = BET_FIELDS
 ENTRY_COLUMNS = ("kind", "amount", "balance_after")
 WALLET_READ = ("id", "player", "balance", "rounds_played", "chain_head", "updated_at")

@@ -18,9 +18,9 @@ from portal.compliance.selectors import jinzi_listing, offering_is_live, offerin
 from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.pages import PAGE_SIZE, domain_errors
 from portal.game import presenters, retention, selectors
+from portal.game.chain import heads_digest
 from portal.game.replay import replay_data
 from portal.game.services import wallet_for
-from portal.reports.audit.reconcile import heads_digest
 
 
 def _player(request: HttpRequest):

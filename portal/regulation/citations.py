@@ -3,12 +3,13 @@
 Code cites a clause in one of three forms, each found here by a regular expression:
 
 - ``§ 617b.8(g)(2)``: a section sign, one space, the register's id. Any ``§ NNNx.N…`` is
-  read, registered or not, so a typo (``§ 617b.8(h)``) surfaces as an unknown clause;
+  read, registered or not, so a typo (``§ 617b.8(h)``) surfaces as an unknown clause; only
+  a section of another document named just before it (``RFC 6750 §3.1``) is not ours;
 - ``"617b.8(c)"``: a string literal that is exactly an id (``jinzi.game``'s clause
   constants, which errors are built from);
-- ``reading:zero-splits``: a DOMAIN.md Reading, cited by its register id, written as is.
+- ``reading:zero-splits``: a Reading of the register, cited by its id, written as is.
 
-A line that marks a Reading the old way (``**Reading:**``, "DOMAIN.md reading", "the
+A line that marks a Reading the old way (``**Reading:**``, "notes.md reading", "the
 Reading") without a ``reading:`` id on it is reported too: a regulator cannot follow a
 Reading that does not say which one it is.
 
@@ -43,9 +44,11 @@ SECTION_CITE_RE = re.compile(r"§(?P<space>\s*)(?P<id>\d+[a-z]*\.\d+[a-z]*(?:\([
 CONSTANT_CITE_RE = re.compile(r"""(?P<q>["'])(?P<id>\d{3}[a-z]\.\d+(?:\([A-Za-z0-9]+\))*)(?P=q)""")
 READING_CITE_RE = re.compile(r"(?<![\w:-])reading:(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)")
 READING_MARKER_RE = re.compile(
-    r"\*\*Readings?\b|DOMAIN\.md\W{0,3}[Rr]eadings?\b|\b(?:the|a|our|this) Reading\b"
+    r"\*\*Readings?\b|\.md\W{0,3}[Rr]eadings?\b|\b(?:the|a|our|this) Reading\b"
     r"|^\W*Readings of\b"
 )
+# "RFC 6750 §3.1", "RFC 9110, § 15.5": a section of an RFC, not of 58 Pa. Code.
+OTHER_DOCUMENT_RE = re.compile(r"\bRFC\s*\d+\W{0,3}$")
 SECTION_LIKE_RE = re.compile(r"(?P<section>\d{3}[a-z]\d+)(?P<sub>[a-z])?(?P<para>\d+)?")
 ARTICLE = "a"  # "test_811a7_a_…": the article, unless the section registers an (a)
 
@@ -92,7 +95,8 @@ def citations_in_text(path: str, text: str) -> tuple[list[Citation], list[Uncite
     uncited: list[UncitedReading] = []
     for number, line in enumerate(text.splitlines(), start=1):
         for match in SECTION_CITE_RE.finditer(line):
-            found.append(Citation(path, number, match["id"], match[0]))
+            if not OTHER_DOCUMENT_RE.search(line, 0, match.start()):
+                found.append(Citation(path, number, match["id"], match[0]))
         for match in CONSTANT_CITE_RE.finditer(line):
             found.append(Citation(path, number, match["id"], match[0]))
         readings = list(READING_CITE_RE.finditer(line))

@@ -7,6 +7,7 @@ import datetime
 
 from portal.core.padates import pa_time
 from portal.regulation.matrix import NOT_RUN, Matrix
+from portal.regulation.register import Clause
 from portal.reports.document import column, made, section
 
 TITLE = "Clause traceability matrix: 58 Pa. Code § 617b.8"
@@ -17,6 +18,7 @@ COLUMNS = [
     column("kind", "Kind"),
     column("title", "Title"),
     column("summary", "Summary"),
+    column("status", "Status"),
     column("code", "Code locations", "integer"),
     column("tests", "Tests", "integer"),
     column("passed", "Passed", "integer"),
@@ -24,6 +26,12 @@ COLUMNS = [
     column("not_run", "Not run", "integer"),
     column("untested", "Untested", "flag"),
 ]
+
+
+def _status(clause: Clause) -> str:
+    if clause.planned:
+        return "not yet applied"
+    return f"applied; not yet applied: {clause.pending}" if clause.pending else "applied"
 
 
 def matrix_document(matrix: Matrix, *, now: datetime.datetime) -> dict:
@@ -36,12 +44,13 @@ def matrix_document(matrix: Matrix, *, now: datetime.datetime) -> dict:
                 "kind": row.clause.kind,
                 "title": row.clause.title,
                 "summary": row.clause.summary,
+                "status": _status(row.clause),
                 "code": len(row.code),
                 "tests": len(row.tests),
                 "passed": counts["passed"],
                 "failed": counts["failed"],
                 "not_run": counts[NOT_RUN],
-                "untested": "" if row.tested else "no test proves it",
+                "untested": "" if row.tested or row.clause.planned else "no test proves it",
             }
         )
     problems = [{"where": problem.where, "problem": problem.message} for problem in matrix.problems]

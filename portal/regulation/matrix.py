@@ -2,12 +2,13 @@
 
 It also lists what is wrong, so CI can refuse it (``manage.py clauses --check``):
 
-- ``untested``: a registered clause no test proves. A leaf (a clause with no registered
+- ``untested``: an applied clause no test proves (a planned one, which a later issue will
+  apply, is listed as such and needs no test yet). A leaf (a clause with no registered
   parts, such as ``617b.8(d)(4)`` or ``811a.9``) needs a test of its own. A parent is tested
-  when a test claims it, or when every one of its registered parts is tested: the parts are
+  when a test claims it, or when every one of its applied parts is tested: the parts are
   what the parent says (``617b.8(d)`` is its ten wagers). Tests of a part are listed under
   each parent as "via" that part, but never stand in for a parent's own claim unless all
-  of its parts are tested.
+  of its applied parts are tested.
 - ``unknown``: code, a test's text or a test's claim cites a clause not in the register.
 - ``noncanonical``: a registered clause written another way (``§617b.8``): one form, so
   one grep finds every place.
@@ -75,6 +76,16 @@ class Matrix:
     def row(self, clause_id: str) -> Row | None:
         return next((row for row in self.rows if row.clause.id == clause_id), None)
 
+    @property
+    def planned(self) -> tuple[Row, ...]:
+        """The clauses a later issue will apply: listed, never a problem."""
+        return tuple(row for row in self.rows if row.clause.planned)
+
+    @property
+    def pending(self) -> tuple[Row, ...]:
+        """Applied clauses that say what of them the code does not apply yet."""
+        return tuple(row for row in self.rows if row.clause.pending)
+
 
 def load_results(path: Path | None) -> dict[str, str]:
     """Each test's last outcome by node id without parameters; {} when there is no file."""
@@ -93,8 +104,12 @@ def load_results(path: Path | None) -> dict[str, str]:
 def _is_tested(clause_id: str, clauses: Mapping[str, Clause], claimed: set[str]) -> bool:
     if clause_id in claimed:
         return True
-    parts = children_of(clause_id, clauses)
+    parts = _applied_parts(clause_id, clauses)
     return bool(parts) and all(_is_tested(part, clauses, claimed) for part in parts)
+
+
+def _applied_parts(clause_id: str, clauses: Mapping[str, Clause]) -> list[str]:
+    return [part for part in children_of(clause_id, clauses) if not clauses[part].planned]
 
 
 def _place(problem: Problem) -> tuple[str, int, str]:
@@ -117,7 +132,7 @@ def _unknown(citations: list[Citation], clauses: Mapping[str, Clause], where: st
 
 
 def _untested_message(clause_id: str, clauses: Mapping[str, Clause], claimed: set[str]) -> str:
-    parts = [p for p in children_of(clause_id, clauses) if not _is_tested(p, clauses, claimed)]
+    parts = [p for p in _applied_parts(clause_id, clauses) if not _is_tested(p, clauses, claimed)]
     if parts:
         return f"no test claims {clause_id}, and its parts {', '.join(parts)} are not all tested"
     return f"no test claims {clause_id}"
@@ -160,7 +175,7 @@ def build_matrix(
         cited_here = tuple(c for c in code if c.clause_id == clause_id)
         tested = _is_tested(clause_id, clauses, claimed)
         rows.append(Row(clause, cited_here, tuple(own[clause_id]), tuple(via[clause_id]), tested))
-        if not tested:
+        if not tested and not clause.planned:
             message = _untested_message(clause_id, clauses, claimed)
             untested.append(Problem("untested", clause_id, clause_id, message))
 
@@ -190,6 +205,8 @@ def row_as_dict(row: Row) -> dict:
         "governs": list(clause.governs),
         "domain_section": clause.domain_section or None,
         "source": clause.source or None,
+        "status": clause.status,
+        "pending": clause.pending or None,
         "tested": row.tested,
         "code": [{"path": c.path, "line": c.line, "written": c.written} for c in row.code],
         "tests": [_ref_dict(ref) for ref in row.tests],
@@ -212,7 +229,7 @@ def matrix_as_dict(matrix: Matrix) -> dict:
 
 CSV_HEADER = (
     "clause", "kind", "title", "summary", "tested", "code_locations", "tests",
-    "tests_via_parts", "passed", "failed", "skipped", "not_run", "code", "test_ids",
+    "tests_via_parts", "passed", "failed", "skipped", "not_run", "code", "test_ids", "status",
 )  # fmt: skip
 
 
@@ -226,6 +243,6 @@ def matrix_csv_rows(matrix: Matrix) -> list[tuple]:
             "yes" if row.tested else "no", len(row.code), len(row.tests), len(row.via_parts),
             counts["passed"], counts["failed"], counts["skipped"], counts[NOT_RUN],
             " ".join(f"{c.path}:{c.line}" for c in row.code),
-            " ".join(ref.case.nodeid for ref in row.tests),
+            " ".join(ref.case.nodeid for ref in row.tests), row.clause.status,
         ))  # fmt: skip
     return rows

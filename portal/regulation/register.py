@@ -32,9 +32,15 @@ RECORD_KINDS = (
     "report",
 )
 RULE_SECTION = "617b.8"
-# Where a Reading comes from: a paragraph of DOMAIN.md marked **Reading:**, or a choice the
-# project made itself that DOMAIN.md does not (yet) record.
-READING_SOURCES = ("DOMAIN.md", "project")
+# Where a Reading comes from: "domain", a reading of the rule's text recorded with the domain
+# notes (one paragraph there marked as a Reading); or "project", a choice the project made
+# that those notes do not mark as a Reading of their own.
+READING_SOURCES = ("domain", "project")
+# Whether the code applies a clause today ("applied", the default), or a later issue will
+# ("planned"). A planned clause needs no test yet; an applied one does.
+APPLIED = "applied"
+PLANNED = "planned"
+STATUSES = (APPLIED, PLANNED)
 
 # A section of 58 Pa. Code (``617b.8``), then at most a lettered subsection and a numbered
 # paragraph, the way the regulation numbers them: ``617b.8(g)(2)``.
@@ -59,11 +65,18 @@ class Clause:
     governs: tuple[str, ...] = ()
     domain_section: str = ""
     domain_opening: str = ""
-    source: str = ""  # a Reading's: "DOMAIN.md" or "project"; empty for the rule and neighbours
+    source: str = ""  # a Reading's: "domain" or "project"; empty for the rule and neighbours
+    status: str = APPLIED
+    pending: str = ""  # what of an applied clause the code does not apply yet, if anything
 
     @property
     def parent(self) -> str | None:
         return parent_of(self.id)
+
+    @property
+    def planned(self) -> bool:
+        """Whether a later issue will apply it: not yet applied, so no test proves it yet."""
+        return self.status == PLANNED
 
     @property
     def section(self) -> str:
@@ -135,35 +148,55 @@ def _clause(entry: int, raw: Mapping) -> Clause:
     if kind == "rule" and not raw.get("text"):
         raise _fail(entry, clause_id, "a part of § 617b.8 carries the rule's own text")
     _check_source(entry, clause_id, kind, raw)
+    _check_status(entry, clause_id, raw)
     return Clause(**{**raw, "governs": tuple(governs)})
 
 
 def _check_source(entry: int, clause_id: str, kind: str, raw: Mapping) -> None:
-    """A DOMAIN.md Reading names the paragraph it is; a project Reading claims none, since
-    DOMAIN.md does not record it; only a Reading has a source."""
+    """A domain Reading names the paragraph of the domain notes it is; a project Reading
+    claims none, since those notes do not mark it as one; only a Reading has a source."""
     source = raw.get("source", "")
     placed = raw.get("domain_section") or raw.get("domain_opening")
     if kind != "reading":
         if source or placed:
-            raise _fail(entry, clause_id, "only a Reading has a source or a DOMAIN.md place")
+            raise _fail(
+                entry, clause_id, "only a Reading has a source or a place in the domain notes"
+            )
         return
     if source not in READING_SOURCES:
         raise _fail(
             entry,
             clause_id,
-            f"a Reading names its source, one of {', '.join(READING_SOURCES)} (a DOMAIN.md "
+            f"a Reading names its source, one of {', '.join(READING_SOURCES)} (a domain "
             f"one also its domain_section and domain_opening), got {source!r}",
         )
-    if source == "DOMAIN.md" and not (raw.get("domain_section") and raw.get("domain_opening")):
+    if source == "domain" and not (raw.get("domain_section") and raw.get("domain_opening")):
         raise _fail(
-            entry, clause_id, "a DOMAIN.md Reading names its domain_section and domain_opening"
+            entry, clause_id, "a domain Reading names its domain_section and domain_opening"
         )
     if source == "project" and placed:
         raise _fail(
             entry,
             clause_id,
-            "a project Reading is not in DOMAIN.md, so it names no domain_section or "
+            "a project Reading is not in the domain notes, so it names no domain_section or "
             "domain_opening",
+        )
+
+
+def _check_status(entry: int, clause_id: str, raw: Mapping) -> None:
+    """Applied (the default) or planned; only an applied clause says what of it is pending,
+    since all of a planned one is."""
+    status = raw.get("status", APPLIED)
+    if status not in STATUSES:
+        raise _fail(
+            entry, clause_id, f"status must be one of {', '.join(STATUSES)}, got {status!r}"
+        )
+    pending = raw.get("pending", "")
+    if not isinstance(pending, str) or "\n" in pending:
+        raise _fail(entry, clause_id, "pending must be one line")
+    if pending and status != APPLIED:
+        raise _fail(
+            entry, clause_id, "only an applied clause says what is pending; all of it is planned"
         )
 
 

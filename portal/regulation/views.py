@@ -88,5 +88,10 @@ def regulation(request: HttpRequest) -> HttpResponse:
     if export is not None:
         raise ValidationFailed(f"No export “{export}”: ask for csv or pdf.")
     rows = [(row, _links(request.user, row.clause.governs)) for row in matrix.rows]
-    context = {"rows": rows, "problems": matrix.problems, "results_file": matrix.results_path}
+    context = {
+        "rows": rows,
+        "problems": matrix.problems,
+        "planned": matrix.planned,
+        "results_file": matrix.results_path,
+    }
     return render(request, "regulation/matrix.html", context)

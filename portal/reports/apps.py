@@ -5,3 +5,8 @@ class ReportsConfig(AppConfig):
     name = "portal.reports"
     label = "reports"
     verbose_name = "Reports"
+
+    def ready(self) -> None:
+        # Register the tasks in every process, so a run queued by its task's name runs
+        # in-process too when there is no broker (a worker would load them anyway).
+        from portal.reports import tasks  # noqa: F401

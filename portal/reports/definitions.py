@@ -16,12 +16,12 @@ from portal.accounts.models import CertificateHolder
 from portal.compliance.models import Offering
 from portal.core.errors import ValidationFailed
 from portal.core.padates import pa_today
-from portal.reports import audit, expiry
+from portal.reports import audit_report, expiry
 from portal.reports.models import ReportKind
 
-AS_OF_TEXT = "as_of is a Pennsylvania date, YYYY-MM-DD (DOMAIN.md 2a)"
+AS_OF_TEXT = "as_of is a Pennsylvania date, YYYY-MM-DD (reading:pennsylvania-dates)"
 AS_OF_RANGE = "as_of must fall between 2025-06-14 and 2028-06-14 (§ 617b.8's life, 55 Pa.B. 4012)"
-DAY_TEXT = "{name} is a Pennsylvania gaming day, YYYY-MM-DD (DOMAIN.md 2a)"
+DAY_TEXT = "{name} is a Pennsylvania gaming day, YYYY-MM-DD (reading:gaming-day)"
 DAY_RANGE = (
     "{name} must fall between 2025-06-14 and 2028-06-13, the gaming days of § 617b.8's life "
     "(55 Pa.B. 4012)"
@@ -114,7 +114,7 @@ def clean_audit(raw: dict[str, Any]) -> dict[str, Any]:
         raise ValidationFailed.on("start", DAYS_ORDER)
     threshold = raw.get("win_threshold")
     if threshold in (None, ""):
-        threshold = audit.DEFAULT_WIN_THRESHOLD
+        threshold = audit_report.DEFAULT_WIN_THRESHOLD
     elif type(threshold) is str and threshold.isascii() and threshold.isdigit():
         threshold = int(threshold) if len(threshold) <= 15 else 0
     if type(threshold) is not int or not 1 <= threshold < 10**15:
@@ -129,7 +129,7 @@ def clean_audit(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def _build_audit(parameters: dict, progress) -> dict:
-    return audit.audit_report(
+    return audit_report.audit_report(
         start=datetime.date.fromisoformat(parameters["start"]),
         end=datetime.date.fromisoformat(parameters["end"]),
         holder_id=parameters["holder"],
@@ -158,8 +158,8 @@ DEFINITIONS: dict[str, Definition] = {
     ),
     ReportKind.AUDIT: Definition(
         kind=ReportKind.AUDIT,
-        title=audit.TITLE,
-        version=audit.DEFINITION_VERSION,
+        title=audit_report.TITLE,
+        version=audit_report.DEFINITION_VERSION,
         parameters=("start", "end", "holder", "offering", "win_threshold"),
         build=_build_audit,
         # A month of a busy casino is millions of bets, streamed twice (CSV and XLSX).

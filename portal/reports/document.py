@@ -1,6 +1,6 @@
 """The shape every report takes: the JSON document each format is rendered from.
 
-§ 811a.9 (DOMAIN.md §2 "Reports") asks each report for a title, the software and
+§ 811a.9 asks each report for a title, the software and
 report-definition versions, the certificate holder's name, the period, the generation
 time, column and row titles, subtotals and totals, the filters used, page numbers (the
 PDF's), and "No Activity" for an empty period. A report builder returns a ``document``
@@ -47,8 +47,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import jinzi
-import portal
 from portal.core.padates import UTC, pa_time
+from portal.core.version import PORTAL_VERSION
 
 COLUMN_TYPES = (
     "text",
@@ -69,7 +69,7 @@ def made(now: datetime.datetime) -> dict[str, Any]:
     """What every document says of its making (§ 811a.9): the software versions and the
     generation time, in Pennsylvania time and in UTC."""
     return {
-        "software_versions": {"portal": portal.__version__, "engine": jinzi.__version__},
+        "software_versions": {"portal": PORTAL_VERSION, "engine": jinzi.__version__},
         "generated_at": {"pa": pa_time(now).isoformat(), "utc": now.astimezone(UTC).isoformat()},
     }
 

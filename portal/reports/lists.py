@@ -12,7 +12,7 @@ from portal.core.lists import (
     PeriodForm,
     Search,
     Sort,
-    utc_text,
+    csv_instant_text,
 )
 from portal.reports.models import ReportKind, ReportRun, RunStatus
 
@@ -47,8 +47,8 @@ RUN_COLUMNS = (
     Column("asked_by", lambda run: run.requested_by.get_username() if run.requested_by else ""),
     Column("asked_via", lambda run: run.requested_via),
     Column("status", lambda run: run.status),
-    Column("asked_at_utc", lambda run: utc_text(run.queued_at)),
-    Column("started_at_utc", lambda run: utc_text(run.started_at)),
-    Column("finished_at_utc", lambda run: utc_text(run.finished_at)),
+    Column("asked_at_utc", lambda run: csv_instant_text(run.queued_at)),
+    Column("started_at_utc", lambda run: csv_instant_text(run.started_at)),
+    Column("finished_at_utc", lambda run: csv_instant_text(run.finished_at)),
     Column("files", lambda run: " ".join(sorted(f.format for f in run.files.all()))),
 )

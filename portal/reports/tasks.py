@@ -1,4 +1,5 @@
-"""Report jobs: thin; each takes ids or nothing and calls a service."""
+"""Report jobs: thin; each takes ids or nothing and calls a service. The services import no
+task: they queue a run by its task's name (``RUN_TASK``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.utils import timezone
 from portal.core.padates import pa_today
 from portal.reports.models import ReportKind
 from portal.reports.services import (
+    RUN_TASK,
     audit_runs_daily,
     audit_runs_monthly,
     report_run_execute,
@@ -21,7 +23,7 @@ MAX_RETRIES = 3
 
 @shared_task(
     bind=True,
-    name="reports.run",
+    name=RUN_TASK,  # the services queue it by this name
     acks_late=True,  # a worker killed mid-run leaves the message for another
     reject_on_worker_lost=True,
     soft_time_limit=15 * 60,

@@ -147,7 +147,7 @@ def test_617b8_f_edge_prints_the_exact_table_for_the_minimum_paytable():
     lines = result.stdout.splitlines()
     assert "  wagers not covering 0  1/26 = 3.846 %" in lines
     assert "  wagers covering 0      1/13 = 7.692 %" in lines
-    assert "29/676" not in result.stdout  # no mean over the 52 spots (DOMAIN.md "Hold")
+    assert "29/676" not in result.stdout  # no mean over the 52 spots (reading:expected-win)
     assert "WARNING" not in result.stdout
 
 

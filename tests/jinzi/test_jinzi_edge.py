@@ -54,7 +54,7 @@ def test_617b8_f_g_edge_table_and_range_of_hold_under_the_minimum_paytable():
     assert rows["three_numbers"].uniform and rows["three_numbers"].lowest == Fraction(1, 13)
     for kind in ("street", "corner", "column", "red", "black", "small", "big"):
         assert rows[kind].uniform and rows[kind].lowest == Fraction(1, 26)
-    # DOMAIN.md "Hold": no mean over the 52 spots; the two edges a stake can earn.
+    # reading:expected-win: no mean over the 52 spots; the two edges a stake can earn.
     assert hold_range() == HoldRange(
         not_covering_zero=(Fraction(1, 26), Fraction(1, 26)),
         covering_zero=(Fraction(1, 13), Fraction(1, 13)),

@@ -1,4 +1,4 @@
-"""Mean and variance of one round's return (DOMAIN.md "Hold"), checked by hand and
+"""Mean and variance of one round's return (reading:expected-win), checked by hand and
 against a brute-force enumeration of the 13 outcomes with ``jinzi.settle``.
 
 Stakes are in minor units and must be even, so "1 unit" below is a stake of 2: in
@@ -139,10 +139,11 @@ def test_617b8_g_red_and_black_together_nearly_cancel():
     assert 2 * red[2] == Fraction(1272, 169) == Fraction(53, 2) * together[2]
 
 
+@pytest.mark.clause("reading:expected-win")
 def test_617b8_f_expected_win_is_the_stake_times_the_edge_of_each_spot():
     bets = [("straight:0", 2), ("red", 4), ("split:1-2", 2)]
     m = both_forms([(Wager.parse(spot), stake) for spot, stake in bets])
-    # 2 × 1/13 + 4 × 1/26 + 2 × 1/26 (DOMAIN.md "Hold").
+    # 2 × 1/13 + 4 × 1/26 + 2 × 1/26 (reading:expected-win).
     assert (
         m.expected_win
         == Fraction(5, 13)

@@ -28,7 +28,7 @@ from jinzi.settlement import (
 )
 from jinzi.wheel import OUTCOME_MESSAGE
 
-# Independent of jinzi: § 617b.8(f) and the layout of DOMAIN.md written out by hand,
+# Independent of jinzi: § 617b.8(f) and the layout of § 617b.8(d) written out by hand,
 # with red/black for the standard wheel 0, 1, 7, 8, 2, 3, 9, 10, 4, 5, 11, 12, 6.
 MINIMUM = {
     "straight": 11, "split": 5, "street": 3, "corner": 2, "three_numbers": 3,

@@ -1,5 +1,5 @@
 """The audit report's statistics: the outcome chi-square (§ 810a.5: outcomes uniformly
-distributed) and the period's win against its expected band (DOMAIN.md "Hold")."""
+distributed) and the period's win against its expected band (reading:expected-win)."""
 
 from fractions import Fraction
 
@@ -121,6 +121,7 @@ def test_no_play_has_no_z():
     assert (result.sd, result.z, result.flag) == (0.0, None, "low volume")
 
 
+@pytest.mark.clause("reading:expected-win")
 def test_the_band_uses_a_rounds_own_variance_red_and_black_nearly_cancel():
     # 1,000 rounds of red + black, 1 unit (2 cents) each: E per round = 4 - 50/13 cents,
     # variance per round 48/169 cents² (jinzi.round_moments): the band is narrow.

@@ -34,7 +34,7 @@ from jinzi.wagers import (
     WRONG_COUNT,
 )
 
-# Written out from the layout in DOMAIN.md, not computed by jinzi.
+# Written out from the layout (0 above four rows of three, § 617b.8(d)), not computed by jinzi.
 SPLITS = {
     (0, 1), (0, 2), (0, 3),
     (1, 2), (2, 3), (4, 5), (5, 6), (7, 8), (8, 9), (10, 11), (11, 12),
@@ -249,7 +249,7 @@ def test_617b8_d_a_spot_index_outside_the_legal_spots_is_refused(index, shown):
 
 
 # --- One test per wager kind of § 617b.8(d) ---------------------------------------------
-# Each proves the kind's legal spots exactly, worked out from the layout of DOMAIN.md
+# Each proves the kind's legal spots exactly, worked out from the layout of § 617b.8(d)
 # written here by hand (not from jinzi), and one illegal spot of that kind refused with the
 # error naming what is wrong.
 

@@ -6,8 +6,16 @@ import datetime
 
 from portal.access.roles import Role
 from portal.accounts.services import staff_user_create
-from portal.compliance import services
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
+from portal.compliance.services.layouts import layout_approve, layout_create, layout_submit
+from portal.compliance.services.offerings import offering_create
+from portal.compliance.services.paytables import paytable_approve, paytable_create, paytable_submit
+from portal.compliance.services.rules import (
+    GameListing,
+    rules_submission_approve,
+    rules_submission_create,
+    rules_submission_submit,
+)
 
 PASSWORD = "correct-horse-battery-staple"
 PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 64
@@ -57,12 +65,12 @@ def make_user(username: str, role: Role, holder=None):
 def make_layout(manager, holder, **overrides) -> Layout:
     fields = {"title": "Main floor layout", "wheel_order": STANDARD_ORDER, "artwork": png_upload()}
     fields.update(overrides)
-    return services.layout_create(actor=manager, holder=holder, **fields)
+    return layout_create(actor=manager, holder=holder, **fields)
 
 
 def approved_layout(manager, officer, holder, **overrides) -> Layout:
-    layout = services.layout_submit(actor=manager, layout=make_layout(manager, holder, **overrides))
-    return services.layout_approve(
+    layout = layout_submit(actor=manager, layout=make_layout(manager, holder, **overrides))
+    return layout_approve(
         actor=officer,
         layout=layout,
         reference_number="BGO-2026-0001",
@@ -72,14 +80,12 @@ def approved_layout(manager, officer, holder, **overrides) -> Layout:
 
 
 def make_paytable(manager, holder, odds=None, name="Standard") -> Paytable:
-    return services.paytable_create(
-        actor=manager, holder=holder, name=name, odds=odds or MINIMUM_ODDS
-    )
+    return paytable_create(actor=manager, holder=holder, name=name, odds=odds or MINIMUM_ODDS)
 
 
 def approved_paytable(manager, officer, holder) -> Paytable:
-    paytable = services.paytable_submit(actor=manager, paytable=make_paytable(manager, holder))
-    return services.paytable_approve(actor=officer, paytable=paytable)
+    paytable = paytable_submit(actor=manager, paytable=make_paytable(manager, holder))
+    return paytable_approve(actor=officer, paytable=paytable)
 
 
 def listing(paytable, layout, **overrides):
@@ -92,7 +98,7 @@ def listing(paytable, layout, **overrides):
         "max_round_stake": 200_000,
     }
     values.update(overrides)
-    return services.GameListing(**values)
+    return GameListing(**values)
 
 
 def make_rules(manager, holder, paytable, layout, **overrides) -> RulesSubmission:
@@ -103,17 +109,17 @@ def make_rules(manager, holder, paytable, layout, **overrides) -> RulesSubmissio
         "expiry_date": EXPIRY,
     }
     fields.update(overrides)
-    return services.rules_submission_create(actor=manager, holder=holder, **fields)
+    return rules_submission_create(actor=manager, holder=holder, **fields)
 
 
 def approved_rules(manager, officer, holder, paytable, layout) -> RulesSubmission:
     rules = make_rules(manager, holder, paytable, layout)
-    rules = services.rules_submission_submit(actor=manager, submission=rules)
-    return services.rules_submission_approve(actor=officer, submission=rules)
+    rules = rules_submission_submit(actor=manager, submission=rules)
+    return rules_submission_approve(actor=officer, submission=rules)
 
 
 def make_offering(manager, holder, rules, layout, paytable, name="Table 1") -> Offering:
-    return services.offering_create(
+    return offering_create(
         actor=manager,
         holder=holder,
         name=name,
@@ -134,8 +140,8 @@ def approved_offering(manager, officer, holder, name="Table 1") -> Offering:
 def offering_in_force(manager, officer, holder, *, effective, expiry, layout_expiry=None):
     """A table whose layout and rules submission are approved from ``effective`` to
     ``expiry`` (Pennsylvania dates); the layout may lapse earlier, on ``layout_expiry``."""
-    layout = services.layout_submit(actor=manager, layout=make_layout(manager, holder))
-    layout = services.layout_approve(
+    layout = layout_submit(actor=manager, layout=make_layout(manager, holder))
+    layout = layout_approve(
         actor=officer,
         layout=layout,
         reference_number="BGO-DATED-0001",
@@ -146,6 +152,6 @@ def offering_in_force(manager, officer, holder, *, effective, expiry, layout_exp
     rules = make_rules(
         manager, holder, paytable, layout, effective_date=effective, expiry_date=expiry
     )
-    rules = services.rules_submission_submit(actor=manager, submission=rules)
-    rules = services.rules_submission_approve(actor=officer, submission=rules)
+    rules = rules_submission_submit(actor=manager, submission=rules)
+    rules = rules_submission_approve(actor=officer, submission=rules)
     return make_offering(manager, holder, rules, layout, paytable)

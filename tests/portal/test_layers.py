@@ -1,50 +1,133 @@
-"""The arrows point down: core imports no app, no module imports the demo app, and the thin
-``portal.api`` holds no app's viewsets (each app keeps its own in its ``api`` module)."""
+"""The arrows point down (issue 22, one house plan): every module of ``portal`` sits in a
+layer of the import contract in pyproject.toml, the layers are the plan's, in its order, and
+the contract holds, checked by import-linter (imports inside functions count). A planted
+upward import breaks it. The thin ``portal.api`` holds no app's viewsets either (each app
+keeps its own in its ``api`` package)."""
 
-import ast
 import importlib
+import os
 import pkgutil
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+from importlinter.api import read_configuration
 from rest_framework.viewsets import ViewSetMixin
 
+import portal
 import portal.api
-from portal.api.base import ApiViewSet
+from portal.api.base import ApiBaseViewSet, ApiObjectViewSet, ApiViewSet
 
-PORTAL = Path(portal.api.__file__).resolve().parents[1]
-APPS = ("portal.accounts", "portal.audit", "portal.compliance", "portal.game", "portal.demo")
-SHARED_VIEWSETS = {ApiViewSet}
+ROOT = Path(portal.__file__).resolve().parents[1]
+CONFIG = ROOT / "pyproject.toml"
+SHARED_VIEWSETS = {ApiBaseViewSet, ApiViewSet, ApiObjectViewSet}
 
-
-def imported(path: Path) -> set[str]:
-    """What a file imports; ``from portal import demo`` counts as ``portal.demo``."""
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
-    return names
-
-
-def imports_of(paths, packages) -> dict[str, list[str]]:
-    """Each file's imports of ``packages`` (or of modules inside them), if it has any."""
-    found = {}
-    for path in paths:
-        hits = [n for n in imported(path) if any(n == p or n.startswith(p + ".") for p in packages)]
-        if hits:
-            found[str(path.relative_to(PORTAL.parent))] = sorted(hits)
-    return found
+# The plan, lowest layer first; a tuple is a layer of siblings that may not import each other.
+HOUSE_PLAN = (
+    ("jinzi", "portal.env"),
+    "portal.core",
+    "portal.access",
+    "portal.api",
+    "portal.audit",
+    "portal.accounts",
+    "portal.compliance",
+    "portal.game",
+    "portal.reports",
+    ("portal.regulation", "portal.integrity"),
+    ("portal.urls", "portal.celery", "portal.wsgi", "portal.asgi", "portal.settings"),
+    "portal.demo",
+)
+LAYERS = "One house plan: each layer imports only its own layer or lower"
+JINZI_PURE = "jinzi is pure game maths: it imports no Django and no portal"
 
 
-def test_core_imports_no_app():
-    assert imports_of((PORTAL / "core").rglob("*.py"), APPS) == {}
+def contracts() -> dict[str, dict]:
+    return {c["name"]: c for c in read_configuration(str(CONFIG))["contracts_options"]}
 
 
-def test_no_module_imports_the_demo_app():
-    outside_demo = (p for p in PORTAL.rglob("*.py") if (PORTAL / "demo") not in p.parents)
-    assert imports_of(outside_demo, ["portal.demo"]) == {}
+def layers() -> list[set[str]]:
+    """The layers contract's layers, lowest first, each a set of its modules."""
+    written = contracts()[LAYERS]["layers"]
+    if isinstance(written, str):
+        written = written.split("\n")
+    return [{name.strip() for name in layer.split("|")} for layer in reversed(written)]
+
+
+def lint_imports(cwd: Path) -> subprocess.CompletedProcess:
+    """``lint-imports`` with the project's contracts, on the packages found in ``cwd``."""
+    command = "from importlinter.cli import lint_imports_command; lint_imports_command()"
+    return subprocess.run(
+        [sys.executable, "-c", command, "--no-cache", "--no-logo", str(cwd / "pyproject.toml")],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(cwd)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_layers_are_the_house_plans_in_its_order():
+    plan = [set(layer) if isinstance(layer, tuple) else {layer} for layer in HOUSE_PLAN]
+    assert layers() == plan
+
+
+def test_every_module_of_portal_is_in_a_layer():
+    top_level = {info.name for info in pkgutil.iter_modules(portal.__path__, "portal.")}
+    in_layers = set().union(*layers()) - {"jinzi"}
+    assert top_level - in_layers == set(), "not in any layer of the contract"
+    assert in_layers - top_level == set(), "in the contract, but no such module"
+
+
+def test_the_contracts_hold():
+    """Every contract: the layers, jinzi free of Django and the portal, and no cycles."""
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert {LAYERS, JINZI_PURE} <= set(contracts())
+    for name in contracts():
+        assert f"{name} KEPT" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "planted", "contract", "broken"),
+    [
+        (
+            "portal/core/hashing.py",
+            "import portal.reports\n",
+            LAYERS,
+            "portal.core is not allowed to import portal.reports",
+        ),
+        (
+            "portal/audit/chain.py",
+            "\n\ndef _later():\n    from portal.game import models\n\n    return models\n",
+            LAYERS,
+            "portal.audit is not allowed to import portal.game",
+        ),
+        (
+            "portal/reports/document.py",
+            "\n\ndef _later():\n    from portal.integrity import records\n\n    return records\n",
+            LAYERS,
+            "portal.reports is not allowed to import portal.integrity",
+        ),
+        ("jinzi/rng.py", "import django\n", JINZI_PURE, "jinzi is not allowed to import django"),
+    ],
+    ids=["core-imports-an-app", "import-inside-a-function", "app-imports-integrity", "jinzi"],
+)
+def test_a_planted_upward_import_breaks_the_contract(tmp_path, module, planted, contract, broken):
+    copies = ("jinzi", "portal")
+    for package in copies:
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("*.pyc"))
+    shutil.copy(CONFIG, tmp_path / "pyproject.toml")
+    assert broken not in lint_imports(tmp_path).stdout  # not before the plant
+
+    with (tmp_path / module).open("a") as source:
+        source.write(planted)
+    result = lint_imports(tmp_path)
+
+    assert result.returncode != 0
+    assert f"{contract} BROKEN" in result.stdout
+    assert broken in result.stdout
 
 
 def test_portal_api_holds_only_shared_viewsets():

@@ -3,7 +3,10 @@
 One query finds the token by the SHA-256 of the secret, with its user (``select_related``);
 roles and holder are read as for any signed-in user. A revoked or expired token, one whose
 user is inactive, or one issued before the user's password last changed (as Django ends
-their sessions) is refused with 401 and a reason; nothing about other tokens is revealed.
+their sessions) is refused with 401, a reason and the bearer challenge
+(``portal.api.exceptions.CredentialsRefused``); nothing about other tokens is revealed.
+
+The project's REST settings name this class by its dotted path.
 """
 
 from __future__ import annotations
@@ -11,10 +14,11 @@ from __future__ import annotations
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework import authentication, exceptions
+from rest_framework import authentication
 
 from portal.accounts.models import ApiToken
 from portal.accounts.tokens import PREFIX, digest_of
+from portal.api.exceptions import CredentialsRefused
 
 MALFORMED = "the Authorization header must be 'Bearer <token>' with one jzt_ token"
 UNKNOWN = "this API token is not valid"
@@ -23,9 +27,13 @@ REVOKED = "this API token was revoked"
 INACTIVE = "the account of this API token is disabled"
 PASSWORD_CHANGED = "the account's password changed after this API token was issued"
 _MAX_LENGTH = 100
-
-
 _KEYWORD = b"bearer"
+# RFC 6750 §3.1: a token sent and refused.
+CHALLENGE = 'Bearer realm="api", error="invalid_token"'
+
+
+def _refused(reason: str) -> CredentialsRefused:
+    return CredentialsRefused(reason, challenge=CHALLENGE)
 
 
 def sends_bearer(request) -> bool:
@@ -40,25 +48,25 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             return None  # not ours: the session may apply
         parts = authentication.get_authorization_header(request).split()
         if len(parts) != 2 or len(parts[1]) > _MAX_LENGTH:
-            raise exceptions.AuthenticationFailed(MALFORMED)
+            raise _refused(MALFORMED)
         try:
             secret = parts[1].decode("ascii")
         except UnicodeDecodeError:
-            raise exceptions.AuthenticationFailed(MALFORMED) from None
+            raise _refused(MALFORMED) from None
         if not secret.startswith(PREFIX):
-            raise exceptions.AuthenticationFailed(MALFORMED)
+            raise _refused(MALFORMED)
         token = ApiToken.objects.select_related("user").filter(digest=digest_of(secret)).first()
         if token is None:
-            raise exceptions.AuthenticationFailed(UNKNOWN)
+            raise _refused(UNKNOWN)
         user = token.user
         if token.revoked_at is not None:
-            raise exceptions.AuthenticationFailed(REVOKED)
+            raise _refused(REVOKED)
         if timezone.now() >= token.expires_at:
-            raise exceptions.AuthenticationFailed(EXPIRED.format(at=token.expires_at.isoformat()))
+            raise _refused(EXPIRED.format(at=token.expires_at.isoformat()))
         if not user.is_active:
-            raise exceptions.AuthenticationFailed(INACTIVE)
+            raise _refused(INACTIVE)
         if not constant_time_compare(token.auth_hash, user.get_session_auth_hash()):
-            raise exceptions.AuthenticationFailed(PASSWORD_CHANGED)
+            raise _refused(PASSWORD_CHANGED)
         return user, token
 
     def authenticate_header(self, request) -> str:

@@ -1,4 +1,4 @@
-"""The accounts API: certificate holders and a user's own API tokens.
+"""The accounts API's views: certificate holders and a user's own API tokens.
 
 ``/api/holders/``: anyone who may view lists them (a manager sees their own); only a
 superuser registers one.
@@ -10,53 +10,24 @@ factor where required): a token cannot mint further tokens.
 
 from __future__ import annotations
 
-import django_filters
-from django.utils import timezone
 from drf_spectacular.utils import extend_schema, extend_schema_view
-from rest_framework import serializers
 from rest_framework.response import Response
 
 from portal.access.policy import Action, visible
+from portal.accounts.api.filters import HolderFilter
+from portal.accounts.api.serializers import (
+    ApiTokenSerializer,
+    CertificateHolderSerializer,
+    HolderCreateInput,
+    HolderUpdateInput,
+    IssuedTokenSerializer,
+    TokenIssueInput,
+)
 from portal.accounts.models import ApiToken, CertificateHolder
 from portal.accounts.services import holder_create, holder_set_gaming_day
-from portal.accounts.tokens import DEFAULT_DAYS, MAX_DAYS, api_token_issue, api_token_revoke
+from portal.accounts.tokens import DEFAULT_DAYS, api_token_issue, api_token_revoke
 from portal.api.base import ApiViewSet
-from portal.api.fields import StrictInput, WholeNumberField
 from portal.core.errors import NotFound
-
-
-class HolderFilter(django_filters.FilterSet):
-    name = django_filters.CharFilter(lookup_expr="icontains")
-    licence_number = django_filters.CharFilter(lookup_expr="iexact")
-
-    class Meta:
-        model = CertificateHolder
-        fields = ["name", "licence_number"]
-
-
-class CertificateHolderSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = CertificateHolder
-        fields = ("id", "name", "licence_number", "gaming_day_start_hour", "created_at")
-        read_only_fields = fields
-
-
-_START_HOUR_HELP = "The hour (0–23, Pennsylvania time) the gaming day starts; 0 by default."
-
-
-class HolderCreateInput(StrictInput):
-    read_only_from = CertificateHolderSerializer
-
-    # Column widths: the service checks presence and uniqueness, not length.
-    name = serializers.CharField(max_length=200)
-    licence_number = serializers.CharField(max_length=64)
-    gaming_day_start_hour = WholeNumberField(required=False, help_text=_START_HOUR_HELP)
-
-
-class HolderUpdateInput(StrictInput):
-    read_only_from = CertificateHolderSerializer
-
-    gaming_day_start_hour = WholeNumberField(help_text=_START_HOUR_HELP)
 
 
 @extend_schema_view(
@@ -82,34 +53,6 @@ class HolderViewSet(ApiViewSet):
             actor=request.user, holder=self.get_object(), start_hour=data["gaming_day_start_hour"]
         )
         return self.respond(holder)
-
-
-class ApiTokenSerializer(serializers.ModelSerializer):
-    active = serializers.SerializerMethodField()
-
-    class Meta:
-        model = ApiToken
-        fields = ("id", "name", "prefix", "created_at", "expires_at", "revoked_at", "active")
-        read_only_fields = fields
-
-    def get_active(self, token: ApiToken) -> bool:
-        return token.is_active(timezone.now())
-
-
-class TokenIssueInput(StrictInput):
-    read_only_from = ApiTokenSerializer
-
-    name = serializers.CharField(max_length=100, help_text="What the token is for.")
-    days = WholeNumberField(
-        min_value=1, max_value=MAX_DAYS, required=False, help_text="Lifetime, 90 by default."
-    )
-
-
-class IssuedTokenSerializer(ApiTokenSerializer):
-    token = serializers.CharField(help_text="The secret: shown in this answer only.")
-
-    class Meta(ApiTokenSerializer.Meta):
-        fields = ("token", *ApiTokenSerializer.Meta.fields)
 
 
 @extend_schema_view(

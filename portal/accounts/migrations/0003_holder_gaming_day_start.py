@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
             name="gaming_day_start_hour",
             field=models.PositiveSmallIntegerField(
                 default=0,
-                help_text="The hour (0–23, Pennsylvania time) the holder's gaming day starts (DOMAIN.md 2a; 0 = midnight).",
+                help_text="The hour (0–23, Pennsylvania time) the holder's gaming day starts (reading:gaming-day; 0 = midnight).",
             ),
         ),
         migrations.AddConstraint(

@@ -4,13 +4,13 @@ filter it, export it as CSV, and verify the chain. For compliance, auditors, sup
 from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from portal.access.policy import Action
 from portal.api.base import ApiViewSet
-from portal.api.exports import FilteredExportSchema, csv_export
+from portal.api.exports import csv_export
+from portal.audit.api.serializers import AuditEventSerializer, ChainReportSerializer
 from portal.audit.chain import verify_stored
 from portal.audit.export import csv_rows
 from portal.audit.filters import AuditEventFilter, filters_given
@@ -21,40 +21,6 @@ from portal.core.csv_export import csv_response
 EXPORT_FILENAME = "audit-events.csv"
 
 
-class AuditEventSerializer(serializers.ModelSerializer):
-    before = serializers.JSONField(read_only=True, allow_null=True)
-    after = serializers.JSONField(read_only=True, allow_null=True)
-
-    class Meta:
-        model = AuditEvent
-        fields = (
-            "id",
-            "sequence",
-            "occurred_at",
-            "actor",
-            "actor_username",
-            "action",
-            "object_type",
-            "object_id",
-            "object_version",
-            "before",
-            "after",
-            "reason",
-            "request_id",
-            "prev_hash",
-            "hash",
-        )
-        read_only_fields = fields
-
-
-class ChainReportSerializer(serializers.Serializer):
-    ok = serializers.BooleanField()
-    checked = serializers.IntegerField(help_text="Events verified before the first break.")
-    broken_sequence = serializers.IntegerField(allow_null=True)
-    broken_id = serializers.IntegerField(allow_null=True)
-    problem = serializers.CharField(allow_blank=True)
-
-
 class AuditEventViewSet(ApiViewSet):
     queryset = AuditEvent.objects.all()
     serializer_class = AuditEventSerializer
@@ -62,7 +28,6 @@ class AuditEventViewSet(ApiViewSet):
     read_action = Action.VIEW_AUDIT
     write_actions = {}
     http_method_names = ["get", "head", "options"]
-    schema = FilteredExportSchema()
 
     @csv_export("The filtered trail as CSV, oldest first")
     def export(self, request):

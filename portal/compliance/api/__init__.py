@@ -1,4 +1,4 @@
 """The compliance records' REST API: layouts, paytables, rules submissions, offerings.
 
-Their routes are registered with every other app's in ``portal.api.urls``.
+Their routes (``urls``) are mounted under /api/, with every other app's, by the site's URLconf.
 """

@@ -7,7 +7,7 @@ from rest_framework import serializers
 
 from portal.access.policy import Action
 from portal.api.base import ApiViewSet
-from portal.api.exports import FilteredExportSchema, csv_export
+from portal.api.exports import csv_export
 from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows
 from portal.compliance.models import AvailabilityChange
 from portal.core.csv_export import csv_response
@@ -44,7 +44,6 @@ class AvailabilityViewSet(ApiViewSet):
     read_action = Action.VIEW_AUDIT
     write_actions = {}
     http_method_names = ["get", "head", "options"]
-    schema = FilteredExportSchema()
 
     def get_queryset(self):
         return availability_log().order_by("-at", "-pk")

@@ -12,18 +12,20 @@ from rest_framework.parsers import MultiPartParser
 import jinzi
 from portal.api.fields import ChangesInput, StrictInput, WholeNumberField
 from portal.api.parsers import JSONParser
-from portal.compliance import services
 from portal.compliance.api.fields import ReasonField, WheelOrderField
 from portal.compliance.api.filters import LayoutFilter
 from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
-    Workflow,
     holder_for_create,
 )
 from portal.compliance.models import Layout
 from portal.compliance.selectors import records_for
+from portal.compliance.services.layouts import (
+    layout_create,
+    layout_update,
+)
 
 # The portal page that shows a layout's artwork; until it exists the link is left out.
 ARTWORK_ROUTE = "compliance:layout-artwork"
@@ -171,15 +173,6 @@ class LayoutViewSet(RecordViewSet):
     filterset_class = LayoutFilter
     parser_classes = [JSONParser, MultiPartParser]
     approve_input = LayoutApproveInput
-    workflow = Workflow(
-        keyword="layout",
-        submit=services.layout_submit,
-        approve=services.layout_approve,
-        reject=services.layout_reject,
-        request_changes=services.layout_request_changes,
-        withdraw=services.layout_withdraw,
-        amend=services.layout_amend,
-    )
 
     def get_queryset(self):
         return records_for(self.request.user, Layout).select_related("decided_by")
@@ -187,10 +180,10 @@ class LayoutViewSet(RecordViewSet):
     def create(self, request):
         data = self.parse(LayoutCreateInput)
         holder = holder_for_create(request.user, data.pop("holder", None))
-        layout = services.layout_create(actor=request.user, holder=holder, **data)
+        layout = layout_create(actor=request.user, holder=holder, **data)
         return self.respond(layout, status=201)
 
     def partial_update(self, request, pk=None):
         layout = self.get_object()
         data = self.parse(LayoutUpdateInput)
-        return self.respond(services.layout_update(actor=request.user, layout=layout, **data))
+        return self.respond(layout_update(actor=request.user, layout=layout, **data))

@@ -9,11 +9,12 @@ from rest_framework.decorators import action
 from portal.access.policy import Action, may, visible
 from portal.api.base import ApiViewSet
 from portal.api.fields import ChangesInput, StrictInput, VisibleRecordField, WholeNumberField
-from portal.compliance import selectors, services
+from portal.compliance import selectors
 from portal.compliance.api.fields import OfferingStatusField
 from portal.compliance.api.filters import OfferingFilter
 from portal.compliance.api.workflow import ReasonInput, holder_for_create
 from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
+from portal.compliance.services import offerings as offering_services
 
 
 class OfferingSerializer(serializers.ModelSerializer):
@@ -102,17 +103,21 @@ class OfferingViewSet(ApiViewSet):
     def create(self, request):
         data = self.parse(OfferingCreateInput)
         holder = holder_for_create(request.user, data.pop("holder", None))
-        offering = services.offering_create(actor=request.user, holder=holder, **data)
+        offering = offering_services.offering_create(actor=request.user, holder=holder, **data)
         return self.respond(offering, status=201)
 
     def partial_update(self, request, pk=None):
         offering = self.get_object()
         data = self.parse(OfferingUpdateInput)
-        return self.respond(services.offering_update(actor=request.user, offering=offering, **data))
+        return self.respond(
+            offering_services.offering_update(actor=request.user, offering=offering, **data)
+        )
 
     @extend_schema(request=ReasonInput, summary="Retire the table for good")
     @action(detail=True, methods=["post"], policy_action=Action.DRAFT)
     def retire(self, request, pk=None):
         offering = self.get_object()
         data = self.parse(ReasonInput)
-        return self.respond(services.offering_retire(actor=request.user, offering=offering, **data))
+        return self.respond(
+            offering_services.offering_retire(actor=request.user, offering=offering, **data)
+        )

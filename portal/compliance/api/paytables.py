@@ -6,19 +6,21 @@ from drf_spectacular.utils import extend_schema, extend_schema_field, extend_sch
 from rest_framework import serializers
 
 from portal.api.fields import ChangesInput, StrictInput, WholeNumberField
-from portal.compliance import services
 from portal.compliance.api.fields import OddsField, ReasonField
 from portal.compliance.api.filters import PaytableFilter
 from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
-    Workflow,
     holder_for_create,
 )
 from portal.compliance.models import Paytable
-from portal.compliance.presenters import edge_report
+from portal.compliance.presenters.edge import edge_report
 from portal.compliance.selectors import records_for
+from portal.compliance.services.paytables import (
+    paytable_create,
+    paytable_update,
+)
 
 
 class KindEdgeSerializer(serializers.Serializer):
@@ -48,7 +50,7 @@ class HoldBandSerializer(serializers.Serializer):
 
 class HoldRangeSerializer(serializers.Serializer):
     """The range of hold: a period's expected hold follows the mix of bets, each stake
-    earning the edge of its spot, so it lies between these (DOMAIN.md "Hold")."""
+    earning the edge of its spot, so it lies between these (reading:expected-win)."""
 
     not_covering_zero = HoldBandSerializer(
         help_text="Wagers not covering 0, which get half back on 0 (§ 617b.8(g)(2)): "
@@ -125,15 +127,6 @@ class PaytableViewSet(RecordViewSet):
     serializer_class = PaytableSerializer
     filterset_class = PaytableFilter
     approve_input = PaytableApproveInput
-    workflow = Workflow(
-        keyword="paytable",
-        submit=services.paytable_submit,
-        approve=services.paytable_approve,
-        reject=services.paytable_reject,
-        request_changes=services.paytable_request_changes,
-        withdraw=services.paytable_withdraw,
-        amend=services.paytable_amend,
-    )
 
     def get_queryset(self):
         return records_for(self.request.user, Paytable).select_related("decided_by")
@@ -141,10 +134,10 @@ class PaytableViewSet(RecordViewSet):
     def create(self, request):
         data = self.parse(PaytableCreateInput)
         holder = holder_for_create(request.user, data.pop("holder", None))
-        paytable = services.paytable_create(actor=request.user, holder=holder, **data)
+        paytable = paytable_create(actor=request.user, holder=holder, **data)
         return self.respond(paytable, status=201)
 
     def partial_update(self, request, pk=None):
         paytable = self.get_object()
         data = self.parse(PaytableUpdateInput)
-        return self.respond(services.paytable_update(actor=request.user, paytable=paytable, **data))
+        return self.respond(paytable_update(actor=request.user, paytable=paytable, **data))

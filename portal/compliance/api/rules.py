@@ -7,19 +7,22 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
 from portal.api.fields import ChangesInput, StrictInput, VisibleRecordField, WholeNumberField
-from portal.compliance import services
 from portal.compliance.api.fields import ReasonField
 from portal.compliance.api.filters import RulesSubmissionFilter
 from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
-    Workflow,
     holder_for_create,
 )
 from portal.compliance.models import Game, Layout, ListedGame, Paytable, RulesSubmission
 from portal.compliance.selectors import records_for
-from portal.compliance.services.rules import MAX_MINOR_UNITS
+from portal.compliance.services.rules import (
+    MAX_MINOR_UNITS,
+    GameListing,
+    rules_submission_create,
+    rules_submission_update,
+)
 
 # Far more than there are games to list; only bounds the work one request can ask for.
 MAX_GAMES = 20
@@ -54,7 +57,7 @@ def _amount(help_text: str) -> WholeNumberField:
 
 
 class GameInput(StrictInput):
-    """One listed game; maps to ``services.GameListing``."""
+    """One listed game; maps to ``GameListing``."""
 
     game = serializers.ChoiceField(choices=Game.choices, default=Game.JINZI_ROULETTE)
     paytable = VisibleRecordField(Paytable, help_text="Id of one of the holder's paytables.")
@@ -99,7 +102,7 @@ class RulesSubmissionApproveInput(StrictInput):
 def _listings(data: dict) -> None:
     """Turn the parsed ``games`` into the services' ``GameListing``s, in place."""
     if "games" in data:
-        data["games"] = [services.GameListing(**game) for game in data["games"]]
+        data["games"] = [GameListing(**game) for game in data["games"]]
 
 
 @extend_schema_view(
@@ -113,15 +116,6 @@ class RulesSubmissionViewSet(RecordViewSet):
     serializer_class = RulesSubmissionSerializer
     filterset_class = RulesSubmissionFilter
     approve_input = RulesSubmissionApproveInput
-    workflow = Workflow(
-        keyword="submission",
-        submit=services.rules_submission_submit,
-        approve=services.rules_submission_approve,
-        reject=services.rules_submission_reject,
-        request_changes=services.rules_submission_request_changes,
-        withdraw=services.rules_submission_withdraw,
-        amend=services.rules_submission_amend,
-    )
 
     def get_queryset(self):
         return (
@@ -135,7 +129,7 @@ class RulesSubmissionViewSet(RecordViewSet):
         holder = holder_for_create(request.user, data.pop("holder", None))
         data.setdefault("games", [])
         _listings(data)
-        submission = services.rules_submission_create(actor=request.user, holder=holder, **data)
+        submission = rules_submission_create(actor=request.user, holder=holder, **data)
         return self.respond(submission, status=201)
 
     def partial_update(self, request, pk=None):
@@ -143,5 +137,5 @@ class RulesSubmissionViewSet(RecordViewSet):
         data = self.parse(RulesSubmissionUpdateInput)
         _listings(data)
         return self.respond(
-            services.rules_submission_update(actor=request.user, submission=submission, **data)
+            rules_submission_update(actor=request.user, submission=submission, **data)
         )

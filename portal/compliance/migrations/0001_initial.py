@@ -385,7 +385,9 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "chip_unit",
-                    models.PositiveIntegerField(help_text="Minor units; even (DOMAIN.md reading)."),
+                    models.PositiveIntegerField(
+                        help_text="Minor units; even (reading:even-stakes)."
+                    ),
                 ),
                 ("min_wager", models.PositiveIntegerField(help_text="Per bet spot, minor units.")),
                 ("max_wager", models.PositiveIntegerField(help_text="Per bet spot, minor units.")),

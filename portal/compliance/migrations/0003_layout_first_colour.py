@@ -1,4 +1,4 @@
-"""Record which colour follows 0 on a layout's wheel (§ 617b.8(c), DOMAIN.md Reading).
+"""Record which colour follows 0 on a layout's wheel (§ 617b.8(c), reading:wheel-order).
 
 Every existing layout becomes red first, through the field's default: that is how its
 wheel was read until now (the first compartment after 0 was always red), so no layout's

@@ -40,7 +40,7 @@ class HoldBand:
 @dataclass(frozen=True)
 class EdgeReport:
     rows: tuple[EdgeRow, ...]
-    # DOMAIN.md "Hold": no single figure, since the hold follows the mix of bets.
+    # reading:expected-win: no single figure, since the hold follows the mix of bets.
     hold_bands: tuple[HoldBand, ...]
     flagged_spots: tuple[str, ...]
 

@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 
 from portal.compliance.presenters.diffs import MISSING, text_of
 from portal.core.padates import pa_time
+from portal.core.pictures import ABSENT, compare
 
 
 @dataclass(frozen=True)
@@ -25,21 +26,6 @@ class FieldChange:
 _USER_FIELDS = ("created_by_id", "submitted_by_id", "decided_by_id", "actor_id")
 
 
-def _flatten(picture, prefix: str = "") -> dict[str, object]:
-    """A picture's values by path: dicts and lists of dicts open up, other lists stay whole."""
-    if isinstance(picture, dict):
-        flat: dict[str, object] = {}
-        for key, value in picture.items():
-            flat.update(_flatten(value, f"{prefix}.{key}" if prefix else str(key)))
-        return flat
-    if isinstance(picture, list) and any(isinstance(item, dict) for item in picture):
-        flat = {}
-        for index, item in enumerate(picture):
-            flat.update(_flatten(item, f"{prefix}[{index}]"))
-        return flat
-    return {prefix: picture}
-
-
 def _user_ids(pictures) -> set[int]:
     ids: set[int] = set()
     for picture in pictures:
@@ -52,7 +38,8 @@ def _user_ids(pictures) -> set[int]:
 
 
 def _instant(value: str) -> str:
-    """A stored instant (ISO 8601, UTC) in Pennsylvania time with its zone (DOMAIN.md 2a)."""
+    """A stored instant (ISO 8601, UTC) in Pennsylvania time with its zone
+    (reading:pennsylvania-dates)."""
     try:
         instant = datetime.datetime.fromisoformat(value)
     except ValueError:
@@ -87,13 +74,15 @@ def history_rows(events) -> list[dict]:
         before, after = event.before or {}, event.after or {}
         changes = []
         if before:
-            flat_before, flat_after = _flatten(before), _flatten(after)
-            for path in sorted({*flat_before, *flat_after}):
-                old, new = flat_before.get(path), flat_after.get(path)
-                if old != new:
+            for change in sorted(compare(before, after, nested=True), key=lambda c: c.path):
+                if change.changed:
+                    old = None if change.before is ABSENT else change.before
+                    new = None if change.after is ABSENT else change.after
                     changes.append(
                         FieldChange(
-                            path, _shown(path, old, usernames), _shown(path, new, usernames)
+                            change.path,
+                            _shown(change.path, old, usernames),
+                            _shown(change.path, new, usernames),
                         )
                     )
         changed = sorted({change.field.split(".")[0].split("[")[0] for change in changes})

@@ -35,7 +35,7 @@ from portal.compliance.selectors import offering_is_live, offerings_with_parts
 from portal.core.padates import day_starts, pa_date
 
 C = AvailabilityCause
-OPENED_REASON = "every approval it runs on is live (§ 617b.8(a), DOMAIN.md §3)"
+OPENED_REASON = "every approval it runs on is live (§ 617b.8(a), reading:live-offering)"
 
 
 def last_states(offering_ids: Iterable[int]) -> dict[int, AvailabilityChange]:

@@ -1,5 +1,6 @@
-"""``{{ instant|pa_time }}``: an instant as Pennsylvania time with its zone (DOMAIN.md 2a),
-e.g. "2026-11-30 10:26 EST"; ``pa_time:"seconds"`` adds the seconds. Never microseconds."""
+"""``{{ instant|pa_time }}``: an instant as Pennsylvania time with its zone
+(reading:pennsylvania-dates), e.g. "2026-11-30 10:26 EST"; ``pa_time:"seconds"`` adds the
+seconds. Never microseconds."""
 
 from __future__ import annotations
 

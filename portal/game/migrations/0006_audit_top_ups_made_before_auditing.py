@@ -8,25 +8,74 @@ saying in its reason that it was recorded at upgrade and when the top-up was mad
 events are chained after the trail's head under the chain lock, and the head moves to the
 last. Entries an event already names are left alone: on a fresh database, and on a second
 run, it writes nothing.
+
+A migration imports no code of the portal's apps, which keeps changing after it: what it
+needs of them is copied here as it was when it was written (the event's hashing above all:
+every event this writes is chained with it, so it must stay exactly the audit trail's).
 """
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, migrations, transaction
+import hashlib
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections, migrations, transaction
 from django.db.models import BigIntegerField
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 from django.utils import timezone
 
-from portal.audit.chain import event_digest
-from portal.audit.services import lock_chain
-from portal.core.hashing import GENESIS_HASH, utc_text
-
 # As portal.game.services writes them; a migration keeps its own copy of what it writes.
 TOP_UP_ACTION = "wallet.top_up"
 TOP_UP_KIND = "top_up"
 CHUNK = 2_000  # ledger entries read, and events inserted, at a time
+# The player's name as the event records it: the username of Django's own user model.
+PLAYER_NAME = "wallet__player__username"
+
+# The audit chain as portal.audit writes it: the hashed fields, the hash before the first
+# event, the lock every writer of the chain takes on PostgreSQL.
+GENESIS_HASH = "0" * 64
+HASHED_FIELDS = (
+    "sequence",
+    "occurred_at",
+    "actor_id",
+    "actor_username",
+    "action",
+    "object_type",
+    "object_id",
+    "object_version",
+    "before",
+    "after",
+    "reason",
+    "request_id",
+    "prev_hash",
+)
+CHAIN_LOCK_KEY = 617_0811_7
+
+
+def _instant_text(value: datetime) -> str:
+    """An instant as every hashed record writes it: UTC, ISO 8601, microseconds."""
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _event_digest(fields: dict[str, Any]) -> str:
+    """An audit event's hash: SHA-256 of canonical JSON (sorted keys, no spaces, UTF-8) of
+    its hashed fields, the instant as text."""
+    payload = {name: fields[name] for name in HASHED_FIELDS}
+    payload["occurred_at"] = _instant_text(payload["occurred_at"])
+    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def _lock_chain(connection) -> None:
+    """No other writer appends to the chain until the transaction ends: PostgreSQL's
+    transaction-scoped advisory lock; SQLite's IMMEDIATE transaction already holds the
+    database's write lock."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [CHAIN_LOCK_KEY])
 
 
 def _pictures(entry_id: int, amount: int, balance_after: int) -> tuple[dict, dict]:
@@ -39,7 +88,7 @@ def _pictures(entry_id: int, amount: int, balance_after: int) -> tuple[dict, dic
 def _reason(entry_id: int, made_at) -> str:
     return (
         f"Recorded at upgrade: top-up ledger entry #{entry_id} was made at "
-        f"{utc_text(made_at)}, before top-ups were audited (§ 811a.7)"
+        f"{_instant_text(made_at)}, before top-ups were audited (§ 811a.7)"
     )
 
 
@@ -48,9 +97,8 @@ def record_unaudited_top_ups(apps, schema_editor) -> None:
     AuditHead = apps.get_model("audit", "AuditHead")
     LedgerEntry = apps.get_model("game", "LedgerEntry")
     using = schema_editor.connection.alias if schema_editor is not None else DEFAULT_DB_ALIAS
-    username = f"wallet__player__{get_user_model().USERNAME_FIELD}"
     with transaction.atomic(using=using):
-        lock_chain()
+        _lock_chain(connections[using])
         named = set(
             AuditEvent.objects.using(using)
             .filter(action=TOP_UP_ACTION)
@@ -75,7 +123,7 @@ def record_unaudited_top_ups(apps, schema_editor) -> None:
                 "pk",
                 "wallet_id",
                 "wallet__player_id",
-                username,
+                PLAYER_NAME,
                 "amount",
                 "balance_after",
                 "created_at",
@@ -105,7 +153,7 @@ def record_unaudited_top_ups(apps, schema_editor) -> None:
                     "request_id": "",
                     "prev_hash": prev_hash,
                 }
-                prev_hash = event_digest(fields)
+                prev_hash = _event_digest(fields)
                 events.append(AuditEvent(hash=prev_hash, **fields))
             AuditEvent.objects.using(using).bulk_create(events)
             written += len(events)

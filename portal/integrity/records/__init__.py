@@ -34,14 +34,14 @@ import time
 
 from django.db import connection, transaction
 
-from portal.audit.records.compliance import RECORD_MODELS, check_records
-from portal.audit.records.money import (
+from portal.integrity.records.compliance import RECORD_MODELS, check_records
+from portal.integrity.records.money import (
     check_round_entries,
     check_rounds,
     check_top_ups,
     check_wallets,
 )
-from portal.audit.records.report import MAX_LISTED, Problem, RecordsReport
+from portal.integrity.records.report import MAX_LISTED, Problem, RecordsReport
 
 __all__ = ["MAX_LISTED", "Problem", "RecordsReport", "verify_records"]
 

@@ -14,14 +14,14 @@ from django.db.models.fields.files import FieldFile
 from django.db.models.functions import Cast
 
 from portal.audit.models import AuditEvent
-from portal.audit.records.report import (
+from portal.compliance.models import Layout, ListedGame, Offering, Paytable, RulesSubmission
+from portal.integrity.records.report import (
     CHUNK,
     RECORDS_CLAUSE,
     ById,
     RecordsReport,
     merged,
 )
-from portal.compliance.models import Layout, ListedGame, Offering, Paytable, RulesSubmission
 
 RECORD_MODELS = (Layout, Paytable, RulesSubmission, Offering)
 AUTHORS = "author_ids"

@@ -21,7 +21,9 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
 from portal.audit.models import AuditEvent
-from portal.audit.records.report import (
+from portal.game.models import LedgerEntry, LedgerKind, Round, Wallet
+from portal.game.services import TOP_UP_ACTION
+from portal.integrity.records.report import (
     CHUNK,
     MONEY_CLAUSE,
     RECORDS_CLAUSE,
@@ -29,8 +31,6 @@ from portal.audit.records.report import (
     first_of,
     merged,
 )
-from portal.game.models import LedgerEntry, LedgerKind, Round, Wallet
-from portal.game.services import TOP_UP_ACTION
 
 STAKE, RETURN, TOP_UP = LedgerKind.STAKE, LedgerKind.RETURN, LedgerKind.TOP_UP
 

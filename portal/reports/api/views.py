@@ -8,18 +8,19 @@ records the download in the audit trail; nothing is under a public URL.
 from __future__ import annotations
 
 from django.http import FileResponse, Http404
-from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers
 from rest_framework.decorators import action
 
 from portal.access.policy import Action, visible
 from portal.api.base import ApiViewSet
-from portal.api.fields import StrictInput
 from portal.reports import render
-from portal.reports.document import COLUMN_TYPES
-from portal.reports.models import ReportKind, ReportRun
+from portal.reports.api.serializers import (
+    ReportDocumentSerializer,
+    ReportRequestInput,
+    ReportRunSerializer,
+)
+from portal.reports.models import ReportRun
 from portal.reports.services import (
     QUEUE_DOWN,
     report_file_downloaded,
@@ -28,159 +29,6 @@ from portal.reports.services import (
 )
 
 XLSX = render.FORMATS["xlsx"][1]
-
-
-class ReportRunSerializer(serializers.ModelSerializer):
-    requested_by = serializers.SerializerMethodField()
-    progress = serializers.SerializerMethodField()
-    files = serializers.SerializerMethodField()
-
-    class Meta:
-        model = ReportRun
-        fields = (
-            "id",
-            "kind",
-            "definition_version",
-            "parameters",
-            "status",
-            "progress",
-            "attempts",
-            "requested_by",
-            "requested_via",
-            "queued_at",
-            "started_at",
-            "finished_at",
-            "error",
-            "files",
-        )
-        read_only_fields = fields
-
-    def get_requested_by(self, run: ReportRun) -> str:
-        return run.requested_by.get_username() if run.requested_by else "schedule"
-
-    def get_progress(self, run: ReportRun) -> dict:
-        return {"done": run.progress_done, "total": run.progress_total}
-
-    def get_files(self, run: ReportRun) -> list[dict]:
-        return [
-            {
-                "format": f.format,
-                "size": f.size,
-                "sha256": f.sha256,
-                "url": reverse("report-run-files", args=[run.pk, f.format]),
-            }
-            for f in run.files.all()
-        ]
-
-
-class ReportColumn(serializers.Serializer):
-    key = serializers.CharField()
-    title = serializers.CharField()
-    type = serializers.ChoiceField(choices=COLUMN_TYPES)
-
-
-class ReportTotals(serializers.Serializer):
-    label = serializers.CharField()
-    values = serializers.DictField(help_text="By column key.")
-
-
-class ReportSection(serializers.Serializer):
-    key = serializers.CharField()
-    title = serializers.CharField()
-    columns = ReportColumn(many=True)
-    rows = serializers.ListField(
-        child=serializers.DictField(),
-        help_text='By column key, plus "row_type": "detail" or "subtotal" (with a "label").',
-    )
-    totals = ReportTotals(allow_null=True)
-    no_activity = serializers.BooleanField(help_text='True: the section says "No Activity".')
-    notes = serializers.ListField(child=serializers.CharField())
-    streamed = serializers.BooleanField(
-        required=False,
-        help_text="True: the rows (row_count of them) are in the CSV and XLSX files only.",
-    )
-    row_count = serializers.IntegerField(required=False)
-    formats = serializers.ListField(child=serializers.CharField(), required=False)
-
-
-class AuditTotals(serializers.Serializer):
-    rounds = serializers.IntegerField()
-    players = serializers.IntegerField()
-    bets = serializers.IntegerField()
-    handle = serializers.IntegerField(help_text="Cents.")
-    returned = serializers.IntegerField(help_text="Cents.")
-    win = serializers.IntegerField(help_text="Cents: handle − returned.")
-    expected_win = serializers.CharField(help_text="Cents, a decimal string to 4 places.")
-    win_sd = serializers.CharField(help_text="Cents, a decimal string to 4 places.")
-    flag = serializers.CharField(help_text='"", "review", "exception" or "low volume".')
-
-
-class AuditResettlement(serializers.Serializer):
-    checked = serializers.IntegerField(help_text="Bets settled again.")
-    rounds = serializers.IntegerField()
-    discrepancy_count = serializers.IntegerField()
-    discrepancies = serializers.ListField(
-        child=serializers.DictField(), help_text="The first 1,000, each with its problem."
-    )
-
-
-class ReportDocumentSerializer(serializers.Serializer):
-    """A report's JSON file: the document its CSV, XLSX and PDF are rendered from (§ 811a.9)."""
-
-    report = serializers.ChoiceField(choices=ReportKind.choices)
-    title = serializers.CharField()
-    definition_version = serializers.CharField()
-    software_versions = serializers.DictField(child=serializers.CharField())
-    holder = serializers.CharField(help_text='The holder\'s name, or "All certificate holders".')
-    period = serializers.DictField(
-        help_text='{"as_of": date}, {"from": date, "to": date} or {"start": date, "end": '
-        "date} (gaming days): Pennsylvania dates."
-    )
-    generated_at = serializers.DictField(
-        child=serializers.CharField(), help_text='{"pa": ISO 8601, "utc": ISO 8601}'
-    )
-    filters = serializers.DictField()
-    sections = ReportSection(many=True)
-    # The audit report's own contract, beside its sections (DOMAIN.md §2 "Hold").
-    totals = AuditTotals(required=False)
-    outcome_counts = serializers.ListField(
-        child=serializers.IntegerField(), required=False, help_text="Rounds per number 0–12."
-    )
-    chi_square = serializers.CharField(required=False, help_text="12 degrees of freedom.")
-    chi_square_p = serializers.CharField(required=False)
-    chi_square_alarm = serializers.BooleanField(required=False, help_text="p < 0.01.")
-    resettlement = AuditResettlement(required=False)
-    reconciliation = serializers.DictField(
-        required=False,
-        help_text='{"ok", "stakes", "returns", "wallets", "round_chains", "audit_chain"}',
-    )
-    groups = serializers.ListField(
-        child=serializers.DictField(),
-        required=False,
-        help_text="The summary per holder, offering and paytable version.",
-    )
-    by_kind = serializers.ListField(child=serializers.DictField(), required=False)
-    charts = serializers.ListField(child=serializers.DictField(), required=False)
-    cutoff = serializers.DictField(
-        required=False,
-        help_text='The rounds stored when the report began: {"pa": …, "utc": …, "last_round": '
-        "the highest round id read}.",
-    )
-    timings = serializers.DictField(
-        child=serializers.FloatField(), required=False, help_text="Seconds per part."
-    )
-
-
-class ReportRequestInput(StrictInput):
-    read_only_from = ReportRunSerializer
-
-    kind = serializers.ChoiceField(choices=ReportKind.choices)
-    parameters = serializers.DictField(
-        required=False,
-        help_text='expiry: {"as_of": "YYYY-MM-DD" (Pennsylvania date; today if left out), '
-        '"holder": id, "offering": id}; audit: {"start", "end": gaming days (yesterday if '
-        'left out), "holder": id, "offering": id, "win_threshold": cents}',
-    )
 
 
 class ReportRunViewSet(ApiViewSet):

@@ -5,10 +5,10 @@ A pure read (no files, no Celery): ``expiry_report`` returns the document of
 period, generation time, column titles, subtotals and totals, filters, "No Activity").
 
 Sections, in order:
-1. ``rule``: § 617b.8's life, effective 2025-06-14, sunset 2028-06-14 (DOMAIN.md 2a).
+1. ``rule``: § 617b.8's life, effective 2025-06-14, sunset 2028-06-14 (reading:pennsylvania-dates).
 2. ``approvals``: every layout (§ 601a.10), paytable (§ 617b.8(f)) and rules submission
    (§ 601a.2) version; its stored status against the status its dates imply on ``as_of``.
-3. ``offerings``: live or not on ``as_of`` (DOMAIN.md §3), when each goes dark, its rounds.
+3. ``offerings``: live or not on ``as_of`` (reading:live-offering), when each goes dark, its rounds.
 4. ``changes``: approvals, supersessions, expiries and withdrawals (the audit trail,
    § 811a.7) and the game availability log (§ 811a.7(f)) over the report's period.
 5. ``stuck``: drafts and submissions that can no longer be approved, and layout reviews

@@ -106,7 +106,8 @@ def offerings_section(w: World) -> dict:
     ]
     notes = [
         f"Live is asked of offering_is_live at noon of {w.as_of}, Pennsylvania time; it "
-        "reads only the PA date, so the answer holds for the whole day (DOMAIN.md §3, 2a).",
+        "reads only the PA date, so the answer holds for the whole day (reading:live-offering, "
+        "reading:pennsylvania-dates).",
         "Goes dark on: the earliest expiry among the offering's rules submission, layout and "
         "paytable approvals, or the sunset 2028-06-14.",
         f"Rounds: those started before the end of {w.as_of} (PA).",
@@ -182,7 +183,7 @@ def changes_section(w: World) -> dict:
     notes = [
         f"Period: the {(w.as_of - first).days + 1} Pennsylvania days {first} to {w.as_of}, "
         "both included "
-        "(00:00 to 24:00 PA time; DOMAIN.md 2a).",
+        "(00:00 to 24:00 PA time; reading:pennsylvania-dates).",
         "Approvals, supersessions, expiries and withdrawals come from the audit trail "
         "(§ 811a.7); openings and closings from the game availability log (§ 811a.7(f)); "
         "'system' is the midnight job.",
@@ -242,7 +243,7 @@ def job_section(w: World) -> dict:
         else f"The expiry job never ran: no audit event of it up to the end of {w.as_of}.",
         f"Approvals lapsed by their dates but still stored approved on {w.as_of}: {lapsed} "
         "(flagged in the approvals register). Liveness never depends on the job "
-        "(DOMAIN.md 2a).",
+        "(reading:live-offering).",
         "Derived from the audit trail: events with actor 'system' ending in '.expire' and the "
         "calendar's offering.opened / offering.closed. A night with nothing to expire leaves "
         "no event, so it looks like a missed run: an audit event per run (e.g. "

@@ -188,6 +188,7 @@ def test_every_site_route_has_an_expectation():
 
 
 @pytest.mark.parametrize("route", SITE_ROUTES, ids=[route.name for route in SITE_ROUTES])
+@pytest.mark.clause("reading:roles")
 def test_route_answers_every_role_as_expected(client, world, route):
     key = next((obj for prefix, obj in OBJECT_FOR if route.name.startswith(prefix)), None)
     args = {"pk": world[key].pk if key else 0, "action": "approve", "fmt": "pdf"}

@@ -15,7 +15,8 @@ from django_otp.oath import totp
 from django_otp.plugins.otp_static.models import StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from portal.accounts import security
+from portal.accounts.second_factor import SECOND_FACTOR_REQUIRED, second_factor_remove
+from portal.accounts.signin import SAME_PASSWORD, WRONG_PASSWORD
 from portal.audit.chain import verify_stored
 from portal.audit.models import AuditEvent
 from portal.compliance.models import RecordStatus
@@ -155,7 +156,7 @@ def test_811a7_a_password_set_by_an_administrator_must_be_replaced_before_anythi
         "/accounts/password/",
         {"old_password": temporary, "new_password1": temporary, "new_password2": temporary},
     )
-    assert kept.status_code == 400 and security.SAME_PASSWORD in kept.content.decode()
+    assert kept.status_code == 400 and SAME_PASSWORD in kept.content.decode()
 
     chosen = client.post(
         "/accounts/password/",
@@ -245,7 +246,7 @@ def test_officer_without_an_authenticator_is_sent_to_enrol_and_the_api_refuses_u
     api = client.get("/api/layouts/")
 
     assert page.status_code == 302 and page["Location"].startswith("/accounts/2fa/setup/")
-    assert api.status_code == 403 and api.json()["detail"] == security.SECOND_FACTOR_REQUIRED
+    assert api.status_code == 403 and api.json()["detail"] == SECOND_FACTOR_REQUIRED
 
 
 def test_enrolling_needs_the_right_code_and_shows_ten_recovery_codes_once(
@@ -263,7 +264,7 @@ def test_enrolling_needs_the_right_code_and_shows_ten_recovery_codes_once(
         "/accounts/2fa/setup/", {"code": _code(key), "password": "a session left open"}
     )
     assert wrong.status_code == 400 and not_the_password.status_code == 400
-    assert security.WRONG_PASSWORD in not_the_password.content.decode()
+    assert WRONG_PASSWORD in not_the_password.content.decode()
     assert not TOTPDevice.objects.filter(user=officer).exists()
 
     right = client.post("/accounts/2fa/setup/", {"code": _code(key), "password": PASSWORD})
@@ -331,7 +332,7 @@ def test_impersonation_a_superuser_who_sets_an_officers_password_still_cannot_ap
     _enrol(client)
     client.post("/accounts/logout/")
     paytable = make_paytable(manager_a, holder_a)
-    from portal.compliance.services import paytable_submit
+    from portal.compliance.services.paytables import paytable_submit
 
     paytable_submit(actor=manager_a, paytable=paytable)
     sign_in(client, "root")  # a superuser signs in with a second factor of their own
@@ -372,7 +373,7 @@ def test_a_superuser_resets_a_lost_second_factor_and_the_officer_cannot_remove_t
     assert TOTPDevice.objects.filter(user=officer).exists()
     client.post("/accounts/logout/")
 
-    security.second_factor_remove(actor=superuser, user=officer)
+    second_factor_remove(actor=superuser, user=officer)
 
     assert not TOTPDevice.objects.filter(user=officer).exists()
     assert not StaticToken.objects.filter(device__user=officer).exists()
@@ -398,7 +399,7 @@ def test_new_recovery_codes_void_the_old_ones(client, officer, two_factor):
 
 
 def _superusers_submitted_paytable(superuser, holder):
-    from portal.compliance.services import paytable_submit
+    from portal.compliance.services.paytables import paytable_submit
 
     return paytable_submit(actor=superuser, paytable=make_paytable(superuser, holder, name="Own"))
 
@@ -409,7 +410,7 @@ def test_four_eyes_an_officer_whose_password_a_superuser_set_cannot_decide_that_
     """Without a second factor: the superuser sets the officer's password, signs in as
     them and chooses a new one. Still not the superuser's own paytable; other work, yes."""
     from portal.compliance import messages as msg
-    from portal.compliance.services import paytable_approve, paytable_submit
+    from portal.compliance.services.paytables import paytable_approve, paytable_submit
 
     own = _superusers_submitted_paytable(superuser, holder_a)
     others = paytable_submit(actor=manager_a, paytable=make_paytable(manager_a, holder_a))
@@ -438,7 +439,7 @@ def test_four_eyes_an_officer_whose_password_a_superuser_set_cannot_decide_that_
 def test_four_eyes_the_owner_with_a_second_factor_enrolled_before_may_decide_again(
     client, superuser, officer, holder_a, two_factor
 ):
-    from portal.compliance.services import paytable_approve
+    from portal.compliance.services.paytables import paytable_approve
 
     sign_in(client, "officer")
     _, codes = _enrol(client)  # enrolled before anyone set the password
@@ -465,7 +466,7 @@ def test_four_eyes_the_owner_with_a_second_factor_enrolled_before_may_decide_aga
 def test_four_eyes_a_second_factor_enrolled_after_the_password_was_set_proves_nothing(
     client, superuser, officer, holder_a, two_factor
 ):
-    from portal.compliance.services import paytable_approve
+    from portal.compliance.services.paytables import paytable_approve
 
     sign_in(client, "root")
     _enrol(client, "root")
@@ -504,7 +505,7 @@ def test_four_eyes_setting_a_password_again_does_not_make_an_administrators_devi
 ):
     """The superuser sets the password, enrols a device as the officer, sets the password
     again and signs in with that device: the device is younger than the first setting."""
-    from portal.compliance.services import paytable_approve
+    from portal.compliance.services.paytables import paytable_approve
 
     sign_in(client, "root")
     _enrol(client, "root")
@@ -534,7 +535,7 @@ def _root_code() -> str:
 def test_four_eyes_an_admin_cannot_approve_what_they_wrote_as_a_manager_they_set_the_password_of(
     client, superuser, manager_a, holder_a
 ):
-    from portal.compliance.services import paytable_approve, paytable_submit
+    from portal.compliance.services.paytables import paytable_approve, paytable_submit
 
     _admin_sets_password(client, superuser, manager_a)
     # Signed in as the manager with that password, the administrator submits a paytable.
@@ -553,7 +554,7 @@ def test_resetting_a_second_factor_revokes_the_users_api_tokens(client, superuse
         _enrol(client)
     api_token_issue(user=officer, name="script")
 
-    security.second_factor_remove(actor=superuser, user=officer)
+    second_factor_remove(actor=superuser, user=officer)
 
     (token,) = ApiToken.objects.filter(user=officer)
     assert token.revoked_at is not None

@@ -6,7 +6,7 @@ from django.db import connection
 
 from portal.access import policy
 from portal.audit import triggers
-from portal.audit.api import EXPORT_FILENAME
+from portal.audit.api.views import EXPORT_FILENAME
 from portal.audit.export import COLUMNS, HEADER
 from portal.audit.models import AuditEvent
 from tests.portal.factories import events_written, make_paytable

@@ -6,9 +6,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import NoReverseMatch, reverse
 
 from portal.api import errors as api_msg
-from portal.compliance import artwork, services
+from portal.compliance import artwork
 from portal.compliance import messages as msg
 from portal.compliance.models import Layout
+from portal.compliance.services.layouts import layout_submit
 from portal.core.padates import pa_date
 from tests.portal.api.helpers import last_event, layout_body, nothing_written
 from tests.portal.factories import (
@@ -40,7 +41,7 @@ def _approval(**overrides) -> dict:
 
 
 def _submitted(manager, holder) -> Layout:
-    return services.layout_submit(actor=manager, layout=make_layout(manager, holder))
+    return layout_submit(actor=manager, layout=make_layout(manager, holder))
 
 
 def test_it_creates_a_layout_from_json_with_the_wheels_colours(api_as, manager_a, holder_a):

@@ -3,9 +3,8 @@ import pytest
 from portal.access import policy
 from portal.api import errors as api_msg
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.models import Offering
-from portal.compliance.services.offerings import NAME_TAKEN
+from portal.compliance.services.offerings import NAME_TAKEN, offering_retire
 from tests.portal.api.helpers import last_event, nothing_written
 from tests.portal.factories import (
     approved_layout,
@@ -185,7 +184,7 @@ def test_another_holders_offering_is_not_found(api_as, manager_b, live_offering)
 
 
 def test_the_list_filters_by_status_and_parts(api_as, officer, manager_a, live_offering):
-    services.offering_retire(actor=manager_a, offering=live_offering, reason="refit")
+    offering_retire(actor=manager_a, offering=live_offering, reason="refit")
     client = api_as(officer)
 
     retired = client.get(URL, {"status": "retired"}).json()

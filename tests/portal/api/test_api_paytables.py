@@ -4,11 +4,11 @@ from jinzi.paytable import BELOW_MINIMUM, MISSING_KINDS
 from portal.access import policy
 from portal.api import errors as api_msg
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.api import fields as compliance_fields
 from portal.compliance.api import workflow
 from portal.compliance.models import Paytable
-from portal.compliance.presenters import edge_report
+from portal.compliance.presenters.edge import edge_report
+from portal.compliance.services.paytables import paytable_approve, paytable_submit
 from tests.portal.api.helpers import last_event, nothing_written, paytable_body
 from tests.portal.factories import MINIMUM_ODDS, events_written, make_paytable
 
@@ -18,9 +18,7 @@ URL = "/api/paytables/"
 
 
 def _submitted(manager, holder, **kwargs) -> Paytable:
-    return services.paytable_submit(
-        actor=manager, paytable=make_paytable(manager, holder, **kwargs)
-    )
+    return paytable_submit(actor=manager, paytable=make_paytable(manager, holder, **kwargs))
 
 
 def test_it_creates_a_draft_for_the_managers_own_holder(api_as, manager_a, holder_a):
@@ -53,7 +51,7 @@ def test_617b8_f_g_api_shows_the_exact_house_edge_per_kind_and_the_range_of_hold
     assert body["house_edge"] == edge_report(paytable).as_json()
     street = next(row for row in body["house_edge"]["per_kind"] if row["kind"] == "street")
     assert (street["odds"], street["house_edge"]) == ("3 to 1", "1/26")
-    # DOMAIN.md "Hold": replaces theoretical_hold, a mean over the 52 spots.
+    # reading:expected-win: replaces theoretical_hold, a mean over the 52 spots.
     assert body["house_edge"]["hold_range"] == {
         "not_covering_zero": {
             "label": "Wagers not covering 0",
@@ -363,7 +361,7 @@ def test_an_officer_rejects_or_sends_back_with_a_reason(
 def test_an_approval_is_withdrawn_and_then_amended_as_a_new_version(
     api_as, manager_a, officer, holder_a
 ):
-    paytable = services.paytable_approve(actor=officer, paytable=_submitted(manager_a, holder_a))
+    paytable = paytable_approve(actor=officer, paytable=_submitted(manager_a, holder_a))
     client = api_as(manager_a)
 
     amended = client.post(f"{URL}{paytable.pk}/amend/")

@@ -2,9 +2,8 @@ import pytest
 
 from portal.api import errors as api_msg
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.models import ListedGame, RulesSubmission
-from portal.compliance.services.rules import MAX_MINOR_UNITS
+from portal.compliance.services.rules import MAX_MINOR_UNITS, rules_submission_submit
 from tests.portal.api.helpers import game_body, last_event, nothing_written, rules_body
 from tests.portal.factories import (
     approved_layout,
@@ -281,7 +280,7 @@ def test_601a2_api_approval_needs_every_listed_record_approved(
     api_as, manager_a, officer, holder_a, parts
 ):
     paytable, layout = parts  # drafts
-    submission = services.rules_submission_submit(
+    submission = rules_submission_submit(
         actor=manager_a, submission=make_rules(manager_a, holder_a, paytable, layout)
     )
 
@@ -300,7 +299,7 @@ def test_an_officer_rejects_or_sends_back(
     api_as, manager_a, officer, holder_a, parts, step, status
 ):
     paytable, layout = parts
-    submission = services.rules_submission_submit(
+    submission = rules_submission_submit(
         actor=manager_a, submission=make_rules(manager_a, holder_a, paytable, layout)
     )
 

@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from portal.accounts.api import authentication as auth
 from portal.accounts.models import ApiToken
 from portal.accounts.tokens import TOKEN_CANNOT_ISSUE, api_token_issue
-from portal.api import authentication as auth
 from portal.game.models import Round
 
 pytestmark = pytest.mark.django_db

@@ -1,8 +1,10 @@
 import pytest
 
 from portal.audit.models import AuditEvent
-from portal.compliance import services
 from portal.compliance.models import Layout, RecordStatus
+from portal.compliance.services.layouts import layout_submit
+from portal.compliance.services.paytables import paytable_submit
+from portal.compliance.services.rules import rules_submission_submit
 from tests.portal.factories import (
     MINIMUM_ODDS,
     approved_layout,
@@ -83,7 +85,7 @@ def test_admin_approve_action_calls_the_service_with_its_rules(admin_client, man
 
 def test_admin_reject_action_asks_for_a_reason_first(admin_client, manager_a, officer, holder_a):
 
-    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    layout = layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
 
     first = admin_client.post(
         "/admin/compliance/layout/", {"action": "workflow_reject", "_selected_action": [layout.pk]}
@@ -210,7 +212,7 @@ def test_admin_approve_form_for_a_rules_submission_asks_only_for_a_reason(
 
 
 def test_admin_approves_a_layout_with_the_bureaus_approval(admin_client, manager_a, holder_a):
-    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    layout = layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
 
     response = _approve(
         admin_client,
@@ -233,7 +235,7 @@ def test_admin_approves_a_layout_with_the_bureaus_approval(admin_client, manager
 def test_admin_layout_approval_without_a_reference_number_is_refused_by_the_service(
     admin_client, manager_a, holder_a
 ):
-    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    layout = layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
 
     _approve(admin_client, "layout", layout, effective_date="2026-01-01", expiry_date="2028-01-01")
 
@@ -242,9 +244,7 @@ def test_admin_layout_approval_without_a_reference_number_is_refused_by_the_serv
 
 
 def test_admin_approves_a_paytable(admin_client, manager_a, holder_a):
-    paytable = services.paytable_submit(
-        actor=manager_a, paytable=make_paytable(manager_a, holder_a)
-    )
+    paytable = paytable_submit(actor=manager_a, paytable=make_paytable(manager_a, holder_a))
 
     response = _approve(admin_client, "paytable", paytable)
 
@@ -257,7 +257,7 @@ def test_617b8_f_admin_approves_a_flagged_paytable_only_with_an_override_reason(
     admin_client, manager_a, holder_a
 ):
     odds = {**MINIMUM_ODDS, "straight": 12}
-    paytable = services.paytable_submit(
+    paytable = paytable_submit(
         actor=manager_a, paytable=make_paytable(manager_a, holder_a, odds=odds)
     )
 
@@ -279,7 +279,7 @@ def test_admin_approves_a_rules_submission(admin_client, manager_a, officer, hol
         approved_paytable(manager_a, officer, holder_a),
         approved_layout(manager_a, officer, holder_a),
     )
-    rules = services.rules_submission_submit(actor=manager_a, submission=rules)
+    rules = rules_submission_submit(actor=manager_a, submission=rules)
 
     response = _approve(admin_client, "rulessubmission", rules, reason="Checked")
 

@@ -11,10 +11,11 @@ from django.db import DatabaseError, connection, transaction
 
 from portal.audit.chain import verify_stored
 from portal.audit.models import AuditEvent
-from portal.compliance import services
 from portal.compliance.models import AvailabilityCause as Cause
 from portal.compliance.models import AvailabilityChange
 from portal.compliance.services.availability import availability_sweep
+from portal.compliance.services.layouts import layout_withdraw
+from portal.compliance.services.offerings import offering_retire
 from portal.compliance.tasks import expire_due_records
 from portal.core.padates import day_starts
 from tests.portal.factories import offering_in_force
@@ -40,7 +41,7 @@ def log(offering):
 def test_811a7f_a_table_set_up_live_opens_and_a_withdrawal_closes_it(live_offering, officer):
     assert log(live_offering) == [(True, Cause.OFFERING_ACTIVATED)]
 
-    services.layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
+    layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
 
     assert log(live_offering) == [
         (True, Cause.OFFERING_ACTIVATED),
@@ -56,7 +57,7 @@ def test_811a7f_a_table_set_up_live_opens_and_a_withdrawal_closes_it(live_offeri
 def test_811a7f_retiring_an_open_table_closes_it_and_nothing_is_logged_twice(
     live_offering, manager_a
 ):
-    services.offering_retire(actor=manager_a, offering=live_offering, reason="Floor rebuilt")
+    offering_retire(actor=manager_a, offering=live_offering, reason="Floor rebuilt")
     availability_sweep()  # the midnight job finds nothing new
 
     assert log(live_offering) == [
@@ -127,7 +128,7 @@ def test_811a7f_the_log_refuses_changes_in_the_database(live_offering):
 def test_811a7f_compliance_and_auditors_read_filter_and_export_it(
     client, live_offering, officer, auditor, manager_a, holder_b
 ):
-    services.layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
+    layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
 
     client.force_login(auditor)
     page = client.get("/compliance/availability/")
@@ -156,7 +157,7 @@ def test_811a7f_a_bad_period_is_refused_with_400(client, auditor):
 
 
 def test_811a7f_every_change_is_an_event_of_the_audit_chain(live_offering, officer):
-    services.layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
+    layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
 
     events = AuditEvent.objects.filter(action__in=["offering.opened", "offering.closed"])
     assert events.count() == AvailabilityChange.objects.count() == 2
@@ -169,7 +170,7 @@ def test_811a7f_the_log_page_and_api_run_a_constant_number_of_queries(
     # Session, user, roles; the count and the page (with holder, table and audit event).
     with django_assert_num_queries(5):
         client.get("/compliance/availability/")
-    services.layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
+    layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
     assert AvailabilityChange.objects.count() == 2
     with django_assert_num_queries(5):
         assert client.get("/compliance/availability/").status_code == 200

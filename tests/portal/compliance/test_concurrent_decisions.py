@@ -6,8 +6,8 @@ import pytest
 
 from portal.audit.chain import verify
 from portal.audit.models import AuditEvent
-from portal.compliance import services
 from portal.compliance.models import Layout, RecordStatus
+from portal.compliance.services.layouts import layout_approve, layout_reject, layout_submit
 from portal.core.errors import Conflict
 from tests.portal.concurrency import run_together
 from tests.portal.factories import make_layout
@@ -18,17 +18,17 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 def test_two_officers_deciding_one_layout_at_once_exactly_one_wins(
     manager_a, officer, officer2, holder_a
 ):
-    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    layout = layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
 
     outcomes = run_together(
-        lambda: services.layout_approve(
+        lambda: layout_approve(
             actor=officer,
             layout=Layout.objects.get(pk=layout.pk),
             reference_number="BGO-1",
             effective_date=datetime.date(2026, 1, 1),
             expiry_date=datetime.date(2028, 1, 1),
         ),
-        lambda: services.layout_reject(
+        lambda: layout_reject(
             actor=officer2, layout=Layout.objects.get(pk=layout.pk), reason="Artwork unclear"
         ),
     )

@@ -4,8 +4,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from portal.compliance import services
 from portal.compliance.models import RecordStatus
+from portal.compliance.services.layouts import layout_approve, layout_submit
 from portal.compliance.tasks import expire_due_records
 from portal.core.padates import pa_date
 from tests.portal.factories import make_layout
@@ -15,8 +15,8 @@ pytestmark = pytest.mark.django_db
 
 def test_expiry_task_expires_a_lapsed_approval(manager_a, officer, holder_a):
     now = timezone.now()
-    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
-    services.layout_approve(
+    layout = layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    layout_approve(
         actor=officer,
         layout=layout,
         reference_number="BGO-SOON",

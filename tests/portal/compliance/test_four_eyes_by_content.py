@@ -8,8 +8,14 @@ import pytest
 from rest_framework.test import APIClient
 
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.models import RecordStatus
+from portal.compliance.services.paytables import (
+    paytable_amend,
+    paytable_approve,
+    paytable_reject,
+    paytable_request_changes,
+    paytable_submit,
+)
 from portal.core.errors import NotPermitted
 from tests.portal.factories import make_paytable
 
@@ -19,15 +25,15 @@ pytestmark = pytest.mark.django_db
 def amended_by_someone_else(author, officer, manager, holder, decide):
     """``author`` writes and submits v1; ``officer`` decides it (``decide``); ``manager``
     amends it, changing nothing, and submits v2."""
-    first = services.paytable_submit(actor=author, paytable=make_paytable(author, holder))
+    first = paytable_submit(actor=author, paytable=make_paytable(author, holder))
     decide(actor=officer, paytable=first, reason="please look again")
-    second = services.paytable_amend(actor=manager, paytable=first)
-    return services.paytable_submit(actor=manager, paytable=second)
+    second = paytable_amend(actor=manager, paytable=first)
+    return paytable_submit(actor=manager, paytable=second)
 
 
 @pytest.mark.parametrize(
     "decide",
-    [services.paytable_request_changes, services.paytable_reject],
+    [paytable_request_changes, paytable_reject],
     ids=["changes", "reject"],
 )
 def test_four_eyes_the_author_of_a_version_never_approved_cannot_approve_its_amendment(
@@ -37,31 +43,31 @@ def test_four_eyes_the_author_of_a_version_never_approved_cannot_approve_its_ame
     assert superuser.pk in second.author_ids  # v1's author, carried on
 
     with pytest.raises(NotPermitted, match="four-eyes"):
-        services.paytable_approve(actor=superuser, paytable=second)
+        paytable_approve(actor=superuser, paytable=second)
     second.refresh_from_db()
     assert second.status == RecordStatus.SUBMITTED
 
-    approved = services.paytable_approve(actor=officer2, paytable=second)
+    approved = paytable_approve(actor=officer2, paytable=second)
     assert approved.status == RecordStatus.APPROVED
 
 
 def test_four_eyes_an_approved_versions_author_may_decide_its_amendment(
     superuser, officer, manager_a, holder_a
 ):
-    first = services.paytable_submit(actor=superuser, paytable=make_paytable(superuser, holder_a))
-    services.paytable_approve(actor=officer, paytable=first)
-    second = services.paytable_submit(
-        actor=manager_a, paytable=services.paytable_amend(actor=manager_a, paytable=first)
+    first = paytable_submit(actor=superuser, paytable=make_paytable(superuser, holder_a))
+    paytable_approve(actor=officer, paytable=first)
+    second = paytable_submit(
+        actor=manager_a, paytable=paytable_amend(actor=manager_a, paytable=first)
     )
 
     # v1's content was decided by a second person; v2 is the manager's alone.
     assert second.author_ids == [manager_a.pk]
-    assert services.paytable_approve(actor=superuser, paytable=second).status == "approved"
+    assert paytable_approve(actor=superuser, paytable=second).status == "approved"
 
 
 def test_four_eyes_by_content_holds_over_the_api(superuser, officer, manager_a, holder_a):
     second = amended_by_someone_else(
-        superuser, officer, manager_a, holder_a, services.paytable_request_changes
+        superuser, officer, manager_a, holder_a, paytable_request_changes
     )
 
     client = APIClient()
@@ -77,9 +83,7 @@ def test_four_eyes_by_content_holds_over_the_api(superuser, officer, manager_a, 
 def test_four_eyes_by_content_holds_on_the_page_and_in_the_admin(
     client, superuser, officer, manager_a, holder_a
 ):
-    second = amended_by_someone_else(
-        superuser, officer, manager_a, holder_a, services.paytable_reject
-    )
+    second = amended_by_someone_else(superuser, officer, manager_a, holder_a, paytable_reject)
     client.force_login(superuser)
 
     page = client.post(f"/compliance/paytables/{second.pk}/", {"step": "approve", "reason": "ok"})
@@ -101,11 +105,11 @@ def test_four_eyes_a_bulk_admin_approval_refuses_each_version_its_author_touched
     """Three paytables chosen at once: one the superuser wrote, one that carries the
     superuser's content under a manager's amendment, one the manager alone wrote. Only the
     last is approved; each refusal is named."""
-    own = services.paytable_submit(actor=superuser, paytable=make_paytable(superuser, holder_a))
+    own = paytable_submit(actor=superuser, paytable=make_paytable(superuser, holder_a))
     carried = amended_by_someone_else(
-        superuser, officer, manager_a, holder_a, services.paytable_request_changes
+        superuser, officer, manager_a, holder_a, paytable_request_changes
     )
-    others = services.paytable_submit(
+    others = paytable_submit(
         actor=manager_a, paytable=make_paytable(manager_a, holder_a, name="Other")
     )
     client.force_login(superuser)
@@ -143,14 +147,12 @@ def test_four_eyes_versions_amended_before_authors_were_carried_get_them_by_migr
     migration = import_module(
         "portal.compliance.migrations.0005_carry_authors_over_unreviewed_versions"
     )
-    carried = amended_by_someone_else(
-        superuser, officer, manager_a, holder_a, services.paytable_reject
-    )
-    reviewed_first = services.paytable_submit(
+    carried = amended_by_someone_else(superuser, officer, manager_a, holder_a, paytable_reject)
+    reviewed_first = paytable_submit(
         actor=superuser, paytable=make_paytable(superuser, holder_a, name="Reviewed")
     )
-    services.paytable_approve(actor=officer, paytable=reviewed_first)
-    after_review = services.paytable_amend(actor=manager_a, paytable=reviewed_first)
+    paytable_approve(actor=officer, paytable=reviewed_first)
+    after_review = paytable_amend(actor=manager_a, paytable=reviewed_first)
     # As the code before carrying authors left them: the amender alone.
     Paytable.objects.filter(pk=carried.pk).update(author_ids=[manager_a.pk])
 
@@ -161,4 +163,4 @@ def test_four_eyes_versions_amended_before_authors_were_carried_get_them_by_migr
     assert carried.author_ids == sorted({superuser.pk, manager_a.pk})
     assert after_review.author_ids == [manager_a.pk]  # v1 was approved by a second person
     with pytest.raises(NotPermitted, match="four-eyes"):
-        services.paytable_approve(actor=superuser, paytable=carried)
+        paytable_approve(actor=superuser, paytable=carried)

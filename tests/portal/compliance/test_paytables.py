@@ -1,9 +1,9 @@
 import pytest
 
 from portal.audit.models import AuditEvent
-from portal.compliance import services
 from portal.compliance.models import Paytable, RecordStatus
-from portal.compliance.presenters import edge_report
+from portal.compliance.presenters.edge import edge_report
+from portal.compliance.services.paytables import paytable_approve, paytable_submit, paytable_update
 from portal.core.errors import ValidationFailed
 from tests.portal.factories import MINIMUM_ODDS, events_written, make_paytable
 
@@ -66,7 +66,7 @@ def test_617b8_f_edge_report_shows_exact_edges_under_the_minimum_paytable(manage
     assert by_kind["street"].edge == "1/26"
     assert by_kind["three_numbers"].edge == "1/13"
     assert by_kind["straight"].edge == "1/26 – 1/13"
-    # The range of hold, not a mean over the 52 spots (DOMAIN.md "Hold").
+    # The range of hold, not a mean over the 52 spots (reading:expected-win).
     bands = {band.key: band for band in report.hold_bands}
     assert list(bands) == ["not_covering_zero", "covering_zero"]
     assert (bands["not_covering_zero"].spots, bands["not_covering_zero"].edge) == (46, "1/26")
@@ -99,16 +99,16 @@ def test_617b8_f_paytable_with_edge_at_or_below_zero_needs_an_override_to_approv
     manager_a, officer, holder_a
 ):
     generous = make_paytable(manager_a, holder_a, odds=_odds(straight=12))
-    generous = services.paytable_submit(actor=manager_a, paytable=generous)
+    generous = paytable_submit(actor=manager_a, paytable=generous)
     assert edge_report(generous).flagged
 
     with pytest.raises(ValidationFailed) as caught:
-        services.paytable_approve(actor=officer, paytable=generous)
+        paytable_approve(actor=officer, paytable=generous)
     assert "617b.8(f)" in caught.value.field_errors["override_reason"][0]
     generous.refresh_from_db()
     assert generous.status == RecordStatus.SUBMITTED
 
-    approved = services.paytable_approve(
+    approved = paytable_approve(
         actor=officer, paytable=generous, override_reason="Promotional table, board notified"
     )
     assert approved.status == RecordStatus.APPROVED
@@ -120,7 +120,7 @@ def test_617b8_f_paytable_with_edge_at_or_below_zero_needs_an_override_to_approv
 def test_draft_paytable_can_be_edited_and_the_edit_is_audited(manager_a, holder_a):
     paytable = make_paytable(manager_a, holder_a)
 
-    services.paytable_update(actor=manager_a, paytable=paytable, odds=_odds(big=2))
+    paytable_update(actor=manager_a, paytable=paytable, odds=_odds(big=2))
 
     event = AuditEvent.objects.get(action="paytable.update")
     assert (event.before["odds"]["big"], event.after["odds"]["big"]) == ("1", "2")

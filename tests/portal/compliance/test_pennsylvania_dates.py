@@ -1,6 +1,6 @@
-"""§ 617b.8's life and each approval's dates are Pennsylvania dates (DOMAIN.md 2a): tables
-open and close at local midnight, and nothing is created, submitted or approved for the game
-once no approval could hold."""
+"""§ 617b.8's life and each approval's dates are Pennsylvania dates
+(reading:pennsylvania-dates): tables open and close at local midnight, and nothing is created,
+submitted or approved for the game once no approval could hold."""
 
 import datetime
 
@@ -8,9 +8,9 @@ import pytest
 import time_machine
 from django.conf import settings
 
-from portal.compliance import services
 from portal.compliance.models import Offering, RecordStatus, RulesSubmission
 from portal.compliance.selectors import offering_is_live
+from portal.compliance.services.rules import rules_submission_submit
 from portal.compliance.tasks import expire_due_records
 from portal.core.errors import Conflict, ValidationFailed
 from tests.portal.factories import (
@@ -127,7 +127,7 @@ def test_617b8_a_after_the_sunset_no_rules_submission_or_offering_is_created_or_
         with pytest.raises(Conflict, match="§ 617b.8 expired on 2028-06-14"):
             make_rules(manager_a, holder_a, paytable, layout, expiry_date=SUNSET)
         with pytest.raises(Conflict, match="no rules submission for Jinzi Roulette can be"):
-            services.rules_submission_submit(actor=manager_a, submission=draft)
+            rules_submission_submit(actor=manager_a, submission=draft)
         with pytest.raises(Conflict, match="no offering for Jinzi Roulette can be set up"):
             make_offering(
                 manager_a,
@@ -151,6 +151,6 @@ def test_617b8_a_on_the_eve_of_the_sunset_a_submission_is_still_taken(manager_a,
 
     with time_machine.travel(utc(2028, 6, 14, 3, 59), tick=False):  # 23:59 EDT on the 13th
         rules = make_rules(manager_a, holder_a, paytable, layout, expiry_date=SUNSET)
-        rules = services.rules_submission_submit(actor=manager_a, submission=rules)
+        rules = rules_submission_submit(actor=manager_a, submission=rules)
 
     assert rules.status == RecordStatus.SUBMITTED

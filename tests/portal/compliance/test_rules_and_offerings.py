@@ -4,9 +4,17 @@ import pytest
 
 from portal.audit.models import AuditEvent
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.models import ListedGame, Offering, RecordStatus, RulesSubmission
 from portal.compliance.selectors import offering_is_live, offerings_with_parts
+from portal.compliance.services.expiry import records_expire_due
+from portal.compliance.services.offerings import offering_retire, offering_update
+from portal.compliance.services.paytables import paytable_withdraw
+from portal.compliance.services.rules import (
+    rules_submission_amend,
+    rules_submission_approve,
+    rules_submission_submit,
+    rules_submission_update,
+)
 from portal.core.errors import Conflict, NotPermitted, ValidationFailed
 from tests.portal.factories import (
     approved_layout,
@@ -88,23 +96,23 @@ def test_601a2_rules_cannot_be_approved_while_a_listed_paytable_is_unapproved(
     layout = approved_layout(manager_a, officer, holder_a)
     draft_paytable = make_paytable(manager_a, holder_a)
     rules = make_rules(manager_a, holder_a, draft_paytable, layout)
-    rules = services.rules_submission_submit(actor=manager_a, submission=rules)
+    rules = rules_submission_submit(actor=manager_a, submission=rules)
 
     with pytest.raises(ValidationFailed, match="601a.2.*paytable.*draft"):
-        services.rules_submission_approve(actor=officer, submission=rules)
+        rules_submission_approve(actor=officer, submission=rules)
 
 
 def test_601a2_an_approved_amendment_supersedes_and_keeps_the_old_version_readable(
     live_offering, manager_a, officer
 ):
     first = live_offering.rules_submission
-    amendment = services.rules_submission_amend(actor=manager_a, submission=first)
+    amendment = rules_submission_amend(actor=manager_a, submission=first)
     assert list(amendment.games.values_list("chip_unit", flat=True)) == [100]
-    amendment = services.rules_submission_update(
+    amendment = rules_submission_update(
         actor=manager_a, submission=amendment, title="Jinzi Roulette rules, 2nd edition"
     )
-    amendment = services.rules_submission_submit(actor=manager_a, submission=amendment)
-    services.rules_submission_approve(actor=officer, submission=amendment)
+    amendment = rules_submission_submit(actor=manager_a, submission=amendment)
+    rules_submission_approve(actor=officer, submission=amendment)
 
     first.refresh_from_db()
     assert first.status == RecordStatus.SUPERSEDED
@@ -118,12 +126,14 @@ def test_601a2_an_approved_amendment_supersedes_and_keeps_the_old_version_readab
     assert "the rules submission v1 has been superseded by a later version" in liveness.reasons
 
 
+@pytest.mark.clause("reading:live-offering")
 def test_offering_is_live_when_everything_is_approved(live_offering):
     liveness = offering_is_live(live_offering, at=NOW)
 
     assert (liveness.live, liveness.reasons) == (True, ())
 
 
+@pytest.mark.clause("reading:live-offering")
 def test_offering_is_not_live_before_effective_after_expiry_or_past_sunset(live_offering):
     before = offering_is_live(live_offering, at=datetime.datetime(2025, 12, 1, tzinfo=datetime.UTC))
     after = offering_is_live(live_offering, at=datetime.datetime(2028, 2, 1, tzinfo=datetime.UTC))
@@ -140,8 +150,8 @@ def test_offering_is_not_live_before_effective_after_expiry_or_past_sunset(live_
 def test_offering_is_not_live_once_its_paytable_is_withdrawn_or_it_is_retired(
     live_offering, manager_a, officer
 ):
-    services.paytable_withdraw(actor=officer, paytable=live_offering.paytable, reason="Recall")
-    services.offering_retire(actor=manager_a, offering=live_offering, reason="Closed")
+    paytable_withdraw(actor=officer, paytable=live_offering.paytable, reason="Recall")
+    offering_retire(actor=manager_a, offering=live_offering, reason="Closed")
 
     liveness = offering_is_live(Offering.objects.get(pk=live_offering.pk), at=NOW)
 
@@ -155,7 +165,7 @@ def test_617b8_a_offering_must_use_the_layout_and_paytable_its_rules_list(
     other_paytable = approved_paytable(manager_a, officer, holder_a)
 
     with pytest.raises(ValidationFailed, match="617b.8"):
-        services.offering_update(actor=manager_a, offering=live_offering, paytable=other_paytable)
+        offering_update(actor=manager_a, offering=live_offering, paytable=other_paytable)
 
 
 def _same_table(offering, manager, name):
@@ -177,14 +187,14 @@ def test_offering_names_are_unique_per_holder(live_offering, manager_a, holder_a
 
 def test_offering_of_another_holder_cannot_be_changed(live_offering, manager_b):
     with pytest.raises(NotPermitted):
-        services.offering_retire(actor=manager_b, offering=live_offering, reason="x")
+        offering_retire(actor=manager_b, offering=live_offering, reason="x")
 
 
 def test_a_retired_offering_cannot_be_retired_again(live_offering, manager_a):
-    services.offering_retire(actor=manager_a, offering=live_offering, reason="Closed")
+    offering_retire(actor=manager_a, offering=live_offering, reason="Closed")
 
     with pytest.raises(Conflict, match="retired"):
-        services.offering_retire(actor=manager_a, offering=live_offering, reason="Again")
+        offering_retire(actor=manager_a, offering=live_offering, reason="Again")
 
 
 def test_liveness_of_many_offerings_takes_a_constant_number_of_queries(
@@ -200,7 +210,7 @@ def test_liveness_of_many_offerings_takes_a_constant_number_of_queries(
 
 
 def test_expiry_job_marks_due_approvals_expired_and_audits_it(live_offering):
-    expired = services.records_expire_due(today=datetime.date(2028, 1, 1))
+    expired = records_expire_due(today=datetime.date(2028, 1, 1))
 
     assert expired == 2  # the layout and the rules submission; the paytable has no expiry
     layout = live_offering.layout
@@ -208,4 +218,4 @@ def test_expiry_job_marks_due_approvals_expired_and_audits_it(live_offering):
     assert layout.status == RecordStatus.EXPIRED
     event = AuditEvent.objects.get(action="layout.expire")
     assert (event.actor, event.actor_username) == (None, "system")
-    assert services.records_expire_due(today=datetime.date(2028, 1, 1)) == 0
+    assert records_expire_due(today=datetime.date(2028, 1, 1)) == 0

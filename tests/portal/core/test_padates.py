@@ -1,5 +1,5 @@
-"""Pennsylvania dates (DOMAIN.md 2a): instants in UTC, regulatory dates and gaming days in
-America/New_York, in both daylight-saving seasons."""
+"""Pennsylvania dates (reading:pennsylvania-dates): instants in UTC, regulatory dates and
+gaming days in America/New_York, in both daylight-saving seasons."""
 
 import datetime
 

@@ -8,10 +8,10 @@ from django.db import InterfaceError, OperationalError
 from django.test import Client
 
 from portal.core.views import DATABASE_DOWN, RETRY_AFTER, SERVER_ERROR
-from portal.reports import api as reports_api
-from portal.reports import services as reports_services
 from portal.reports import views as reports_views
+from portal.reports.api import views as reports_api
 from portal.reports.models import ReportRun
+from portal.reports.services import runs as report_runs
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def test_an_api_call_during_a_database_outage_is_a_json_503(signed_in, monkeypat
 def test_a_write_cut_off_by_an_outage_changes_nothing(signed_in, monkeypatch):
     # The run's row is written, then the connection drops before the audit event is.
     monkeypatch.setattr(
-        reports_services, "audit_record", failing(OperationalError("the database is restarting"))
+        report_runs, "audit_record", failing(OperationalError("the database is restarting"))
     )
 
     answer = signed_in.post("/api/reports/", {"kind": "expiry"}, content_type="application/json")

@@ -1,6 +1,7 @@
-"""The demo's dates are true (DOMAIN.md 2a): nothing shows Expired before its expiry date
-(a Pennsylvania date), the expiry job runs as of today, every approval holds past today,
-the dashboard's 30-day window has examples, and the records and the audit chain verify."""
+"""The demo's dates are true (reading:pennsylvania-dates): nothing shows Expired before its
+expiry date (a Pennsylvania date), the expiry job runs as of today, every approval holds past
+today, the dashboard's 30-day window has examples, and the records and the audit chain
+verify."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from django.core.management import call_command
 
 from portal.audit.chain import verify
 from portal.audit.models import AuditEvent
-from portal.audit.records import verify_records
-from portal.compliance import services
 from portal.compliance.models import SUNSET, Layout, Paytable, RecordStatus, RulesSubmission
+from portal.compliance.services.expiry import records_expire_due
 from portal.core.padates import day_starts, pa_today
 from portal.demo.services import DEMO_PASSWORD
+from portal.integrity.records import verify_records
 from tests.portal.factories import sign_in
 
 pytestmark = pytest.mark.django_db
@@ -104,9 +105,9 @@ def test_seed_demo_approvals_expire_honestly_on_their_day():
     assert soonest > today
 
     with time_machine.travel(day_starts(soonest) - datetime.timedelta(seconds=1), tick=False):
-        assert services.records_expire_due() == 0
+        assert records_expire_due() == 0
     with time_machine.travel(day_starts(soonest) + datetime.timedelta(seconds=1), tick=False):
-        assert services.records_expire_due() == 1
+        assert records_expire_due() == 1
         expired = [r for r in _records() if r.status == RecordStatus.EXPIRED]
         assert [r.expiry_date for r in expired] == [soonest]
         assert all(r.expiry_date <= pa_today() for r in expired)

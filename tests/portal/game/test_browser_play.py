@@ -57,9 +57,9 @@ def test_player_places_a_straight_up_and_a_red_bet_spins_and_sees_the_stored_rou
 def test_a_closed_table_shows_why_and_offers_no_betting(
     page, live_server, funded_player, live_offering, officer
 ):
-    from portal.compliance import services
+    from portal.compliance.services.offerings import offering_retire
 
-    services.offering_retire(actor=live_offering.created_by, offering=live_offering, reason="Shut")
+    offering_retire(actor=live_offering.created_by, offering=live_offering, reason="Shut")
     _sign_in_and_open(page, live_server, funded_player, live_offering)
 
     assert "This table is closed" in page.inner_text(".closed-table")

@@ -9,7 +9,7 @@ from django.db import connection
 import jinzi
 import portal
 from portal.core import append_only
-from portal.core.hashing import canonical_digest, utc_text
+from portal.core.hashing import canonical_digest, hashed_instant_text
 from portal.game import presenters
 from portal.game.chain import LATER_ROUND_FIELDS, ROUND_FIELDS, digest_of
 from portal.game.models import Bet, Round, RoundStatus
@@ -48,8 +48,8 @@ def test_810a11_the_api_and_the_page_show_them(client, funded_player, live_offer
 def _legacy_digest(round_obj, bets) -> str:
     """How a round was hashed before the later fields existed."""
     payload = {name: getattr(round_obj, name) for name in ROUND_FIELDS}
-    payload["started_at"] = utc_text(payload["started_at"])
-    payload["ended_at"] = utc_text(payload["ended_at"])
+    payload["started_at"] = hashed_instant_text(payload["started_at"])
+    payload["ended_at"] = hashed_instant_text(payload["ended_at"])
     payload["bets"] = [
         {
             name: getattr(bet, name)

@@ -4,7 +4,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Sum
 
-from portal.compliance import services as compliance
+from portal.compliance.services.layouts import layout_withdraw
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
 from portal.game import messages as msg
 from portal.game.chain import verify_rounds
@@ -147,7 +147,7 @@ def test_a_round_above_the_balance_is_refused(player, live_offering):
 
 
 def test_a_closed_offering_takes_no_bets(funded_player, live_offering, officer):
-    compliance.layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
+    layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
 
     with pytest.raises(Conflict, match="closed: the layout v1 is not approved"):
         play(funded_player, live_offering, [{"kind": "red", "stake": 200}])

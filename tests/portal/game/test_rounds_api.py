@@ -125,9 +125,9 @@ def test_an_offering_id_that_is_no_table_is_a_404(api, funded_player, offering):
 
 
 def test_a_closed_offering_answers_409_with_the_reasons(api, funded_player, live_offering, officer):
-    from portal.compliance import services
+    from portal.compliance.services.paytables import paytable_withdraw
 
-    services.paytable_withdraw(actor=officer, paytable=live_offering.paytable, reason="Recall")
+    paytable_withdraw(actor=officer, paytable=live_offering.paytable, reason="Recall")
 
     response = api.post(
         "/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json"

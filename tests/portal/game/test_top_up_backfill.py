@@ -18,10 +18,10 @@ from django.db import transaction
 from portal.access.roles import Role
 from portal.audit.chain import stored_head, verify_stored
 from portal.audit.models import AuditEvent
-from portal.audit.records import verify_records
-from portal.core.hashing import utc_text
+from portal.core.hashing import hashed_instant_text
 from portal.game.models import LedgerEntry, LedgerKind, Wallet
 from portal.game.services import TOP_UP_ACTION, top_up_pictures, wallet_for, wallet_top_up
+from portal.integrity.records import verify_records
 from tests.portal.factories import approved_offering, make_user
 from tests.portal.game.conftest import play_round
 
@@ -129,7 +129,7 @@ def test_811a7_top_ups_made_before_they_were_audited_are_recorded_at_upgrade(upg
         assert "Recorded at upgrade" in event.reason
         assert "before top-ups were audited" in event.reason
         assert f"#{entry.pk}" in event.reason
-        assert utc_text(entry.created_at) in event.reason
+        assert hashed_instant_text(entry.created_at) in event.reason
         assert event.occurred_at == added[0].occurred_at  # the upgrade's moment
         assert event.occurred_at >= entry.created_at
 

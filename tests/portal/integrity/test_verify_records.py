@@ -14,12 +14,19 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from portal.audit.models import AuditEvent
-from portal.audit.records import verify_records
-from portal.compliance import services
 from portal.compliance.models import Layout, Offering, Paytable, RecordStatus
+from portal.compliance.services.layouts import layout_reject, layout_submit, layout_update
+from portal.compliance.services.offerings import offering_retire
+from portal.compliance.services.paytables import (
+    paytable_amend,
+    paytable_approve,
+    paytable_submit,
+    paytable_update,
+)
 from portal.core import append_only
 from portal.game.models import LedgerEntry, Wallet
 from portal.game.services import wallet_top_up
+from portal.integrity.records import verify_records
 from tests.portal.factories import (
     MINIMUM_ODDS,
     approved_offering,
@@ -50,18 +57,18 @@ def world(manager_a, officer, holder_a, funded_player):
     for n in range(3):
         play_round(funded_player, offering, f"world-round-{n}", outcome=n)
     wallet_top_up(player=funded_player, amount=5_000)
-    draft = services.paytable_amend(actor=manager_a, paytable=offering.paytable)
-    draft = services.paytable_update(
+    draft = paytable_amend(actor=manager_a, paytable=offering.paytable)
+    draft = paytable_update(
         actor=manager_a, paytable=draft, odds={**MINIMUM_ODDS, "split": "51/10"}
     )
-    draft = services.paytable_submit(actor=manager_a, paytable=draft)
-    services.paytable_approve(actor=officer, paytable=draft)
-    rejected = services.layout_submit(
+    draft = paytable_submit(actor=manager_a, paytable=draft)
+    paytable_approve(actor=officer, paytable=draft)
+    rejected = layout_submit(
         actor=manager_a, layout=make_layout(manager_a, holder_a, title="Rejected")
     )
-    services.layout_reject(actor=officer, layout=rejected, reason="artwork unreadable")
+    layout_reject(actor=officer, layout=rejected, reason="artwork unreadable")
     second = approved_offering(manager_a, officer, holder_a, name="Table 2")
-    services.offering_retire(actor=manager_a, offering=second, reason="closing the room")
+    offering_retire(actor=manager_a, offering=second, reason="closing the room")
     return {
         "offering": offering,
         "player": funded_player,
@@ -120,11 +127,9 @@ def test_811a7_a_change_overwritten_by_a_later_service_call_is_still_caught(
 ):
     """A paytable's odds lowered in the database while it waits, then approved through the
     service: the approval's 'before' shows what the submission's 'after' did not."""
-    paytable = services.paytable_submit(
-        actor=manager_a, paytable=make_paytable(manager_a, holder_a)
-    )
+    paytable = paytable_submit(actor=manager_a, paytable=make_paytable(manager_a, holder_a))
     _sql("UPDATE compliance_paytable SET name = %s WHERE id = %s", ["Generous", paytable.pk])
-    services.paytable_approve(actor=officer, paytable=paytable)
+    paytable_approve(actor=officer, paytable=paytable)
 
     (problem,) = verify_records().problems
 
@@ -165,7 +170,7 @@ def test_811a7_an_offering_moved_in_the_database_is_caught(world):
 def test_811a7_authors_may_grow_without_an_event_but_never_shrink(world, superuser, manager_a):
     draft = world["draft"]
     # An edit that changes nothing writes no event but makes its editor an author.
-    services.layout_update(actor=superuser, layout=draft, title=draft.title)
+    layout_update(actor=superuser, layout=draft, title=draft.title)
     draft.refresh_from_db()
     assert superuser.pk in draft.author_ids
     assert verify_records().ok

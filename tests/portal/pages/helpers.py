@@ -7,7 +7,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from portal.compliance import services
+from portal.compliance.services.layouts import layout_approve, layout_submit
+from portal.compliance.services.paytables import paytable_submit
 from tests.portal.factories import EFFECTIVE, EXPIRY, make_layout, make_paytable
 
 
@@ -45,17 +46,17 @@ def stored_files() -> list[Path]:
 
 
 def submitted_layout(manager, holder, **overrides):
-    return services.layout_submit(actor=manager, layout=make_layout(manager, holder, **overrides))
+    return layout_submit(actor=manager, layout=make_layout(manager, holder, **overrides))
 
 
 def submitted_paytable(manager, holder, odds=None):
-    return services.paytable_submit(actor=manager, paytable=make_paytable(manager, holder, odds))
+    return paytable_submit(actor=manager, paytable=make_paytable(manager, holder, odds))
 
 
 def approve_layout(officer, layout, **overrides):
     fields = {"reference_number": "BGO-1", "effective_date": EFFECTIVE, "expiry_date": EXPIRY}
     fields.update(overrides)
-    return services.layout_approve(actor=officer, layout=layout, **fields)
+    return layout_approve(actor=officer, layout=layout, **fields)
 
 
 def rules_form(paytable, layout, **overrides) -> dict:

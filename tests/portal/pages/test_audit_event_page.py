@@ -9,7 +9,7 @@ import pytest
 from portal.accounts.services import holder_create
 from portal.audit.models import AuditEvent
 from portal.audit.views import field_changes
-from portal.compliance import services
+from portal.compliance.services.layouts import layout_update
 from tests.portal.factories import (
     STANDARD_ORDER,
     make_layout,
@@ -45,7 +45,7 @@ def test_811a7_an_auditor_sees_an_events_before_and_after_with_changes_marked(
     login, auditor, manager_a, holder_a
 ):
     layout = make_layout(manager_a, holder_a, title="Main floor")
-    services.layout_update(actor=manager_a, layout=layout, title="High-limit room")
+    layout_update(actor=manager_a, layout=layout, title="High-limit room")
     event = _event("layout.update")
 
     response = login(auditor).get(f"/audit/events/{event.pk}/")

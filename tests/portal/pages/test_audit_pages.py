@@ -8,7 +8,7 @@ from portal.accounts.services import holder_create
 from portal.audit import triggers
 from portal.audit.export import COLUMNS, HEADER
 from portal.audit.models import AuditEvent
-from portal.compliance import services
+from portal.compliance.services.layouts import layout_reject
 from tests.portal.factories import make_layout
 from tests.portal.pages.helpers import field_errors, submitted_layout, text
 
@@ -125,7 +125,7 @@ def test_811a7_the_export_uses_the_filters_on_the_page(login, auditor, manager_a
 
 def test_the_export_guards_against_formula_injection(login, auditor, manager_a, officer, holder_a):
     layout = submitted_layout(manager_a, holder_a)
-    services.layout_reject(actor=officer, layout=layout, reason='=HYPERLINK("http://x")')
+    layout_reject(actor=officer, layout=layout, reason='=HYPERLINK("http://x")')
 
     rows = _csv(login(auditor).get("/audit/export.csv?action=layout.reject"))
 

@@ -6,7 +6,8 @@ import re
 import pytest
 import time_machine
 
-from portal.compliance import services
+from portal.compliance.services.layouts import layout_request_changes
+from portal.compliance.services.paytables import paytable_submit
 from portal.core.padates import PA
 from tests.portal.factories import EFFECTIVE, make_layout, make_paytable, make_rules
 from tests.portal.pages.helpers import approve_layout, submitted_layout, text
@@ -120,7 +121,7 @@ def mixed(manager_a, manager_b, officer, holder_a, holder_b):
     draft rules submission. Holder B: one submitted paytable, one approved layout."""
     submitted_layout(manager_a, holder_a, title="A submitted 1")
     submitted_layout(manager_a, holder_a, title="A submitted 2")
-    services.layout_request_changes(
+    layout_request_changes(
         actor=officer,
         layout=submitted_layout(manager_a, holder_a, title="A sent back"),
         reason="Signage text missing",
@@ -128,7 +129,7 @@ def mixed(manager_a, manager_b, officer, holder_a, holder_b):
     _approved_expiring_in(officer, manager_a, holder_a, 10, "A approved")
     paytable = make_paytable(manager_a, holder_a, name="A draft paytable")
     make_rules(manager_a, holder_a, paytable, make_layout(manager_a, holder_a, title="A draft"))
-    services.paytable_submit(actor=manager_b, paytable=make_paytable(manager_b, holder_b))
+    paytable_submit(actor=manager_b, paytable=make_paytable(manager_b, holder_b))
     _approved_expiring_in(officer, manager_b, holder_b, 10, "B approved")
 
 

@@ -4,8 +4,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from portal.audit.models import AuditEvent
-from portal.compliance import services
 from portal.compliance.models import Layout, RecordStatus
+from portal.compliance.services.layouts import layout_amend
 from tests.portal.factories import events_written, make_layout, png_upload
 from tests.portal.pages.helpers import (
     approve_layout,
@@ -296,7 +296,7 @@ def test_811a7_history_tab_lists_the_events_of_the_record(login, manager_a, offi
 
 def test_detail_links_to_the_other_versions(login, manager_a, officer, holder_a):
     first = approve_layout(officer, submitted_layout(manager_a, holder_a))
-    second = services.layout_amend(actor=manager_a, layout=first)
+    second = layout_amend(actor=manager_a, layout=first)
 
     page = text(login(officer).get(f"/compliance/layouts/{first.pk}/"))
 

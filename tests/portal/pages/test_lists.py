@@ -15,9 +15,9 @@ import time_machine
 from django.db.models import F
 
 from portal.access.roles import Role
-from portal.compliance import services
 from portal.compliance.lists import record_filter
 from portal.compliance.models import Layout
+from portal.compliance.services.layouts import layout_submit
 from portal.reports.services import report_run_request
 from tests.portal.factories import (
     approved_layout,
@@ -53,7 +53,7 @@ def layouts(manager_a, manager_b, officer, holder_a, holder_b):
         "Keystone high limit": make_layout(manager_a, holder_a, title="Keystone high limit"),
         "Susquehanna pit": make_layout(manager_b, holder_b, title="Susquehanna pit"),
     }
-    services.layout_submit(actor=manager_a, layout=made["Keystone high limit"])
+    layout_submit(actor=manager_a, layout=made["Keystone high limit"])
     made["Approved arcade"] = approved_layout(manager_a, officer, holder_a, title="Approved arcade")
     return made
 

@@ -12,8 +12,10 @@ import time_machine
 
 from portal.access.roles import Role
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.models import Offering, Paytable, RulesSubmission
+from portal.compliance.services.layouts import layout_submit
+from portal.compliance.services.paytables import paytable_approve, paytable_submit, paytable_update
+from portal.compliance.services.rules import rules_submission_submit
 from portal.core.padates import pa_time
 from tests.portal.factories import (
     MINIMUM_ODDS,
@@ -54,7 +56,7 @@ def own_work(manager_a, officer, holder_a):
     layout = make_layout(manager_a, holder_a, title="Keystone floor")
     paytable = make_paytable(manager_a, holder_a, name="Keystone odds")
     rules = make_rules(manager_a, holder_a, paytable, layout, title="Keystone rules")
-    rules = services.rules_submission_submit(actor=manager_a, submission=rules)
+    rules = rules_submission_submit(actor=manager_a, submission=rules)
     offering = make_offering(manager_a, holder_a, rules, layout, paytable, name="Keystone 1")
     return layout, paytable, rules, offering
 
@@ -94,7 +96,7 @@ def test_my_submissions_lists_exactly_the_managers_own_records(
 
 def test_my_submissions_are_newest_change_first(login, manager_a, holder_a, own_work):
     layout, paytable, _rules, _offering = own_work
-    services.paytable_update(actor=manager_a, paytable=paytable, name="Keystone odds, revised")
+    paytable_update(actor=manager_a, paytable=paytable, name="Keystone odds, revised")
 
     page = text(login(manager_a).get("/compliance/mine/"))
 
@@ -108,7 +110,7 @@ def test_my_submissions_shows_what_a_manager_submitted_of_a_colleagues_draft(
 ):
     colleague = make_user("colleague_a", Role.MANAGER, holder_a)
     layout = make_layout(colleague, holder_a, title="Drawn by a colleague")
-    services.layout_submit(actor=manager_a, layout=layout)
+    layout_submit(actor=manager_a, layout=layout)
 
     page = text(login(manager_a).get("/compliance/mine/"))
 
@@ -158,8 +160,8 @@ def two_listings(manager_a, officer, holder_a):
     paytables = []
     for name in ("Standard", "Generous"):
         paytable = make_paytable(manager_a, holder_a, name=name)
-        paytable = services.paytable_submit(actor=manager_a, paytable=paytable)
-        paytables.append(services.paytable_approve(actor=officer, paytable=paytable))
+        paytable = paytable_submit(actor=manager_a, paytable=paytable)
+        paytables.append(paytable_approve(actor=officer, paytable=paytable))
     rules = [
         make_rules(manager_a, holder_a, paytable, layout, title=title)
         for paytable, layout, title in (

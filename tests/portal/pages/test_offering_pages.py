@@ -1,8 +1,8 @@
 import pytest
 
 from portal.audit.models import AuditEvent
-from portal.compliance import services
 from portal.compliance.models import Offering, OfferingStatus
+from portal.compliance.services.layouts import layout_withdraw
 from tests.portal.factories import make_layout, make_offering, make_paytable, make_rules
 from tests.portal.pages.helpers import field_errors, text
 
@@ -42,7 +42,7 @@ def test_617b8_a_the_list_shows_live_tables_and_why_others_are_not(
 
 
 def test_the_detail_says_why_a_table_stopped_being_live(login, manager_a, officer, live_offering):
-    services.layout_withdraw(actor=officer, layout=live_offering.layout, reason="Worn cloth")
+    layout_withdraw(actor=officer, layout=live_offering.layout, reason="Worn cloth")
 
     page = text(login(manager_a).get(f"/compliance/offerings/{live_offering.pk}/"))
 

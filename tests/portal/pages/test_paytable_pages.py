@@ -4,8 +4,8 @@ import pytest
 
 from portal.audit.models import AuditEvent
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.models import Paytable, RecordStatus
+from portal.compliance.services.paytables import paytable_approve
 from tests.portal.factories import MINIMUM_ODDS, make_paytable
 from tests.portal.pages.helpers import field_errors, submitted_paytable, text
 
@@ -113,7 +113,7 @@ def test_617b8_f_g_detail_shows_exact_edges_and_the_range_of_hold(
     assert "Straight up" in page
     assert "1/26 – 1/13" in page  # straights differ by whether they cover 0
     assert "3.846 %" in page
-    # DOMAIN.md "Hold": the two edges a stake can earn, not a mean over the 52 spots.
+    # reading:expected-win: the two edges a stake can earn, not a mean over the 52 spots.
     assert re.search(
         r"Hold, wagers not covering 0</th>.*?<td>46</td>\s*<td>1/26</td><td>3.846 %</td>",
         page,
@@ -195,9 +195,7 @@ def test_a_paytable_goes_through_submit_request_changes_and_amend(
 
 def test_paytable_rejection_and_withdrawal(login, manager_a, officer, holder_a):
     rejected = submitted_paytable(manager_a, holder_a)
-    approved = services.paytable_approve(
-        actor=officer, paytable=submitted_paytable(manager_a, holder_a)
-    )
+    approved = paytable_approve(actor=officer, paytable=submitted_paytable(manager_a, holder_a))
     client = login(officer)
 
     client.post(f"/compliance/paytables/{rejected.pk}/", {"step": "reject", "reason": "Typo"})

@@ -9,8 +9,20 @@ import pytest
 from django.contrib.staticfiles import finders
 
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.models import RecordStatus
+from portal.compliance.services.layouts import layout_amend, layout_submit, layout_update
+from portal.compliance.services.paytables import (
+    paytable_amend,
+    paytable_create,
+    paytable_request_changes,
+    paytable_submit,
+    paytable_update,
+)
+from portal.compliance.services.rules import (
+    rules_submission_amend,
+    rules_submission_submit,
+    rules_submission_update,
+)
 from tests.portal.browser import needs_chromium
 from tests.portal.factories import (
     EFFECTIVE,
@@ -52,10 +64,10 @@ def _panel(page: str) -> str:
 
 def _submitted_amendment_of_paytable(manager, officer, holder, odds):
     approved = approved_paytable(manager, officer, holder)
-    draft = services.paytable_amend(actor=manager, paytable=approved)
+    draft = paytable_amend(actor=manager, paytable=approved)
     if odds is not None:
-        services.paytable_update(actor=manager, paytable=draft, odds=odds)
-    return approved, services.paytable_submit(actor=manager, paytable=draft)
+        paytable_update(actor=manager, paytable=draft, odds=odds)
+    return approved, paytable_submit(actor=manager, paytable=draft)
 
 
 # --- Changes from the approved version ----------------------------------------------------
@@ -103,15 +115,15 @@ def test_a_layout_amendment_shows_the_wheel_order_and_both_artworks(
     login, manager_a, officer, holder_a
 ):
     approved = approved_layout(manager_a, officer, holder_a)
-    draft = services.layout_amend(actor=manager_a, layout=approved)
-    services.layout_update(
+    draft = layout_amend(actor=manager_a, layout=approved)
+    layout_update(
         actor=manager_a,
         layout=draft,
         wheel_order=OTHER_ORDER,
         first_colour="black",
         artwork=png_upload("new.png"),
     )
-    amendment = services.layout_submit(actor=manager_a, layout=draft)
+    amendment = layout_submit(actor=manager_a, layout=draft)
 
     page = text(login(officer).get(f"/compliance/layouts/{amendment.pk}/"))
 
@@ -134,15 +146,15 @@ def test_a_rules_amendment_shows_its_listing_field_by_field(login, manager_a, of
     layout = approved_layout(manager_a, officer, holder_a)
     paytable = approved_paytable(manager_a, officer, holder_a)
     approved = approved_rules(manager_a, officer, holder_a, paytable, layout)
-    draft = services.rules_submission_amend(actor=manager_a, submission=approved)
-    services.rules_submission_update(
+    draft = rules_submission_amend(actor=manager_a, submission=approved)
+    rules_submission_update(
         actor=manager_a,
         submission=draft,
         games=[listing(paytable, layout, min_wager=200)],
         effective_date=EFFECTIVE,
         expiry_date=EXPIRY,
     )
-    amendment = services.rules_submission_submit(actor=manager_a, submission=draft)
+    amendment = rules_submission_submit(actor=manager_a, submission=draft)
 
     page = text(login(officer).get(f"/compliance/rules/{amendment.pk}/"))
 
@@ -160,8 +172,8 @@ def test_a_rules_amendment_shows_its_listing_field_by_field(login, manager_a, of
 
 def test_the_history_shows_values_before_and_after(login, manager_a, holder_a):
     paytable = make_paytable(manager_a, holder_a)
-    services.paytable_update(actor=manager_a, paytable=paytable, odds={**MINIMUM_ODDS, "red": 2})
-    services.paytable_submit(actor=manager_a, paytable=paytable)
+    paytable_update(actor=manager_a, paytable=paytable, odds={**MINIMUM_ODDS, "red": 2})
+    paytable_submit(actor=manager_a, paytable=paytable)
 
     page = text(login(manager_a).get(f"/compliance/paytables/{paytable.pk}/?tab=history"))
 
@@ -212,10 +224,8 @@ def test_a_flagged_paytable_asks_for_the_override_in_the_panel(login, manager_a,
 
 
 def test_the_author_sees_four_eyes_in_place_of_the_panel(login, superuser, holder_a):
-    paytable = services.paytable_create(
-        actor=superuser, holder=holder_a, name="Own", odds=MINIMUM_ODDS
-    )
-    paytable = services.paytable_submit(actor=superuser, paytable=paytable)
+    paytable = paytable_create(actor=superuser, holder=holder_a, name="Own", odds=MINIMUM_ODDS)
+    paytable = paytable_submit(actor=superuser, paytable=paytable)
 
     page = text(login(superuser).get(f"/compliance/paytables/{paytable.pk}/"))
 
@@ -229,13 +239,11 @@ def test_the_author_sees_four_eyes_in_place_of_the_panel(login, superuser, holde
 def test_an_amender_of_a_version_sent_back_carries_its_authorship(
     login, manager_a, officer, officer2, superuser, holder_a
 ):
-    paytable = services.paytable_create(
-        actor=superuser, holder=holder_a, name="Carried", odds=MINIMUM_ODDS
-    )
-    paytable = services.paytable_submit(actor=superuser, paytable=paytable)
-    paytable = services.paytable_request_changes(actor=officer, paytable=paytable, reason="Fix")
-    draft = services.paytable_amend(actor=manager_a, paytable=paytable)
-    services.paytable_submit(actor=manager_a, paytable=draft)
+    paytable = paytable_create(actor=superuser, holder=holder_a, name="Carried", odds=MINIMUM_ODDS)
+    paytable = paytable_submit(actor=superuser, paytable=paytable)
+    paytable = paytable_request_changes(actor=officer, paytable=paytable, reason="Fix")
+    draft = paytable_amend(actor=manager_a, paytable=paytable)
+    paytable_submit(actor=manager_a, paytable=draft)
 
     page = text(login(superuser).get(f"/compliance/paytables/{draft.pk}/"))
 

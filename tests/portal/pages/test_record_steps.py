@@ -2,8 +2,10 @@
 
 import pytest
 
-from portal.compliance import services
 from portal.compliance.models import RecordStatus
+from portal.compliance.services.layouts import layout_submit
+from portal.compliance.services.paytables import paytable_submit
+from portal.compliance.services.rules import rules_submission_submit
 from tests.portal.factories import events_written, make_layout, make_paytable, make_rules
 from tests.portal.pages.helpers import text
 
@@ -24,9 +26,9 @@ def _rules(manager, holder):
 
 
 SUBMIT = {
-    "layouts": lambda actor, record: services.layout_submit(actor=actor, layout=record),
-    "paytables": lambda actor, record: services.paytable_submit(actor=actor, paytable=record),
-    "rules": lambda actor, record: services.rules_submission_submit(actor=actor, submission=record),
+    "layouts": lambda actor, record: layout_submit(actor=actor, layout=record),
+    "paytables": lambda actor, record: paytable_submit(actor=actor, paytable=record),
+    "rules": lambda actor, record: rules_submission_submit(actor=actor, submission=record),
 }
 KINDS = [_layout, _paytable, _rules]
 

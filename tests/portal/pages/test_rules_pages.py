@@ -2,8 +2,8 @@ import pytest
 
 from portal.audit.models import AuditEvent
 from portal.compliance import messages as msg
-from portal.compliance import services
 from portal.compliance.models import ListedGame, RecordStatus, RulesSubmission
+from portal.compliance.services.rules import rules_submission_approve, rules_submission_submit
 from tests.portal.factories import (
     EXPIRY,
     make_layout,
@@ -142,7 +142,7 @@ def test_601a2_listed_records_must_be_approved_before_the_submission(
 ):
     draft_paytable = make_paytable(manager_a, holder_a)
     submission = make_rules(manager_a, holder_a, draft_paytable, make_layout(manager_a, holder_a))
-    services.rules_submission_submit(actor=manager_a, submission=submission)
+    rules_submission_submit(actor=manager_a, submission=submission)
 
     response = login(officer).post(f"/compliance/rules/{submission.pk}/", {"step": "approve"})
 
@@ -170,9 +170,9 @@ def test_editing_changes_the_listing_but_not_the_status(login, manager_a, holder
 
 
 def test_amend_withdraw_and_reject_rules(login, manager_a, officer, holder_a, parts):
-    first = services.rules_submission_approve(
+    first = rules_submission_approve(
         actor=officer,
-        submission=services.rules_submission_submit(
+        submission=rules_submission_submit(
             actor=manager_a, submission=make_rules(manager_a, holder_a, *parts)
         ),
     )
@@ -180,7 +180,7 @@ def test_amend_withdraw_and_reject_rules(login, manager_a, officer, holder_a, pa
     login(manager_a).post(f"/compliance/rules/{first.pk}/", {"step": "amend"})
     second = RulesSubmission.objects.get(series=first.series, version=2)
     assert second.games.get().paytable == parts[0]
-    services.rules_submission_submit(actor=manager_a, submission=second)
+    rules_submission_submit(actor=manager_a, submission=second)
     login(officer).post(
         f"/compliance/rules/{second.pk}/", {"step": "reject", "reason": "No change"}
     )

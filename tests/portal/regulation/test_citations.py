@@ -25,8 +25,14 @@ def test_it_reads_clause_constants_and_readings_by_id():
     assert cited("**Reading** (reading:zero-splits): 0-1 is a split") == ["reading:zero-splits"]
 
 
-def test_it_does_not_take_domain_md_section_numbers_for_clauses():
-    assert cited('DOMAIN.md §2 "Hold", §3') == []
+def test_it_does_not_take_a_notes_section_number_for_a_clause():
+    assert cited('the notes §2 "Hold", §3') == []
+
+
+def test_it_leaves_an_rfcs_sections_alone_but_not_a_clause_after_them():
+    assert cited("RFC 6750 §3.1: a token sent and refused") == []
+    assert cited("RFC 9110, § 15.5 and § 617b.8(e)") == ["617b.8(e)"]
+    assert cited("§3.1") == ["3.1"]
 
 
 def test_it_tells_a_canonical_citation_from_another_spelling():
@@ -38,9 +44,9 @@ def test_it_tells_a_canonical_citation_from_another_spelling():
     "line",
     [
         "**Reading:** 0 borders 1, 2 and 3",
-        "**Reading (zero, DOMAIN.md):** a wager placed on zero",
-        "either may follow 0 (DOMAIN.md Reading).",
-        'help_text="Minor units; even (DOMAIN.md reading)."',
+        "**Reading (zero, the notes):** a wager placed on zero",
+        "either may follow 0 (NOTES.md Reading).",
+        'help_text="Minor units; even (notes.md reading)."',
         "whichever it is (the Reading).",
         "Readings of this report (each is also a note):",
     ],

@@ -14,7 +14,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from portal.regulation.management.commands import clauses as clauses_command
-from portal.regulation.matrix import NOT_RUN, build_matrix, load_results
+from portal.regulation.matrix import NOT_RUN, build_matrix, load_results, row_as_dict
 from portal.regulation.register import load_register
 from tests.clause_results import ClauseResults
 
@@ -59,9 +59,19 @@ id = "reading:zero-splits"
 kind = "reading"
 title = "Zero splits"
 summary = "0-1 is a split."
-source = "DOMAIN.md"
+source = "domain"
 domain_section = "1. The game"
 domain_opening = "0-1, 0-2 and 0-3 are splits"
+
+[[clause]]
+id = "reading:supersede"
+kind = "reading"
+title = "A table plays on"
+summary = "Until the amendment is approved."
+source = "domain"
+domain_section = "3. People"
+domain_opening = "approving a new version"
+status = "planned"
 """
 
 CODE = '''"""Settling (§ 617b.8(g)(2)); a typo: § 617b.8(h).
@@ -240,3 +250,94 @@ def test_the_command_check_lists_every_problem_and_fails(command):
     with pytest.raises(CommandError, match="6 clause traceability problems"):
         call_command(clauses_command.Command(), "--check", stdout=out)
     assert "unknown: jinzi/settlement.py:1: code cites § 617b.8(h)" in out.getvalue()
+    assert "planned (not yet applied): reading:supersede: A table plays on" in out.getvalue()
+
+
+def test_a_planned_clause_needs_no_test_and_is_listed_as_planned(tree):
+    matrix = tree.build()
+    row = matrix.row("reading:supersede")
+    assert row.clause.planned and not row.tested
+    assert [r.clause.id for r in matrix.planned] == ["reading:supersede"]
+    assert "reading:supersede" not in {p.clause_id for p in matrix.problems}
+    data = row_as_dict(row)
+    assert (data["status"], data["source"]) == ("planned", "domain")
+    assert row_as_dict(matrix.row("617b.8(a)"))["status"] == "applied"
+
+
+def test_the_csv_and_the_text_say_which_clauses_are_planned(command):
+    rows = list(csv.DictReader(io.StringIO(command("--format", "csv"))))
+    assert {row["clause"]: row["status"] for row in rows}["reading:supersede"] == "planned"
+    assert {row["status"] for row in rows} == {"applied", "planned"}
+    line = next(line for line in command().splitlines() if line.startswith("reading:supersede"))
+    assert line.endswith("PLANNED") and "UNTESTED" not in line
+    assert "status: planned, not yet applied" in command("--clause", "reading:supersede")
+
+
+PASSING_REGISTER = """
+[[clause]]
+id = "617b.8"
+kind = "rule"
+title = "Jinzi Roulette"
+summary = "The rule."
+text = "Effective June 14, 2025."
+
+[[clause]]
+id = "617b.8(g)"
+kind = "rule"
+title = "Zero"
+summary = "When zero wins."
+text = "When the winning outcome is zero, the following apply:"
+
+[[clause]]
+id = "617b.8(a)"
+kind = "rule"
+title = "Offering"
+summary = "Offer it."
+text = "A certificate holder may offer it."
+status = "planned"
+
+[[clause]]
+id = "reading:round-up"
+kind = "reading"
+title = "Round up"
+summary = "Fractional returns round up."
+source = "project"
+pending = "the edge shown for a paytable"
+"""
+
+PASSING_TESTS = """import pytest
+
+
+def test_617b8_g_zero(stake):
+    pass
+
+
+@pytest.mark.clause("reading:round-up")
+def test_it_rounds_up():
+    pass
+"""
+
+
+def test_the_check_passes_with_planned_clauses_listed_and_a_planned_part_not_counted(
+    tmp_path, monkeypatch
+):
+    for relative, text in {
+        "portal/regulation/register.toml": PASSING_REGISTER,
+        "jinzi/settlement.py": '"""Settling (§ 617b.8(g)); reading:round-up."""\n',
+        "tests/jinzi/test_settlement.py": PASSING_TESTS,
+    }.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    clauses = load_register(tmp_path / "portal/regulation/register.toml")
+    matrix = build_matrix(root=tmp_path, clauses=clauses)
+    # 617b.8's applied part (g) is tested; its planned part (a) does not hold it back.
+    assert matrix.row("617b.8").tested and not matrix.row("617b.8(a)").tested
+    assert matrix.problems == ()
+    monkeypatch.setattr(clauses_command, "build_matrix", lambda results_path: matrix)
+    out = io.StringIO()
+    call_command(clauses_command.Command(), "--check", stdout=out)
+    assert out.getvalue().splitlines() == [
+        "planned (not yet applied): 617b.8(a): Offering",
+        "partly applied: reading:round-up: not yet applied: the edge shown for a paytable",
+        "4 clauses: 3 applied, every one tested; 1 planned; no problems.",
+    ]

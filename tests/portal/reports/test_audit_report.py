@@ -1,4 +1,4 @@
-"""The audit report (DOMAIN.md §2 "Hold", § 811a.9), on three rounds worked out by hand.
+"""The audit report (reading:expected-win, § 811a.9), on three rounds worked out by hand.
 
 Minimum paytable (§ 617b.8(f)), standard wheel (red {1,3,5,8,10,12}); the player tops
 up 100,000 cents first.
@@ -29,8 +29,8 @@ from django.db import connection
 from portal.core import append_only
 from portal.core.padates import UTC, pa_date
 from portal.game.models import Bet, Round
-from portal.reports.audit import audit_report
-from portal.reports.audit.numbers import sqrt_text
+from portal.reports.audit_report import audit_report
+from portal.reports.audit_report.numbers import sqrt_text
 from portal.reports.document import NO_ACTIVITY
 from tests.portal.factories import approved_offering
 from tests.portal.game.conftest import MONEY_TESTS, FixedBits

@@ -18,6 +18,7 @@ from portal.reports import definitions, render, services
 from portal.reports.document import NO_ACTIVITY
 from portal.reports.models import ReportFile
 from portal.reports.render.charts import chart_png, chart_svg, document_charts, validate_chart
+from portal.reports.services import runs
 from tests.portal.reports.test_render import make_document, written
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -266,7 +267,7 @@ def charted_run(db, reports_folder, auditor, holder_a, monkeypatch):
         return dataclasses.replace(report, build=build)
 
     monkeypatch.setattr(definitions, "definition", with_charts)
-    monkeypatch.setattr(services, "_enqueue", lambda run: None)
+    monkeypatch.setattr(runs, "_enqueue", lambda run: None)
     run = services.report_run_request(
         actor=auditor, kind="expiry", parameters={"holder": holder_a.pk}, via="api"
     )[0]
@@ -320,7 +321,7 @@ def test_an_unknown_chart_or_a_run_without_its_json_file_is_404(client, auditor,
 
 
 def test_a_run_whose_report_has_no_charts_shows_none(client, auditor, reports_folder, monkeypatch):
-    monkeypatch.setattr(services, "_enqueue", lambda run: None)
+    monkeypatch.setattr(runs, "_enqueue", lambda run: None)
     run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
     services.report_run_execute(run_id=run.pk)
     client.force_login(auditor)

@@ -9,8 +9,10 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from portal.compliance import services
 from portal.compliance.models import SUNSET, Layout
+from portal.compliance.services.expiry import records_expire_due
+from portal.compliance.services.layouts import layout_submit, layout_withdraw
+from portal.compliance.services.paytables import paytable_withdraw
 from portal.core.padates import day_starts, pa_date, pa_today
 from portal.game.models import Round
 from portal.game.services import round_play
@@ -160,7 +162,7 @@ def test_617b8_stored_approval_whose_dates_lapsed_is_flagged_until_the_job_runs(
         "still stored approved" in n and ": 1 " in n for n in sections(later)["job"]["notes"]
     )
 
-    services.records_expire_due(today=today + DAY)  # stored expired; the dates hold today
+    records_expire_due(today=today + DAY)  # stored expired; the dates hold today
     layout = row_of(expiry_report(as_of=today), "approvals", kind="layout")
     assert layout["status"] == "expired"
     assert layout["flag"].startswith("stored expired, but its dates hold")
@@ -213,13 +215,13 @@ def test_601a2_drafts_that_can_no_longer_be_approved_are_stuck(live_offering, ma
     stuck = row_of(expiry_report(as_of=today + 2 * DAY), "stuck", title="Short-lived rules")
     assert stuck["status"] == "draft" and "is not after" in stuck["flag"]
 
-    services.layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
+    layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
     stuck = row_of(expiry_report(as_of=today), "stuck", title=draft.title)
     assert "which is withdrawn" in stuck["flag"]
 
 
 def test_601a10_a_layout_review_past_15_days_is_stuck(manager_a, holder_a):
-    layout = services.layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+    layout = layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
     assert details(expiry_report(as_of=layout.review_due), "stuck") == []
 
     row = row_of(expiry_report(as_of=layout.review_due + DAY), "stuck", kind="layout")
@@ -251,7 +253,7 @@ def test_811a7_changes_and_the_job_come_from_the_audit_trail_and_availability_lo
     live_offering, officer
 ):
     today = pa_today()
-    services.paytable_withdraw(actor=officer, paytable=live_offering.paytable, reason="Pulled")
+    paytable_withdraw(actor=officer, paytable=live_offering.paytable, reason="Pulled")
     changes = details(expiry_report(as_of=today), "changes")
     kinds = [r["change"] for r in changes]
     assert {"layout approved", "paytable withdrawn", "offering opened", "offering closed"} <= set(
@@ -263,7 +265,7 @@ def test_811a7_changes_and_the_job_come_from_the_audit_trail_and_availability_lo
 
     expiry = live_offering.layout.expiry_date
     with time_machine.travel(day_starts(expiry) + datetime.timedelta(hours=1), tick=False):
-        services.records_expire_due()
+        records_expire_due()
     job = sections(expiry_report(as_of=expiry))["job"]
     assert job["notes"][0].startswith("Last ran: ")
     assert {r["change"] for r in job["rows"]} == {"layout expired", "rules submission expired"}
@@ -297,7 +299,7 @@ def test_810a11_round_after_a_withdrawal_or_before_the_approval_is_a_violation(
     funded_player, live_offering, officer
 ):
     played = play(funded_player, live_offering)
-    services.layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
+    layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
     late = copy_round(played, timezone.now() + datetime.timedelta(minutes=1))
     copy_round(played, Layout.objects.get(pk=live_offering.layout_id).decided_at - DAY)
 

@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from portal.audit.models import AuditEvent
 from portal.reports import definitions, services, tasks
 from portal.reports.models import ReportFile, ReportRun, RunStatus
+from portal.reports.services import files, runs
 
 # Whole flows: a request commits, then its on_commit queues the run (in-process here).
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,7 +56,7 @@ def test_811a9_an_auditor_runs_the_expiry_report_in_every_format(auditor, live_o
 
 
 def test_811a9_the_same_report_asked_twice_while_queued_is_one_run(auditor, officer, monkeypatch):
-    monkeypatch.setattr(services, "_enqueue", lambda run: None)  # the queue holds it
+    monkeypatch.setattr(runs, "_enqueue", lambda run: None)  # the queue holds it
 
     first = api(auditor).post(URL, EXPIRY, format="json")
     second = api(officer).post(URL, EXPIRY, format="json")
@@ -141,7 +142,7 @@ def test_a_failing_run_is_retried_with_back_off_then_says_why_and_can_be_retried
     monkeypatch.setattr(
         definitions, "definition", lambda kind: dataclasses.replace(real(kind), build=broken)
     )
-    monkeypatch.setattr(services, "_enqueue", lambda run: None)  # the worker is driven below
+    monkeypatch.setattr(runs, "_enqueue", lambda run: None)  # the worker is driven below
     run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
 
     # An attempt with retries left asks for another, with back-off (in-process, Celery
@@ -164,23 +165,23 @@ def test_a_failing_run_is_retried_with_back_off_then_says_why_and_can_be_retried
 def test_a_run_interrupted_mid_way_is_claimed_again_and_leaves_one_set_of_files(
     auditor, monkeypatch
 ):
-    monkeypatch.setattr(services, "_enqueue", lambda run: None)
+    monkeypatch.setattr(runs, "_enqueue", lambda run: None)
     run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
-    written = services._write_file
+    written = files.write_file
 
     def crash_after_two(run, document, fmt):
         if fmt == "xlsx":
             raise SystemExit("worker killed")  # the worker dies between two files
         return written(run, document, fmt)
 
-    monkeypatch.setattr(services, "_write_file", crash_after_two)
+    monkeypatch.setattr(files, "write_file", crash_after_two)
     with pytest.raises(SystemExit):
         services.report_run_execute(run_id=run.pk)
     assert ReportRun.objects.get(pk=run.pk).status == RunStatus.RUNNING
     # A hard kill mid-write leaves the temporary file behind (no ``finally`` runs).
     half = settings.JINZI_REPORTS_DIR / f".expiry-{run.pk}.xlsx.0123abcd.part"
     half.write_bytes(b"PK\x03\x04 half a workbook")
-    monkeypatch.setattr(services, "_write_file", written)
+    monkeypatch.setattr(files, "write_file", written)
 
     services.report_run_execute(run_id=run.pk)  # the message comes back (acks_late)
 
@@ -240,7 +241,7 @@ def test_the_reports_page_asks_for_a_run_and_follows_it(client, auditor, officer
 
 
 def test_a_run_in_progress_is_polled_by_htmx(client, auditor, monkeypatch):
-    monkeypatch.setattr(services, "_enqueue", lambda run: None)
+    monkeypatch.setattr(runs, "_enqueue", lambda run: None)
     run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
     client.force_login(auditor)
 
@@ -252,7 +253,7 @@ def test_a_run_in_progress_is_polled_by_htmx(client, auditor, monkeypatch):
 def test_811a9_the_json_file_is_the_document_the_openapi_schema_describes(auditor, tmp_path):
     from django.core.management import call_command
 
-    from portal.reports.api import ReportDocumentSerializer
+    from portal.reports.api.serializers import ReportDocumentSerializer
 
     run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
     document = json.loads((settings.JINZI_REPORTS_DIR / f"expiry-{run.pk}.json").read_text())

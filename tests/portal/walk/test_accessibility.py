@@ -14,7 +14,13 @@ import pytest
 from playwright.sync_api import expect
 
 from portal.audit.models import AuditEvent
-from portal.compliance import services
+from portal.compliance.services.layouts import layout_amend, layout_submit, layout_update
+from portal.compliance.services.paytables import paytable_amend, paytable_submit, paytable_update
+from portal.compliance.services.rules import (
+    rules_submission_amend,
+    rules_submission_submit,
+    rules_submission_update,
+)
 from portal.game.models import Round
 from portal.reports.models import ReportRun
 from tests.portal.browser import needs_chromium
@@ -50,21 +56,19 @@ def test_accessibility_signed_out(walk, axe, officer):
 @pytest.fixture
 def records_under_review(live_offering, manager_a, officer, holder_a):
     """A live table's approved parts, and each kind amended and submitted again."""
-    paytable = services.paytable_amend(actor=manager_a, paytable=live_offering.paytable)
-    services.paytable_update(
+    paytable = paytable_amend(actor=manager_a, paytable=live_offering.paytable)
+    paytable_update(
         actor=manager_a, paytable=paytable, odds={**MINIMUM_ODDS, "three_numbers": "13/4"}
     )
-    paytable = services.paytable_submit(actor=manager_a, paytable=paytable)
-    layout = services.layout_amend(actor=manager_a, layout=live_offering.layout)
-    services.layout_update(
+    paytable = paytable_submit(actor=manager_a, paytable=paytable)
+    layout = layout_amend(actor=manager_a, layout=live_offering.layout)
+    layout_update(
         actor=manager_a, layout=layout, wheel_order=OTHER_ORDER, artwork=png_upload("new.png")
     )
-    layout = services.layout_submit(actor=manager_a, layout=layout)
-    rules = services.rules_submission_amend(
-        actor=manager_a, submission=live_offering.rules_submission
-    )
-    services.rules_submission_update(actor=manager_a, submission=rules, notes="Renewed")
-    rules = services.rules_submission_submit(actor=manager_a, submission=rules)
+    layout = layout_submit(actor=manager_a, layout=layout)
+    rules = rules_submission_amend(actor=manager_a, submission=live_offering.rules_submission)
+    rules_submission_update(actor=manager_a, submission=rules, notes="Renewed")
+    rules = rules_submission_submit(actor=manager_a, submission=rules)
     return paytable, layout, rules
 
 
@@ -104,7 +108,7 @@ def test_accessibility_compliance_officer(
     _visit(walk, axe, "rules under review", f"/compliance/rules/{rules.pk}/")
     _visit(walk, axe, "offering", f"/compliance/offerings/{live_offering.pk}/")
     # Four-eyes: the author of a version sees why there is no decision panel.
-    own = services.paytable_submit(
+    own = paytable_submit(
         actor=superuser, paytable=make_paytable(superuser, paytable.holder, name="Own")
     )
     walk.sign_out()

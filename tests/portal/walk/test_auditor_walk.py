@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from portal.audit.models import AuditEvent
-from portal.compliance import services
+from portal.compliance.services.paytables import paytable_amend, paytable_approve, paytable_submit
 from portal.reports.models import ReportRun, RunStatus
 from tests.portal.browser import needs_chromium
 from tests.portal.factories import approved_paytable
@@ -29,9 +29,9 @@ def reports_folder(tmp_path, settings):
 def amended_paytable(manager_a, officer, officer2, holder_a):
     """v1 approved by one officer; v2, the same odds renewed, approved by the other."""
     approved = approved_paytable(manager_a, officer, holder_a)
-    draft = services.paytable_amend(actor=manager_a, paytable=approved)
-    draft = services.paytable_submit(actor=manager_a, paytable=draft)
-    return services.paytable_approve(actor=officer2, paytable=draft, reason="Same odds, renewed")
+    draft = paytable_amend(actor=manager_a, paytable=approved)
+    draft = paytable_submit(actor=manager_a, paytable=draft)
+    return paytable_approve(actor=officer2, paytable=draft, reason="Same odds, renewed")
 
 
 def test_811a7_an_auditor_filters_the_trail_reads_an_event_and_downloads_a_report(

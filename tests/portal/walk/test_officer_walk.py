@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from portal.compliance import services
 from portal.compliance.models import Paytable, RecordStatus
+from portal.compliance.services.paytables import paytable_amend, paytable_submit, paytable_update
 from tests.portal.browser import needs_chromium
 from tests.portal.factories import MINIMUM_ODDS, approved_paytable, make_paytable
 
@@ -23,9 +23,9 @@ AMENDED_ODDS = {**MINIMUM_ODDS, "three_numbers": "13/4"}
 def submitted_amendment(manager_a, officer2, holder_a):
     """v1 approved (by another officer), v2 changing one odds, submitted by the manager."""
     approved = approved_paytable(manager_a, officer2, holder_a)
-    draft = services.paytable_amend(actor=manager_a, paytable=approved)
-    services.paytable_update(actor=manager_a, paytable=draft, odds=AMENDED_ODDS)
-    return approved, services.paytable_submit(actor=manager_a, paytable=draft)
+    draft = paytable_amend(actor=manager_a, paytable=approved)
+    paytable_update(actor=manager_a, paytable=draft, odds=AMENDED_ODDS)
+    return approved, paytable_submit(actor=manager_a, paytable=draft)
 
 
 def test_an_officer_reviews_the_changes_from_the_approved_version_and_approves(
@@ -89,7 +89,7 @@ def test_four_eyes_the_author_of_a_version_is_told_why_they_cannot_decide_it(
     walk, superuser, officer, holder_a
 ):
     # A superuser may draft as a manager and decide as an officer, but never their own work.
-    own = services.paytable_submit(
+    own = paytable_submit(
         actor=superuser, paytable=make_paytable(superuser, holder_a, name="House special")
     )
     page = walk.page

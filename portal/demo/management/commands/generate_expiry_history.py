@@ -5,7 +5,8 @@ no availability log, no artwork, no four-eyes or date checks beyond the database
 constraints (one approved version per series, expiry after the effective date and never
 after the sunset). Holders and users go through their services. Optional rounds are fake
 game records: not drawn, without bets or ledger entries, in no wallet's hash chain.
-Never run it on a database whose records matter.
+Never run it on a database whose records matter: like every generator, it is a command of
+the demo app, installed only where JINZI_DEMO=1 (never in production).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from portal.audit.records import verify_records
+from portal.integrity.records import verify_records
 
 
 class Command(BaseCommand):

@@ -19,8 +19,10 @@ from portal.regulation.matrix import (
     matrix_csv_rows,
     row_as_dict,
 )
+from portal.regulation.register import APPLIED, PLANNED
 
 RESULTS_FILE = "clause-results.json"
+STATUS_TEXT = {APPLIED: "applied", PLANNED: "planned, not yet applied"}
 
 
 def default_results_path() -> Path:
@@ -40,7 +42,7 @@ def matrix_text(matrix: Matrix) -> list[str]:
     width = max(len(row.clause.id) for row in matrix.rows)
     lines = [f"{'clause':<{width}}  {'kind':<9}  code  tests  via parts  last results"]
     for row in matrix.rows:
-        flag = "" if row.tested else "  UNTESTED"
+        flag = "  PLANNED" if row.clause.planned else "" if row.tested else "  UNTESTED"
         lines.append(
             f"{row.clause.id:<{width}}  {row.clause.kind:<9}  {len(row.code):>4}  "
             f"{len(row.tests):>5}  {len(row.via_parts):>9}  {results_text(row)}{flag}"
@@ -55,10 +57,15 @@ def clause_text(matrix: Matrix, row: Row) -> list[str]:
     lines = [f"{clause.id} ({clause.kind}): {clause.title}", f"  {clause.summary}"]
     if clause.text:
         lines += ["", *(f"  > {line}" for line in clause.text.splitlines())]
-    if clause.domain_section:
-        lines.append(f"  DOMAIN.md: {clause.domain_section}")
+    if clause.source == "domain":
+        lines.append(
+            f"  a reading of the rule's text, in the domain notes: {clause.domain_section}"
+        )
     elif clause.source == "project":
-        lines.append("  the project's own Reading, not (yet) in DOMAIN.md")
+        lines.append("  a choice the project made, not in the domain notes")
+    lines.append(f"  status: {STATUS_TEXT[clause.status]}")
+    if clause.pending:
+        lines.append(f"  not yet applied: {clause.pending}")
     parts = [other.clause.id for other in matrix.rows if other.clause.parent == clause.id]
     lines.append(f"  parent: {clause.parent or '-'}; parts: {', '.join(parts) or '-'}")
     lines.append(f"  tested: {'yes' if row.tested else 'NO'}")
@@ -74,8 +81,9 @@ def clause_text(matrix: Matrix, row: Row) -> list[str]:
 class Command(BaseCommand):
     help = (
         "The clause traceability matrix: each registered clause, where the code applies it "
-        "and the tests that prove it, with their last results. --check exits non-zero on "
-        "untested clauses, unknown citations and Readings cited without their id."
+        "and the tests that prove it, with their last results. --check lists the planned "
+        "clauses and exits non-zero on untested applied clauses, unknown citations and "
+        "Readings cited without their id."
     )
 
     def add_arguments(self, parser):
@@ -111,8 +119,18 @@ class Command(BaseCommand):
             self.stdout.write("\n".join(matrix_text(matrix)))
 
     def report_problems(self, matrix: Matrix) -> None:
+        for row in matrix.planned:
+            self.stdout.write(f"planned (not yet applied): {row.clause.id}: {row.clause.title}")
+        for row in matrix.pending:
+            self.stdout.write(
+                f"partly applied: {row.clause.id}: not yet applied: {row.clause.pending}"
+            )
         if not matrix.problems:
-            self.stdout.write(f"{len(matrix.rows)} clauses, every one tested; no problems.")
+            applied = len(matrix.rows) - len(matrix.planned)
+            self.stdout.write(
+                f"{len(matrix.rows)} clauses: {applied} applied, every one tested; "
+                f"{len(matrix.planned)} planned; no problems."
+            )
             return
         for problem in matrix.problems:
             self.stdout.write(f"{problem.kind}: {problem}")

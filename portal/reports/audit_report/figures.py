@@ -23,7 +23,7 @@ from django.db.models import Count, F, Sum
 
 import jinzi
 from portal.game.models import Bet, Round
-from portal.reports.audit.scope import Scope
+from portal.reports.audit_report.scope import Scope
 
 GroupKey = tuple[int, int, int]  # offering pk, paytable pk, paytable version
 LISTED = 10_000  # rounds listed in full (odd RNG, big wins); a count is always whole

@@ -4,9 +4,9 @@ reconciliation, the wallets and the chain heads."""
 from __future__ import annotations
 
 import jinzi
-from portal.reports.audit.figures import OddRng
-from portal.reports.audit.resettle import LISTED, Pass
-from portal.reports.audit.scope import Scope
+from portal.reports.audit_report.figures import OddRng
+from portal.reports.audit_report.resettle import LISTED, Pass
+from portal.reports.audit_report.scope import Scope
 from portal.reports.document import column, section
 
 
@@ -129,7 +129,7 @@ def wallets_section(scope: Scope, rows: list[dict]) -> dict:
     """**Reading** (reading:player-wallet): a wallet is the player's, not a holder's: a
     report narrowed to one holder or offering (which its managers may read) checks the whole
     wallet of each of its players but shows only whether it reconciles, never the amounts of
-    play elsewhere (DOMAIN.md §3 gives each player a wallet; whose it is, is ours)."""
+    play elsewhere (reading:player-wallet)."""
     narrowed = scope.holder_id is not None or scope.offering_id is not None
     shown = []
     for row in rows:

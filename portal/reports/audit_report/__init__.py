@@ -1,5 +1,5 @@
-"""The audit report: what an auditor signs for a period of gaming days (DOMAIN.md §2
-"Hold" and "Reports"; § 811a.9).
+"""The audit report: what an auditor signs for a period of gaming days (reading:expected-win,
+§ 811a.9).
 
 ``audit_report`` returns the report document (``portal.reports.document``) with, beside its
 sections, the contract's own keys: ``period`` {start, end}, ``totals``, ``outcome_counts``,
@@ -26,10 +26,18 @@ from django.utils import timezone
 
 from portal.accounts.models import CertificateHolder
 from portal.core.padates import pa_time
-from portal.reports.audit import checks, detail, exceptions, figures, hold, reconcile, resettle
-from portal.reports.audit.charts import daily_charts, outcome_chart
-from portal.reports.audit.numbers import decimal_text, sqrt_text
-from portal.reports.audit.scope import scope_of
+from portal.reports.audit_report import (
+    checks,
+    detail,
+    exceptions,
+    figures,
+    hold,
+    reconcile,
+    resettle,
+)
+from portal.reports.audit_report.charts import daily_charts, outcome_chart
+from portal.reports.audit_report.numbers import decimal_text, sqrt_text
+from portal.reports.audit_report.scope import scope_of
 from portal.reports.document import made, streamed_section
 
 TITLE = "Audit report"

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import jinzi
-from portal.reports.audit.checks import player_ref
-from portal.reports.audit.figures import spot_edge
-from portal.reports.audit.resettle import rounds_with_bets
-from portal.reports.audit.scope import Scope
+from portal.reports.audit_report.checks import player_ref
+from portal.reports.audit_report.figures import spot_edge
+from portal.reports.audit_report.resettle import rounds_with_bets
+from portal.reports.audit_report.scope import Scope
 from portal.reports.document import column
 
 ROUND_COLUMNS = (

@@ -2,7 +2,7 @@
 
 - single wins of at least the report's threshold (a round's returns less its stakes);
 - paytables with a spot whose house edge is 0 or less that took bets (legal under
-  § 617b.8(f), but to be flagged loudly: DOMAIN.md §1);
+  § 617b.8(f), but to be flagged loudly);
 - approvals, supersessions, expiries, withdrawals and openings/closings in the period, and
   rounds played on an offering that was not live: the expiry report's own sections
   (``portal.reports.expiry``), read over this report's period;
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from portal.audit.models import AuditEvent
 from portal.audit.services import EXPORTED
-from portal.reports.audit.checks import player_ref
-from portal.reports.audit.figures import LISTED, SpotTotal, spot_edge
-from portal.reports.audit.numbers import decimal_text
-from portal.reports.audit.scope import Scope
+from portal.reports.audit_report.checks import player_ref
+from portal.reports.audit_report.figures import LISTED, SpotTotal, spot_edge
+from portal.reports.audit_report.numbers import decimal_text
+from portal.reports.audit_report.scope import Scope
 from portal.reports.document import column, section
 from portal.reports.expiry.activity import changes_section, violations_section
 from portal.reports.expiry.world import load_world

@@ -1,7 +1,7 @@
 """The audit report's hold figures: the summary (holder → offering → paytable version), the
 by-kind table and the outcomes, from the database's sums and the pass's moments.
 
-DOMAIN.md §2 "Hold": handle H = Σ stakes, win W = H − Σ returns, hold % = W / H; expected
+reading:expected-win: handle H = Σ stakes, win W = H − Σ returns, hold % = W / H; expected
 win E = Σ stake × the exact edge of the spot under the odds the round recorded; its
 standard deviation SD from each round's exact variance (a round's bets share one outcome;
 rounds are independent, so variances add); z = (W − E) / SD, flagged by ``jinzi.hold_check``.
@@ -17,10 +17,10 @@ import jinzi
 from jinzi.stats import EXCEPTION_Z, LOW_VOLUME_ROUNDS, REVIEW_Z
 from portal.compliance.models import Paytable
 from portal.core.padates import pa_time
-from portal.reports.audit.figures import GroupKey, Players, RoundTotal, SpotTotal, by_group
-from portal.reports.audit.numbers import decimal_text, ratio, sqrt_text
-from portal.reports.audit.resettle import Pass
-from portal.reports.audit.scope import Scope
+from portal.reports.audit_report.figures import GroupKey, Players, RoundTotal, SpotTotal, by_group
+from portal.reports.audit_report.numbers import decimal_text, ratio, sqrt_text
+from portal.reports.audit_report.resettle import Pass
+from portal.reports.audit_report.scope import Scope
 from portal.reports.document import column, section
 
 
@@ -156,7 +156,7 @@ def summary(
         total += holder_hold
     notes = [
         "H, returned and W are the bets' own figures, in cents; E and SD are exact, in "
-        "cents to four decimal places (DOMAIN.md §2 'Hold').",
+        "cents to four decimal places (reading:expected-win).",
         "E = Σ stake × the exact house edge of its spot under the odds the round recorded; SD "
         "from each round's exact variance over the 13 outcomes (a round's bets share one "
         "outcome; rounds are independent, so variances add).",

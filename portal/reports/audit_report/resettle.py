@@ -30,8 +30,8 @@ import jinzi
 from portal.core.hashing import GENESIS_HASH
 from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, round_digest
 from portal.game.models import Bet, Round, Wallet
-from portal.reports.audit.figures import GroupKey, odds_key
-from portal.reports.audit.scope import Scope
+from portal.reports.audit_report.figures import GroupKey, odds_key
+from portal.reports.audit_report.scope import Scope
 
 CHUNK = 5_000  # rows a cursor fetches at a time
 LISTED = 1_000  # problems listed in full; the count is always whole

@@ -13,8 +13,8 @@ from fractions import Fraction
 
 import jinzi
 from jinzi.stats import REVIEW_Z
-from portal.reports.audit.resettle import Pass
-from portal.reports.audit.scope import Scope
+from portal.reports.audit_report.resettle import Pass
+from portal.reports.audit_report.scope import Scope
 
 Z95 = REVIEW_Z  # the 95 % band: the same z the hold check calls "review"
 

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Q, Subquery, Sum
 
 from portal.audit.chain import stored_head, verify_stored
-from portal.core.hashing import canonical_digest
+from portal.game.chain import heads_digest
 from portal.game.models import LedgerEntry, LedgerKind, Round, Wallet
-from portal.reports.audit.resettle import Pass
-from portal.reports.audit.scope import Scope
+from portal.reports.audit_report.resettle import Pass
+from portal.reports.audit_report.scope import Scope
 
 
 @dataclass
@@ -113,13 +113,6 @@ KIND_SUM = {LedgerKind.TOP_UP: "top_ups", LedgerKind.STAKE: "stakes", LedgerKind
 
 def scope_players(scope: Scope):
     return Round.objects.filter(scope.q()).values("player_id").distinct()
-
-
-def heads_digest(heads: dict[int, tuple[int, str]]) -> str:
-    """One hash for all the players' chain heads at the period's end, to keep outside."""
-    return canonical_digest(
-        {"heads": [[player, seq, hash_] for player, (seq, hash_) in sorted(heads.items())]}
-    )
 
 
 def reconciliation(*, stakes: Money, returns: Money, wallet_rows: list[dict], found: Pass) -> dict:

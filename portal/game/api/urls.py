@@ -1,0 +1,9 @@
+"""The game API's routes under /api/ (registered on the one router by ``portal.urls``)."""
+
+from portal.api.routers import Route
+from portal.game.api.views import RoundViewSet, WalletViewSet
+
+routes = [
+    Route("rounds", RoundViewSet, "round"),
+    Route("wallet", WalletViewSet, "wallet"),
+]
