@@ -1,4 +1,5 @@
-"""CSV export of the audit trail (§ 811a.7: logs exportable by the regulator), streamed."""
+"""CSV export of the audit trail (§ 811a.7: logs exportable by the regulator), streamed; its
+columns are the trail's list's (``portal.audit.filtersets``)."""
 
 from __future__ import annotations
 
@@ -7,39 +8,14 @@ from collections.abc import Iterable, Iterator
 from django.db.models import QuerySet
 
 from portal.audit.chain import in_sequence
+from portal.audit.filtersets import AUDIT_COLUMNS
 from portal.audit.models import AuditEvent
-from portal.core.csv_export import csv_lines
 
-COLUMNS = (
-    "sequence",
-    "occurred_at",
-    "actor_username",
-    "action",
-    "object_type",
-    "object_id",
-    "object_version",
-    "reason",
-    "request_id",
-    "before",
-    "after",
-    "prev_hash",
-    "hash",
-)
-
-
-# The header names the zone of the one time column: instants are exported in UTC, ISO 8601
-# with their offset (reading:pennsylvania-dates).
-HEADER = tuple("occurred_at_utc" if column == "occurred_at" else column for column in COLUMNS)
-
-
-def _rows(events: Iterable[AuditEvent]) -> Iterator[list]:
-    for event in events:
-        row = [getattr(event, column) for column in COLUMNS]
-        row[1] = event.occurred_at.isoformat()
-        yield row
+HEADER = AUDIT_COLUMNS.csv_headers
 
 
 def csv_rows(events: QuerySet[AuditEvent] | Iterable[AuditEvent]) -> Iterator[str]:
+    """The events oldest first (a queryset is read in the chain's order)."""
     if isinstance(events, QuerySet):
         events = in_sequence(events)
-    return csv_lines(HEADER, _rows(events))
+    return AUDIT_COLUMNS.csv_lines(events)

@@ -17,7 +17,7 @@ from portal.access import policy
 from portal.access.policy import Action
 from portal.audit import chain
 from portal.audit.export import csv_rows
-from portal.audit.filters import AuditEventFilter, filters_given
+from portal.audit.filtersets import AuditEventFilter, filters_given
 from portal.audit.models import AuditEvent
 from portal.audit.services import audit_trail_exported
 from portal.core.csv_export import csv_response
@@ -31,25 +31,11 @@ from portal.core.pages import (
 )
 from portal.core.pictures import ABSENT, compare
 
-_FILTER_LABELS = {
-    "since": ("From (Pennsylvania time)", "datetime-local"),
-    "until": ("Before (Pennsylvania time)", "datetime-local"),
-    "actor": ("Actor (username)", "text"),
-    "action": ("Action starts with", "text"),
-    "object_type": ("Object type", "text"),
-    "object_id": ("Object id", "text"),
-    "request_id": ("Request id", "text"),
-}
-
 
 def _filtered(request: HttpRequest) -> AuditEventFilter:
     """The trail narrowed by the query string; only compliance, auditors and superusers."""
     policy.require(request.user, Action.VIEW_AUDIT)
-    events = AuditEventFilter(request.GET, queryset=AuditEvent.objects.order_by("-sequence"))
-    for name, (label, input_type) in _FILTER_LABELS.items():
-        field = events.form.fields[name]
-        field.label, field.widget.input_type = label, input_type
-    return events
+    return AuditEventFilter.for_page(request, AuditEvent.objects.order_by("-sequence"))
 
 
 @login_required
@@ -60,7 +46,7 @@ def event_list(request: HttpRequest) -> HttpResponse:
     valid = events.is_valid()
     page = paginate(request, events.qs if valid else AuditEvent.objects.none())
     rows = list(zip(page, named_objects(page), strict=True))
-    context = {"filter": events, "page": page, "rows": rows}
+    context = {"filter": events, "columns": events.columns, "page": page, "rows": rows}
     return render(request, "audit/event_list.html", context, status=200 if valid else 400)
 
 
@@ -91,7 +77,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def event_export(request: HttpRequest) -> HttpResponse:
     events = _filtered(request)
     if not events.is_valid():
-        context = {"filter": events, "page": None, "rows": []}
+        context = {"filter": events, "columns": events.columns, "page": None, "rows": []}
         return render(request, "audit/event_list.html", context, status=400)
     if request.method == "GET":  # a HEAD takes no copy
         audit_trail_exported(actor=request.user, filters=filters_given(request.GET), via="page")

@@ -1,17 +1,19 @@
-"""What every list page shares: a search box, sortable columns, filters that refuse what they
-cannot read, pagination and a CSV export of everything the filters select.
+"""What every list shares: its columns, a search box, sortable columns, filters that refuse
+what they cannot read, pagination and a CSV export of everything the filters select.
 
-A list is a django-filter ``FilterSet`` with a ``Search`` (``?q=``) and a ``Sort``
-(``?sort=key`` or ``-key``) among its filters, and its CSV columns; the view calls
-``filtered_page`` and, when ``wants_csv``, ``csv_download``. Column headers link to their sort
-with ``{% sort_header %}`` (``core.templatetags.lists``)."""
+A list declares its columns once (``Columns``): each column's title on the page, its cell in
+the CSV and what it sorts by. Its filters are a ``ListFilterSet`` with a ``Search``
+(``?q=``) and a ``Sort`` over those columns (``?sort=key`` or ``-key``); the page's headers
+are drawn from the same declaration (``{% column_headers %}``, ``core.templatetags.lists``).
+The view calls ``filtered_page`` and, when ``wants_csv``, ``csv_download``."""
 
 from __future__ import annotations
 
+import copy
 import datetime
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
 import django_filters
 from django import forms
@@ -25,6 +27,94 @@ from portal.core.padates import day_starts
 from portal.core.pages import paginate
 
 SEARCH_WORDS = 8  # more words than this are ignored: each is one more condition
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a list, declared once.
+
+    ``name`` is its key: ``?sort=<name>`` when it sorts, and how a list picks it. ``title``
+    is its header on the page (none: the page does not show it). ``value`` gives its cell in
+    the CSV from a row (none: the CSV has no such column), under ``csv`` (default: its
+    name). ``sort`` is the field the list sorts by for it (none: it does not sort); a
+    header's first click sorts ascending, or descending with ``desc_first`` (the newest,
+    the most first). ``css`` is the header's class; ``title_hidden`` says the title to
+    screen readers only (a column of links named by each row)."""
+
+    name: str
+    title: str = ""
+    value: Callable[[Any], Any] | None = None
+    csv: str = ""
+    sort: str = ""
+    desc_first: bool = False
+    css: str = ""
+    title_hidden: bool = False
+
+    @property
+    def csv_header(self) -> str:
+        return self.csv or self.name
+
+
+def instant_column(name: str, field: str, *, title: str = "", csv: str = "") -> Column:
+    """A column of an instant: in the CSV in UTC (ISO 8601); on the page, when it has a
+    title, sorted by ``field``, newest first."""
+    return Column(
+        name,
+        title,
+        lambda row: csv_instant_text(getattr(row, field)),
+        csv=csv,
+        sort=field if title else "",
+        desc_first=True,
+    )
+
+
+class Columns:
+    """A list's columns: the CSV's are those with a value, in the order declared; the page's
+    are those with a title, in the order declared unless ``page`` names them in another;
+    the sorts are the columns that sort. Lists of the same rows share one declaration, each
+    ``showing`` its own columns."""
+
+    def __init__(self, *columns: Column, page: Sequence[str] | None = None) -> None:
+        self.columns = columns
+        self._by_name = {column.name: column for column in columns}
+        if len(self._by_name) != len(columns):
+            raise ValueError("two columns share a name")
+        shown = (self[name] for name in page) if page is not None else columns
+        self.page = tuple(column for column in shown if column.title)
+        self.csv = tuple(column for column in columns if column.value is not None)
+        self.sortable = tuple(column for column in columns if column.sort)
+
+    def __getitem__(self, name: str) -> Column:
+        return self._by_name[name]
+
+    def __deepcopy__(self, memo) -> Columns:
+        return self  # a declaration: never changed (each filter set copies its filters)
+
+    def showing(self, *names: str) -> Columns:
+        """The same columns, the page showing (and sorting by) only ``names``, in that
+        order; the CSV keeps them all."""
+        for name in names:
+            self[name]  # a KeyError for a name no column has
+        columns = (c if c.name in names else replace(c, title="", sort="") for c in self.columns)
+        return Columns(*columns, page=names)
+
+    def hiding(self, *names: str) -> Columns:
+        """The same columns, the page leaving out ``names`` (a column one reader may not see)."""
+        return Columns(*self.columns, page=[c.name for c in self.page if c.name not in names])
+
+    @property
+    def sort_fields(self) -> dict[str, str]:
+        """Each ``?sort=`` key and the field it sorts by."""
+        return {column.name: column.sort for column in self.sortable}
+
+    @property
+    def csv_headers(self) -> tuple[str, ...]:
+        return tuple(column.csv_header for column in self.csv)
+
+    def csv_lines(self, rows: Iterable[Any]) -> Iterator[str]:
+        """The CSV's header line, then one line per row, each cell made safe."""
+        cells = ([column.value(row) for column in self.csv] for row in rows)
+        return csv_lines(self.csv_headers, cells)
 
 
 class Search(django_filters.CharFilter):
@@ -45,12 +135,13 @@ class Search(django_filters.CharFilter):
 
 
 class Sort(django_filters.OrderingFilter):
-    """``?sort=key`` ascending, ``-key`` descending, over the given columns only (anything else
-    is a 400); blanks last; ties broken by the primary key so that pages never overlap.
-    Without a sort the queryset keeps its own order."""
+    """``?sort=key`` ascending, ``-key`` descending, over the columns that sort only
+    (anything else is a 400); blanks last; ties broken by the primary key so that pages
+    never overlap. Without a sort the queryset keeps its own order."""
 
-    def __init__(self, **columns: str) -> None:
-        pairs = tuple((field, key) for key, field in columns.items())
+    def __init__(self, columns: Columns) -> None:
+        self.columns = columns
+        pairs = tuple((column.sort, column.name) for column in columns.sortable)
         super().__init__(fields=pairs, widget=forms.HiddenInput)
 
     def filter(self, qs: QuerySet, value) -> QuerySet:
@@ -114,20 +205,60 @@ class PeriodForm(forms.Form):
         return cleaned
 
 
+_API = "api_"
+
+
+def _reading(every: dict, names: Sequence[str] | None, *, api: bool) -> dict:
+    """The filters the page (or the API) reads, by parameter name."""
+    if names is None:
+        return {name: f for name, f in every.items() if not name.startswith(_API)}
+    if api:
+        return {name: every.get(_API + name) or every[name] for name in names}
+    return {name: every[name] for name in names}
+
+
+class ListFilterSet(django_filters.FilterSet):
+    """A list's filters, for its page and its API at once.
+
+    Both read every filter declared, unless ``page_parameters`` and ``api_parameters`` name
+    what each reads (the page's in the order its form shows them). A parameter both read,
+    but with different meanings, has the API's reading declared as ``api_<name>``. The
+    class's own filters (``base_filters``: what the API's filter backend reads and what its
+    schema publishes) are the API's; ``for_page`` reads a page's query."""
+
+    page_parameters: ClassVar[tuple[str, ...] | None] = None
+    api_parameters: ClassVar[tuple[str, ...] | None] = None
+
+    def __init__(self, data=None, queryset=None, *, request=None, prefix=None, page=False):
+        super().__init__(data, queryset, request=request, prefix=prefix)
+        self.on_page = page
+        if page:
+            every = super(ListFilterSet, type(self)).get_filters()
+            self.filters = copy.deepcopy(_reading(every, self.page_parameters, api=False))
+            for filter_ in self.filters.values():
+                filter_.model, filter_.parent = self.queryset.model, self
+
+    @classmethod
+    def for_page(cls, request: HttpRequest, queryset: QuerySet) -> ListFilterSet:
+        return cls(request.GET, queryset=queryset, request=request, page=True)
+
+    @classmethod
+    def get_filters(cls):
+        return _reading(super().get_filters(), cls.api_parameters, api=True)
+
+    @property
+    def columns(self) -> Columns | None:
+        """The list's columns: the declaration its sort is drawn from."""
+        sort = type(self).declared_filters.get("sort")
+        return sort.columns if isinstance(sort, Sort) else None
+
+
 def filtered_page(request: HttpRequest, listing: django_filters.FilterSet) -> tuple[Page, int]:
     """The page the request asks for, and the status to answer: 400 (and no rows) when a
     filter, the search or the sort cannot be read."""
     if listing.is_valid():
         return paginate(request, listing.qs), 200
     return paginate(request, listing.queryset.none()), 400
-
-
-@dataclass(frozen=True)
-class Column:
-    """One CSV column: its header and how a row gives its cell."""
-
-    header: str
-    value: Callable[[Any], Any]
 
 
 def csv_instant_text(instant: datetime.datetime | None) -> str:
@@ -140,13 +271,9 @@ def wants_csv(request: HttpRequest) -> bool:
     return request.GET.get("export") == "csv"
 
 
-def csv_download(rows: QuerySet, columns: Sequence[Column], stem: str) -> StreamingHttpResponse:
+def csv_download(rows: QuerySet, columns: Columns, stem: str) -> StreamingHttpResponse:
     """Every row of ``rows`` (what a list's valid filters select, in its order), read in
-    chunks, as ``<stem>-<time>.csv``."""
-    rows = rows.iterator(chunk_size=1000)
-    lines = csv_lines(
-        [column.header for column in columns],
-        ([column.value(row) for column in columns] for row in rows),
-    )
+    chunks, as ``<stem>-<time>.csv`` with the list's CSV columns."""
+    lines = columns.csv_lines(rows.iterator(chunk_size=1000))
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
     return csv_response(lines, f"{stem}-{stamp}.csv")

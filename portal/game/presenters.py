@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import jinzi
-from portal.core.lists import Column, csv_instant_text
 from portal.game.models import Round
 
 
@@ -214,25 +213,3 @@ def recorded_odds(odds: dict) -> list[tuple[str, str]]:
         (jinzi.WagerKind(kind).label, jinzi.format_odds(Fraction(odds_value)))
         for kind, odds_value in odds.items()
     ]
-
-
-# The rounds list's CSV: money in minor units (exact), instants in UTC (ISO 8601).
-ROUND_COLUMNS = (
-    Column("round_id", lambda r: r.pk),
-    Column("player", lambda r: r.player.get_username()),
-    Column("player_game", lambda r: r.sequence),
-    Column("offering_id", lambda r: r.offering_id),
-    Column("offering", lambda r: r.offering.name),
-    Column("holder", lambda r: r.offering.holder.name),
-    Column("started_at_utc", lambda r: csv_instant_text(r.started_at)),
-    Column("bets_closed_at_utc", lambda r: csv_instant_text(r.bets_closed_at)),
-    Column("ended_at_utc", lambda r: csv_instant_text(r.ended_at)),
-    Column("outcome", lambda r: r.outcome),
-    Column("staked_cents", lambda r: r.total_staked),
-    Column("returned_cents", lambda r: r.total_returned),
-    Column("balance_before_cents", lambda r: r.balance_before),
-    Column("balance_after_cents", lambda r: r.balance_after),
-    Column("status", lambda r: r.status),
-    Column("software_version", lambda r: r.software_version),
-    Column("hash", lambda r: r.hash),
-)

@@ -19,6 +19,7 @@ from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.pages import PAGE_SIZE, domain_errors
 from portal.game import presenters, retention, selectors
 from portal.game.chain import heads_digest
+from portal.game.filtersets import MY_GAMES_COLUMNS, PlayerRoundFilter, RoundFilter
 from portal.game.replay import replay_data
 from portal.game.services import wallet_for
 
@@ -53,6 +54,7 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         "listing": listing,
         "wallet": wallet_for(player),
         "recent": selectors.recent_rounds(player, 5),
+        "columns": MY_GAMES_COLUMNS,
     }
     if liveness.live and listing is not None:
         cells = presenters.table_cells(wheel)
@@ -70,13 +72,16 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
 def history(request: HttpRequest) -> HttpResponse:
     """Every game of the player's (§ 810a.11 recall), filtered, sorted, a page or a CSV."""
     player = _player(request)
-    games = selectors.PlayerRoundFilter(
-        request.GET, queryset=selectors.player_rounds(player), request=request
-    )
+    games = PlayerRoundFilter.for_page(request, selectors.player_rounds(player))
     if wants_csv(request) and games.is_valid():
-        return csv_download(games.qs, presenters.ROUND_COLUMNS, "my-games")
+        return csv_download(games.qs, games.columns, "my-games")
     page, status = filtered_page(request, games)
-    context = {"filter": games, "page": page, "wallet": wallet_for(player)}
+    context = {
+        "filter": games,
+        "columns": games.columns,
+        "page": page,
+        "wallet": wallet_for(player),
+    }
     return render(request, "game/history.html", context, status=status)
 
 
@@ -165,11 +170,11 @@ def round_list(request: HttpRequest) -> HttpResponse:
     """Every round, filtered (§ 810a.11's records, for those who may see every round);
     each links to its full record. A filter value it cannot read is a 400, shown inline."""
     policy.require(request.user, Action.VIEW_ROUNDS)
-    rounds = selectors.RoundFilter(request.GET, queryset=selectors.every_round())
+    rounds = RoundFilter.for_page(request, selectors.every_round())
     if wants_csv(request) and rounds.is_valid():
-        return csv_download(rounds.qs, presenters.ROUND_COLUMNS, "game-rounds")
+        return csv_download(rounds.qs, rounds.columns, "game-rounds")
     page, status = filtered_page(request, rounds)
-    context = {"filter": rounds, "page": page}
+    context = {"filter": rounds, "columns": rounds.columns, "page": page}
     return render(request, "game/staff_rounds.html", context, status=status)
 
 

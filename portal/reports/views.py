@@ -10,24 +10,19 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from portal.access import policy
 from portal.access.policy import Action
-from portal.accounts.models import CertificateHolder
-from portal.core.errors import ValidationFailed
 from portal.core.lists import csv_download, filtered_page, wants_csv
-from portal.core.padates import pa_today
 from portal.core.pages import domain_errors
-from portal.reports import definitions
 from portal.reports import render as formats
 from portal.reports.charts import stored_chart, stored_charts
-from portal.reports.lists import RUN_COLUMNS, RunFilter
-from portal.reports.models import ReportKind, ReportRun
+from portal.reports.filtersets import RunFilter
+from portal.reports.forms import ReportForm
+from portal.reports.models import ReportRun
 from portal.reports.services import (
     QUEUE_DOWN,
     report_file_downloaded,
     report_run_request,
     report_run_retry,
 )
-
-FORM_FIELDS = ("kind", "as_of", "start", "end", "holder", "win_threshold")
 
 
 def _runs(request: HttpRequest):
@@ -43,22 +38,22 @@ def _run(request: HttpRequest, pk: int) -> ReportRun:
     return run
 
 
-def _list_page(request, *, errors=None, values=None, status=200) -> HttpResponse:
-    """The runs, filtered, sorted, a page or a CSV, under the form that asks for one."""
-    runs = RunFilter(request.GET, queryset=_runs(request).select_related("holder"), request=request)
-    if status == 200 and wants_csv(request) and runs.is_valid():
-        return csv_download(runs.qs, RUN_COLUMNS, "report-runs")
+def _list_page(request, form: ReportForm | None = None) -> HttpResponse:
+    """The runs, filtered, sorted, a page or a CSV, under the form that asks for one (400
+    when the form was refused)."""
+    runs = RunFilter.for_page(request, _runs(request).select_related("holder"))
+    refused = form is not None
+    if not refused and wants_csv(request) and runs.is_valid():
+        return csv_download(runs.qs, runs.columns, "report-runs")
     page, listed = filtered_page(request, runs)
     context = {
         "filter": runs,
+        "columns": runs.columns,
         "page": page,
         "may_run": policy.may(request.user, Action.RUN_REPORTS),
-        "kinds": ReportKind.choices,
-        "holders": CertificateHolder.objects.order_by("name"),
-        "errors": errors or {},
-        "values": values or {"as_of": pa_today().isoformat()},
+        "form": form or ReportForm(),
     }
-    return render(request, "reports/list.html", context, status=max(status, listed))
+    return render(request, "reports/list.html", context, status=400 if refused else listed)
 
 
 @login_required
@@ -68,18 +63,12 @@ def report_list(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _list_page(request)
     policy.require(request.user, Action.RUN_REPORTS)
-    values = {name: request.POST.get(name, "") for name in FORM_FIELDS}
-    try:
-        # Each report takes its own fields of the form; the others are left out.
-        taken = definitions.definition(values["kind"]).parameters
-        run, created = report_run_request(
-            actor=request.user,
-            kind=values["kind"],
-            parameters={name: values[name] for name in taken if name in values},
-            via="page",
-        )
-    except ValidationFailed as error:
-        return _list_page(request, errors=error.field_errors, values=values, status=400)
+    form = ReportForm(request.POST)
+    if not form.is_valid():
+        return _list_page(request, form)
+    run, created = report_run_request(
+        actor=request.user, kind=form.cleaned_data["kind"], parameters=form.parameters, via="page"
+    )
     if getattr(run, "queue_unreachable", False):
         request.session["report_notice"] = QUEUE_DOWN
     return redirect("reports:run-detail", pk=run.pk)

@@ -14,7 +14,6 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework.response import Response
 
 from portal.access.policy import Action, visible
-from portal.accounts.api.filters import HolderFilter
 from portal.accounts.api.serializers import (
     ApiTokenSerializer,
     CertificateHolderSerializer,
@@ -23,6 +22,7 @@ from portal.accounts.api.serializers import (
     IssuedTokenSerializer,
     TokenIssueInput,
 )
+from portal.accounts.filtersets import HolderFilter
 from portal.accounts.models import ApiToken, CertificateHolder
 from portal.accounts.services import holder_create, holder_set_gaming_day
 from portal.accounts.tokens import DEFAULT_DAYS, api_token_issue, api_token_revoke

@@ -13,7 +13,7 @@ from portal.api.exports import csv_export
 from portal.audit.api.serializers import AuditEventSerializer, ChainReportSerializer
 from portal.audit.chain import verify_stored
 from portal.audit.export import csv_rows
-from portal.audit.filters import AuditEventFilter, filters_given
+from portal.audit.filtersets import AuditEventFilter, filters_given
 from portal.audit.models import AuditEvent
 from portal.audit.services import audit_trail_exported
 from portal.core.csv_export import csv_response

@@ -8,7 +8,8 @@ from rest_framework import serializers
 from portal.access.policy import Action
 from portal.api.base import ApiViewSet
 from portal.api.exports import csv_export
-from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows
+from portal.compliance.availability import availability_log, csv_rows
+from portal.compliance.filtersets import AvailabilityFilter
 from portal.compliance.models import AvailabilityChange
 from portal.core.csv_export import csv_response
 

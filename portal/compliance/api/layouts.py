@@ -13,13 +13,13 @@ import jinzi
 from portal.api.fields import ChangesInput, StrictInput, WholeNumberField
 from portal.api.parsers import JSONParser
 from portal.compliance.api.fields import ReasonField, WheelOrderField
-from portal.compliance.api.filters import LayoutFilter
 from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
     holder_for_create,
 )
+from portal.compliance.filtersets import LayoutFilter
 from portal.compliance.models import Layout
 from portal.compliance.selectors import records_for
 from portal.compliance.services.layouts import (

@@ -11,8 +11,8 @@ from portal.api.base import ApiViewSet
 from portal.api.fields import ChangesInput, StrictInput, VisibleRecordField, WholeNumberField
 from portal.compliance import selectors
 from portal.compliance.api.fields import OfferingStatusField
-from portal.compliance.api.filters import OfferingFilter
 from portal.compliance.api.workflow import ReasonInput, holder_for_create
+from portal.compliance.filtersets import OfferingFilter
 from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
 from portal.compliance.services import offerings as offering_services
 

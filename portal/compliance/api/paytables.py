@@ -7,13 +7,13 @@ from rest_framework import serializers
 
 from portal.api.fields import ChangesInput, StrictInput, WholeNumberField
 from portal.compliance.api.fields import OddsField, ReasonField
-from portal.compliance.api.filters import PaytableFilter
 from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
     holder_for_create,
 )
+from portal.compliance.filtersets import PaytableFilter
 from portal.compliance.models import Paytable
 from portal.compliance.presenters.edge import edge_report
 from portal.compliance.selectors import records_for

@@ -8,13 +8,13 @@ from rest_framework import serializers
 
 from portal.api.fields import ChangesInput, StrictInput, VisibleRecordField, WholeNumberField
 from portal.compliance.api.fields import ReasonField
-from portal.compliance.api.filters import RulesSubmissionFilter
 from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
     holder_for_create,
 )
+from portal.compliance.filtersets import RulesSubmissionFilter
 from portal.compliance.models import Game, Layout, ListedGame, Paytable, RulesSubmission
 from portal.compliance.selectors import records_for
 from portal.compliance.services.rules import (

@@ -10,14 +10,15 @@ from django.views.decorators.http import require_safe
 
 from portal.access import policy
 from portal.access.policy import Action
-from portal.compliance.availability import AvailabilityFilter, availability_log, csv_rows
+from portal.compliance.availability import availability_log, csv_rows
+from portal.compliance.filtersets import AvailabilityFilter
 from portal.core.csv_export import csv_response
 from portal.core.pages import domain_errors, paginate
 
 
 def _filtered(request: HttpRequest) -> AvailabilityFilter:
     policy.require(request.user, Action.VIEW_AUDIT)
-    return AvailabilityFilter(request.GET, queryset=availability_log().order_by("-at", "-pk"))
+    return AvailabilityFilter.for_page(request, availability_log().order_by("-at", "-pk"))
 
 
 @login_required
@@ -27,7 +28,7 @@ def availability_list(request: HttpRequest) -> HttpResponse:
     changes = _filtered(request)
     valid = changes.is_valid()
     page = paginate(request, changes.qs if valid else availability_log().none())
-    context = {"filter": changes, "page": page}
+    context = {"filter": changes, "page": page, "columns": changes.columns}
     return render(request, "compliance/availability.html", context, status=200 if valid else 400)
 
 
@@ -37,7 +38,7 @@ def availability_list(request: HttpRequest) -> HttpResponse:
 def availability_export(request: HttpRequest) -> HttpResponse:
     changes = _filtered(request)
     if not changes.is_valid():
-        context = {"filter": changes, "page": None}
+        context = {"filter": changes, "page": None, "columns": changes.columns}
         return render(request, "compliance/availability.html", context, status=400)
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
     return csv_response(csv_rows(changes.qs), f"availability-log-{stamp}.csv")

@@ -11,8 +11,9 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from portal.access import policy
 from portal.access.policy import Action
-from portal.compliance import lists, selectors
 from portal.compliance import messages as msg
+from portal.compliance import selectors
+from portal.compliance.filtersets import OfferingFilter
 from portal.compliance.forms import OfferingForm, ReasonForm
 from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
 from portal.compliance.services import offerings as offering_services
@@ -73,15 +74,15 @@ def offering_list(request: HttpRequest) -> HttpResponse:
     """The offerings the user may see, each saying whether it is live now and, if not, why."""
     policy.require(request.user, Action.VIEW)
     offerings = policy.visible(request.user, selectors.offerings_with_parts())
-    listing = lists.OfferingFilter(request.GET, queryset=offerings, request=request)
-    now = timezone.now()
+    listing = OfferingFilter.for_page(request, offerings)
     if wants_csv(request) and listing.is_valid():
-        columns = lists.offering_columns(lambda o: selectors.offering_is_live(o, at=now).live)
-        return csv_download(listing.qs, columns, "offerings")
+        return csv_download(listing.qs, listing.columns, "offerings")
     page, status = filtered_page(request, listing)
+    now = timezone.now()
     rows = [(offering, selectors.offering_is_live(offering, at=now)) for offering in page]
     context = {
         "filter": listing,
+        "columns": listing.columns,
         "page": page,
         "rows": rows,
         "may_draft": policy.may(request.user, Action.DRAFT),

@@ -18,7 +18,8 @@ from django.shortcuts import redirect, render
 from portal.access import policy
 from portal.access.policy import Action
 from portal.access.workflow import Reason, Step
-from portal.compliance import lists, selectors
+from portal.compliance import selectors
+from portal.compliance.filtersets import RECORD_FILTERS
 from portal.compliance.forms import EmptyForm, ReasonForm, ServiceForm
 from portal.compliance.models import RecordStatus, VersionedRecord
 from portal.compliance.presenters.decisions import decision_refusal
@@ -68,13 +69,14 @@ def list_page(request: HttpRequest, kind: RecordKind) -> HttpResponse:
     """The kind's records the user may see: searched, filtered, sorted, a page or a CSV."""
     policy.require(request.user, Action.VIEW)
     records = selectors.records_for(request.user, kind.model)
-    listing = lists.record_filter(kind.model)(request.GET, queryset=records, request=request)
+    listing = RECORD_FILTERS[kind.model].for_page(request, records)
     if wants_csv(request) and listing.is_valid():
-        return csv_download(listing.qs, lists.RECORD_COLUMNS, kind.url)
+        return csv_download(listing.qs, listing.columns, kind.url)
     page, status = filtered_page(request, listing)
     context = {
         "kind": kind,
         "filter": listing,
+        "columns": listing.columns,
         "page": page,
         "may_draft": policy.may(request.user, Action.DRAFT),
     }

@@ -1,27 +1,41 @@
-"""``{% sort_header "key" "Label" %}``: a column header that sorts its list by the column.
+"""``{% column_headers columns %}``: a list's header cells, drawn from its declared columns
+(``portal.core.lists.Columns``): one per column the page shows, in its order.
 
-The first click sorts ascending (``first="-"``: descending, for times where the newest is
-wanted first), the next reverses it; the page number is dropped, the other filters kept.
-The header says how the list is sorted (``aria-sort``) to screen readers too."""
+A column that sorts links to its sort: the first click sorts ascending (descending for a
+column declared ``desc_first``: times where the newest is wanted first, sums where the
+largest is), the next reverses it; the page number is dropped, the other filters kept. The
+header says how the list is sorted (``aria-sort``) to screen readers too. With
+``sortable=False`` (a short list of the same rows, not filtered) no header links."""
 
 from __future__ import annotations
 
 from django import template
 
+from portal.core.lists import Column, Columns
+
 register = template.Library()
 
 
-@register.inclusion_tag("core/_sort_header.html", takes_context=True)
-def sort_header(context, key: str, label: str, first: str = "", css_class: str = "") -> dict:
-    query = context["request"].GET.copy()
-    current = query.get("sort", "")
+@register.inclusion_tag("core/_column_headers.html", takes_context=True)
+def column_headers(context, columns: Columns, sortable: bool = True) -> dict:
+    query = context["request"].GET
+    return {"headers": [_header(query, column, sortable) for column in columns.page]}
+
+
+def _header(query, column: Column, sortable: bool) -> dict:
+    header = {"column": column, "state": "", "href": ""}
+    if not (sortable and column.sort):
+        return header
+    query = query.copy()
+    current, key = query.get("sort", ""), column.name
     if current == key:
-        state, target = "ascending", f"-{key}"
+        header["state"], target = "ascending", f"-{key}"
     elif current == f"-{key}":
-        state, target = "descending", key
+        header["state"], target = "descending", key
     else:
-        state, target = "", f"{first}{key}"
+        target = f"-{key}" if column.desc_first else key
     query["sort"] = target
     query.pop("page", None)
     query.pop("export", None)
-    return {"label": label, "state": state, "href": f"?{query.urlencode()}", "class": css_class}
+    header["href"] = f"?{query.urlencode()}"
+    return header

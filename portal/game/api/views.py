@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from portal.access.policy import NOT_SIGNED_IN, Action, may
 from portal.api.base import ApiObjectViewSet, ApiViewSet
 from portal.game import presenters, selectors
-from portal.game.api.filters import RoundFilter
 from portal.game.api.serializers import RoundIn, RoundOut, TopUpInput, WalletOut
+from portal.game.filtersets import RoundFilter
 from portal.game.models import LedgerEntry, Round
 from portal.game.services import round_play, wallet_for, wallet_top_up
 

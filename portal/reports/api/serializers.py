@@ -7,6 +7,7 @@ from rest_framework import serializers
 
 from portal.api.fields import StrictInput
 from portal.reports.document import COLUMN_TYPES
+from portal.reports.forms import ReportForm
 from portal.reports.models import ReportKind, ReportRun
 
 
@@ -152,6 +153,10 @@ class ReportDocumentSerializer(serializers.Serializer):
 
 
 class ReportRequestInput(StrictInput):
+    """The report and its parameters, read through the Reports page's form
+    (``portal.reports.forms.ReportForm``): a parameter it refuses is answered as the
+    service would, its message under the parameter's name."""
+
     read_only_from = ReportRunSerializer
 
     kind = serializers.ChoiceField(choices=ReportKind.choices)
@@ -161,3 +166,9 @@ class ReportRequestInput(StrictInput):
         '"holder": id, "offering": id}; audit: {"start", "end": gaming days (yesterday if '
         'left out), "holder": id, "offering": id, "win_threshold": cents}',
     )
+
+    def validate(self, attrs: dict) -> dict:
+        form = ReportForm.from_body(attrs["kind"], attrs.get("parameters", {}))
+        if not form.is_valid():
+            raise form.refusal
+        return {"kind": attrs["kind"], "parameters": form.parameters}

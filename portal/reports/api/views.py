@@ -55,7 +55,7 @@ class ReportRunViewSet(ApiViewSet):
     def create(self, request):
         data = self.parse(ReportRequestInput)
         run, created = report_run_request(
-            actor=request.user, kind=data["kind"], parameters=data.get("parameters", {}), via="api"
+            actor=request.user, kind=data["kind"], parameters=data["parameters"], via="api"
         )
         answer = self.respond(run, status=201 if created else 200)
         if getattr(run, "queue_unreachable", False):

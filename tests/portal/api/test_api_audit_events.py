@@ -7,7 +7,7 @@ from django.db import connection
 from portal.access import policy
 from portal.audit import triggers
 from portal.audit.api.views import EXPORT_FILENAME
-from portal.audit.export import COLUMNS, HEADER
+from portal.audit.export import HEADER
 from portal.audit.models import AuditEvent
 from tests.portal.factories import events_written, make_paytable
 
@@ -72,7 +72,7 @@ def test_811a7_api_exports_the_filtered_trail_as_csv_oldest_first(
     assert response["Content-Disposition"] == f'attachment; filename="{EXPORT_FILENAME}"'
     header, *rows = _csv(response)
     assert tuple(header) == HEADER and "occurred_at_utc" in header
-    assert [row[COLUMNS.index("action")] for row in rows] == ["paytable.create"] * 2
+    assert [row[HEADER.index("action")] for row in rows] == ["paytable.create"] * 2
     sequences = [int(row[0]) for row in rows]
     assert sequences == sorted(sequences)
 

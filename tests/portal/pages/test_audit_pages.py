@@ -6,7 +6,7 @@ from django.db import connection
 
 from portal.accounts.services import holder_create
 from portal.audit import triggers
-from portal.audit.export import COLUMNS, HEADER
+from portal.audit.export import HEADER
 from portal.audit.models import AuditEvent
 from portal.compliance.services.layouts import layout_reject
 from tests.portal.factories import make_layout
@@ -129,7 +129,7 @@ def test_the_export_guards_against_formula_injection(login, auditor, manager_a, 
 
     rows = _csv(login(auditor).get("/audit/export.csv?action=layout.reject"))
 
-    reason = rows[1][COLUMNS.index("reason")]
+    reason = rows[1][HEADER.index("reason")]
     assert reason == '\'=HYPERLINK("http://x")'
 
 

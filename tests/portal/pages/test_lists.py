@@ -15,7 +15,7 @@ import time_machine
 from django.db.models import F
 
 from portal.access.roles import Role
-from portal.compliance.lists import record_filter
+from portal.compliance.filtersets import LayoutFilter
 from portal.compliance.models import Layout
 from portal.compliance.services.layouts import layout_submit
 from portal.reports.services import report_run_request
@@ -368,8 +368,11 @@ def test_a_managers_report_runs_are_their_holders_only(login, manager_a, runs):
 
 def test_a_sort_breaks_ties_by_id_in_its_direction_and_puts_blanks_last(officer, layouts):
     def sorted_by(sort: str):
-        listing = record_filter(Layout)(
-            {"sort": sort}, queryset=Layout.objects.all(), request=SimpleNamespace(user=officer)
+        listing = LayoutFilter(
+            {"sort": sort},
+            queryset=Layout.objects.all(),
+            request=SimpleNamespace(user=officer),
+            page=True,
         )
         assert listing.is_valid()
         return listing.qs

@@ -1,0 +1,75 @@
+"""The audit trail as a list (§ 811a.7), declared once for the portal page, the API and the
+CSV export: its columns, filters and sorts."""
+
+from __future__ import annotations
+
+import django_filters
+from django import forms
+
+from portal.audit.models import AuditEvent
+from portal.core.lists import Column, Columns, ListFilterSet, Search, Sort
+
+# The CSV names the zone of its one time column: instants are exported in UTC, ISO 8601
+# with their offset (reading:pennsylvania-dates); every other column is the event's field.
+AUDIT_COLUMNS = Columns(
+    Column("sequence", "#", lambda e: e.sequence, sort="sequence", desc_first=True),
+    Column("when", "When", lambda e: e.occurred_at.isoformat(), csv="occurred_at_utc"),
+    Column(
+        "actor", "Actor", lambda e: e.actor_username, csv="actor_username", sort="actor_username"
+    ),
+    Column("action", "Action", lambda e: e.action, sort="action"),
+    Column("object", "Object", lambda e: e.object_type, csv="object_type", sort="object_type"),
+    Column("object_id", value=lambda e: e.object_id),
+    Column("object_version", value=lambda e: e.object_version),
+    Column("reason", "Reason", lambda e: e.reason),
+    Column("request", "Request", lambda e: e.request_id, csv="request_id"),
+    Column("before", value=lambda e: e.before),
+    Column("after", value=lambda e: e.after),
+    Column("prev_hash", value=lambda e: e.prev_hash),
+    Column("hash", value=lambda e: e.hash),
+)
+
+
+def _instant(label: str) -> dict:
+    return {"label": label, "widget": forms.DateTimeInput({"type": "datetime-local"})}
+
+
+class AuditEventFilter(ListFilterSet):
+    """The trail, on its page and in the API alike."""
+
+    since = django_filters.IsoDateTimeFilter(
+        field_name="occurred_at", lookup_expr="gte", **_instant("From (Pennsylvania time)")
+    )
+    until = django_filters.IsoDateTimeFilter(
+        field_name="occurred_at", lookup_expr="lt", **_instant("Before (Pennsylvania time)")
+    )
+    actor = django_filters.CharFilter(
+        field_name="actor_username", lookup_expr="iexact", label="Actor (username)"
+    )
+    action = django_filters.CharFilter(
+        field_name="action", lookup_expr="istartswith", label="Action starts with"
+    )
+    object_type = django_filters.CharFilter(field_name="object_type", label="Object type")
+    object_id = django_filters.CharFilter(field_name="object_id", label="Object id")
+    request_id = django_filters.CharFilter(field_name="request_id", label="Request id")
+    q = Search("actor_username", "action", "reason", label="Search actor, action or reason")
+    sort = Sort(AUDIT_COLUMNS)
+
+    class Meta:
+        model = AuditEvent
+        fields = [
+            "since",
+            "until",
+            "actor",
+            "action",
+            "object_type",
+            "object_id",
+            "request_id",
+            "q",
+            "sort",
+        ]
+
+
+def filters_given(query) -> dict[str, str]:
+    """The trail's filters as the request gave them (for the record of an export)."""
+    return {name: query.get(name, "") for name in AuditEventFilter.base_filters}

@@ -1,0 +1,88 @@
+"""Asking for a report run: which report, and its parameters. One form for the Reports page
+and the reports API.
+
+Each report takes its own parameters (``Definition.parameters``), read as its definition
+reads them (``definitions.clean``: the same reading and the same messages whoever asks, the
+page, the API or the schedule). The page's fields are the parameters people choose; the
+API's body gives any of a report's parameters, and a parameter the report does not take is
+refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.choices import CallableChoiceIterator
+
+from portal.accounts.models import CertificateHolder
+from portal.core.errors import ValidationFailed
+from portal.core.padates import pa_today
+from portal.reports import definitions
+from portal.reports.models import ReportKind
+
+
+def _holders():
+    yield "", "All certificate holders"
+    yield from CertificateHolder.objects.order_by("name").values_list("pk", "name")
+
+
+def _day(label: str) -> forms.Field:
+    return forms.Field(required=False, label=label, widget=forms.DateInput({"type": "date"}))
+
+
+class ReportForm(forms.Form):
+    """A report and its parameters. Valid, ``cleaned_data["kind"]`` is the report and
+    ``parameters`` its parameters, read; refused, ``refusal`` says why, as the service
+    would (the API answers with it), and the form's errors hold it field by field.
+
+    The fields take what they are given as it is (text from the page, JSON values from the
+    API): only the report's definition reads them."""
+
+    kind = forms.Field(
+        required=False, label="Report", widget=forms.Select(choices=ReportKind.choices)
+    )
+    as_of = _day("As of (Pennsylvania date; expiry report)")
+    start = _day("From gaming day (audit report)")
+    end = _day("To gaming day (audit report; yesterday if blank)")
+    win_threshold = forms.Field(
+        required=False,
+        label="Big win from (cents; audit report)",
+        widget=forms.TextInput({"inputmode": "numeric", "placeholder": "1000000"}),
+    )
+    holder = forms.Field(
+        required=False,
+        label="Certificate holder",
+        widget=forms.Select(choices=CallableChoiceIterator(_holders)),
+    )
+
+    def __init__(self, data=None, *, body: bool = False, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "%s")
+        kwargs.setdefault("label_suffix", "")
+        if data is None:
+            kwargs.setdefault("initial", {"as_of": pa_today().isoformat()})
+        super().__init__(data, **kwargs)
+        self.body = body
+        self.parameters: dict[str, Any] = {}
+        self.refusal: ValidationFailed | None = None
+
+    @classmethod
+    def from_body(cls, kind: str, parameters: Any) -> ReportForm:
+        """The API's body: the report and its parameters object."""
+        return cls({"kind": kind, "parameters": parameters}, body=True)
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        kind = self.data.get("kind", "")
+        try:
+            taken = definitions.definition(kind).parameters
+            if self.body:
+                given = self.data.get("parameters", {})
+            else:
+                # From the page: the report's own fields; the other reports' are left out.
+                given = {name: self.data.get(name, "") for name in taken if name in self.fields}
+            self.parameters = definitions.clean(kind, given)
+        except ValidationFailed as error:
+            self.refusal = error
+            for field, messages in (error.field_errors or {None: [error.message]}).items():
+                self.add_error(field if field in self.fields else None, messages)
+        return cleaned
