@@ -88,8 +88,13 @@ class Workflow:
 
     def __post_init__(self) -> None:
         names = [step.name for step in self.steps]
-        if len(set(names)) != len(names):
+        verbs = [step.verb for step in self.steps]
+        if len(set(names)) != len(names) or len(set(verbs)) != len(verbs):
             raise ValueError(f"a step is declared twice: {names}")
+        for step in self.steps:
+            clash = next((o for o in self.steps if o is not step and o.name == step.verb), None)
+            if clash is not None:
+                raise ValueError(f"step {step.name!r}'s verb is the name of step {clash.name!r}")
         known = set(self.statuses)
         for step in self.steps:
             unknown = set(step.sources) - known

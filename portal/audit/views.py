@@ -22,12 +22,12 @@ from portal.audit.models import AuditEvent
 from portal.audit.services import audit_trail_exported
 from portal.core.csv_export import csv_response
 from portal.core.pages import (
-    TITLE_FIELDS,
     detail_url,
     domain_errors,
     object_name,
     object_titles,
     paginate,
+    titled,
 )
 from portal.core.pictures import ABSENT, compare
 
@@ -102,7 +102,7 @@ class NamedObject:
     url: str | None
 
 
-# Kinds without a title in ``TITLE_FIELDS`` whose events picture them with a name.
+# Kinds without a title of their own whose events picture them with a name.
 _PICTURED_NAMES = {"holder": "name", "user": "username", "api_token": "name"}
 
 
@@ -117,7 +117,7 @@ def named_objects(events: Iterable[AuditEvent]) -> list[NamedObject]:
 def _named(event: AuditEvent, titles: dict[tuple[str, str], str]) -> NamedObject:
     kind, pk = event.object_type, event.object_id
     title = titles.get((kind, pk), "")
-    if kind in TITLE_FIELDS:
+    if titled(kind):
         url = detail_url(kind, pk) if title else None  # a record no longer there has no page
     else:
         title, url = _pictured_name(event), detail_url(kind, pk)

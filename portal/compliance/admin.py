@@ -82,11 +82,11 @@ def _workflow_action(step: Step):
             data = form.cleaned_data
         for record in queryset:
             try:
-                step_service(record, step.verb)(actor=request.user, **data)
+                result = step_service(record, step.verb)(actor=request.user, **data)
             except DomainError as exc:
                 modeladmin.message_user(request, f"{record}: {exc.message}", messages.ERROR)
             else:
-                modeladmin.message_user(request, f"{record}: {step.done}")
+                modeladmin.message_user(request, f"{result}: {step.done}")
         return None
 
     action.__name__ = f"workflow_{step.verb}"

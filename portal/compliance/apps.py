@@ -5,3 +5,16 @@ class ComplianceConfig(AppConfig):
     name = "portal.compliance"
     label = "compliance"
     verbose_name = "Compliance records"
+
+    def ready(self) -> None:
+        # How audit events' pages and lists name these records, and link to them.
+        from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
+        from portal.core.pages import register_object_kind
+
+        for model, title_field, page in (
+            (Layout, "title", "compliance:layout-detail"),
+            (Paytable, "name", "compliance:paytable-detail"),
+            (RulesSubmission, "title", "compliance:rules-detail"),
+            (Offering, "name", "compliance:offering-detail"),
+        ):
+            register_object_kind(model.kind, model=model, title_field=title_field, detail_url=page)

@@ -35,7 +35,7 @@ from portal.core.lists import (
     csv_instant_text,
     instant_column,
 )
-from portal.core.pages import TITLE_FIELDS, kind_label
+from portal.core.pages import kind_label, title_field
 from portal.core.validation import MAX_ID
 
 
@@ -267,7 +267,7 @@ class MineFilter(forms.Form):
         search, kind, status, sort = wanted["q"], wanted["kind"], wanted["status"], wanted["sort"]
         authored = Q(created_by=user) | Q(submitted_by=user)
         parts = [
-            _rows(user, model, TITLE_FIELDS[name][1], own, search, status)
+            _rows(user, model, title_field(name), own, search, status)
             for name, model in KINDS.items()
             if kind in ("", name)
             for own in [Q(created_by=user) if model is Offering else authored]

@@ -3,6 +3,8 @@
 Each regulatory rule cites its clause.
 """
 
+from portal.access.workflow import REASON_REQUIRED  # noqa: F401  (one home; tests import it here)
+
 SUNSET_TEXT = "2028-06-14"
 
 FOUR_EYES = (
@@ -16,7 +18,6 @@ FOUR_EYES_PASSWORD_SETTER = (
 )
 BAD_TRANSITION = "{label} is {status}; only a {allowed} {kind} can be {verb}"
 DECISION_LOST = "{label} was already decided ({status}) by someone else"
-REASON_REQUIRED = "give a reason"
 EXPIRY_AFTER_SUNSET = (
     "§ 617b.8 expires on " + SUNSET_TEXT + " (55 Pa.B. 4012): an approval cannot run past it "
     "(expiry {expiry})"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import wraps
 
-from django.apps import apps
 from django.core.paginator import Page, Paginator
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -17,14 +17,32 @@ from portal.core.errors import DomainError
 
 PAGE_SIZE = 25
 
-# Audit events and the dashboard name records by kind; these are the pages that show them.
-# URL names, not imports: core links to the pages without depending on the app.
-DETAIL_URLS = {
-    "layout": "compliance:layout-detail",
-    "paytable": "compliance:paytable-detail",
-    "rules_submission": "compliance:rules-detail",
-    "offering": "compliance:offering-detail",
-}
+
+@dataclass(frozen=True)
+class ObjectKind:
+    """How pages name and link an object that audit events name by its kind."""
+
+    model: type[Model]
+    title_field: str  # what names one ("title", "name")
+    detail_url: str  # the URL name of its page, taking its id
+
+
+# Filled by the apps that own the kinds (their AppConfig.ready): core names no app.
+_OBJECT_KINDS: dict[str, ObjectKind] = {}
+
+
+def register_object_kind(kind: str, *, model: type[Model], title_field: str, detail_url: str):
+    """An app says how its records of ``kind`` are named and which page shows one."""
+    _OBJECT_KINDS[kind] = ObjectKind(model, title_field, detail_url)
+
+
+def titled(kind: str) -> bool:
+    """Whether records of ``kind`` are named by a title of their own (and have a page)."""
+    return kind in _OBJECT_KINDS
+
+
+def title_field(kind: str) -> str:
+    return _OBJECT_KINDS[kind].title_field
 
 
 def refused(request: HttpRequest, error: DomainError) -> HttpResponse:
@@ -57,17 +75,11 @@ def paginate(request: HttpRequest, queryset: QuerySet) -> Page:
 
 def detail_url(kind: str, pk) -> str | None:
     """The page of a record or offering by its kind (as audit events name it), if it has one."""
-    name = DETAIL_URLS.get(kind)
-    return reverse(name, args=[pk]) if name and str(pk).isdigit() else None
+    registered = _OBJECT_KINDS.get(kind)
+    if registered is None or not str(pk).isdigit():
+        return None
+    return reverse(registered.detail_url, args=[pk])
 
-
-# What names a record of each kind, by model label and field (labels, not imports, as above).
-TITLE_FIELDS = {
-    "layout": ("compliance.Layout", "title"),
-    "paytable": ("compliance.Paytable", "name"),
-    "rules_submission": ("compliance.RulesSubmission", "title"),
-    "offering": ("compliance.Offering", "name"),
-}
 
 KIND_LABELS = {"rules_submission": "Rules submission", "api_token": "API token"}
 
@@ -79,16 +91,16 @@ def kind_label(kind: str) -> str:
 
 def object_titles(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
     """The titles of records named by ``(kind, id)`` pairs, keyed by the pair as given:
-    one query per kind in ``TITLE_FIELDS``; other kinds, unknown ids and missing rows have none.
+    one query per registered kind; other kinds, unknown ids and missing rows have none.
     """
     wanted: dict[str, set[int]] = defaultdict(set)
     for kind, pk in pairs:
-        if kind in TITLE_FIELDS and str(pk).isdigit():
+        if titled(kind) and str(pk).isdigit():
             wanted[kind].add(int(pk))
     titles = {}
     for kind, pks in wanted.items():
-        label, field = TITLE_FIELDS[kind]
-        rows = apps.get_model(label).objects.filter(pk__in=pks).values_list("pk", field)
+        registered = _OBJECT_KINDS[kind]
+        rows = registered.model.objects.filter(pk__in=pks).values_list("pk", registered.title_field)
         titles.update({(kind, str(pk)): title for pk, title in rows})
     return titles
 

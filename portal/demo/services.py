@@ -59,7 +59,7 @@ from portal.compliance.services.rules import (
 from portal.core.padates import pa_today
 from portal.game.services import round_play, wallet_top_up
 from portal.reports.models import ReportKind
-from portal.reports.services import report_run_request
+from portal.reports.services.runs import report_run_request
 
 DEMO_PASSWORD = "jinzi-demo-2026"
 DEMO_BALANCE = 100_000  # $1,000.00 of demo credit for the player

@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from portal.reports.models import ReportRun, RunStatus
-from portal.reports.services import reports_dir
+from portal.reports.services.files import reports_dir
 
 
 def stored_charts(run: ReportRun) -> list[dict[str, Any]]:

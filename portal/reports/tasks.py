@@ -8,15 +8,14 @@ from django.utils import timezone
 
 from portal.core.padates import pa_today
 from portal.reports.models import ReportKind
-from portal.reports.services import (
+from portal.reports.services.runs import (
     RUN_TASK,
-    audit_runs_daily,
-    audit_runs_monthly,
     report_run_execute,
     report_run_fail,
     report_run_request,
     report_runs_resend_stuck,
 )
+from portal.reports.services.schedules import audit_runs_daily, audit_runs_monthly
 
 MAX_RETRIES = 3
 

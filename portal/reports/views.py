@@ -17,12 +17,8 @@ from portal.reports.charts import stored_chart, stored_charts
 from portal.reports.filtersets import RunFilter
 from portal.reports.forms import ReportForm
 from portal.reports.models import ReportRun
-from portal.reports.services import (
-    QUEUE_DOWN,
-    report_file_downloaded,
-    report_run_request,
-    report_run_retry,
-)
+from portal.reports.services.files import report_file_downloaded
+from portal.reports.services.runs import QUEUE_DOWN, report_run_request, report_run_retry
 
 
 def _runs(request: HttpRequest):

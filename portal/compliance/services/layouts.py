@@ -165,23 +165,20 @@ def layout_approve(
             errors.setdefault(field, []).extend(messages)
         if errors:
             raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
-        # Read here, after the permission and status checks, into the approval's changes.
-        changes["reference_number"] = clean_text(
-            "reference_number", reference_number, what="the reference number", max_length=64
-        )
 
-    changes = {
-        "conditions": conditions or "",
-        "effective_date": effective_date,
-        "expiry_date": expiry_date,
-    }
+    def changes(_now) -> dict:
+        # Read after the table's checks and ``check``, as the approval's own fields.
+        return {
+            "conditions": conditions or "",
+            "effective_date": effective_date,
+            "expiry_date": expiry_date,
+            "reference_number": clean_text(
+                "reference_number", reference_number, what="the reference number", max_length=64
+            ),
+        }
+
     return workflow.take(
-        layout,
-        "approve",
-        actor=actor,
-        reason=reason,
-        check=check,
-        changes=changes,
+        layout, "approve", actor=actor, reason=reason, check=check, changes=changes
     )
 
 

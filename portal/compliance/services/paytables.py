@@ -76,7 +76,7 @@ def paytable_approve(
         paytable,
         "approve",
         actor=actor,
-        reason=reason or override_reason,
+        reason=(reason or "").strip() or override_reason,
         check=check,
         changes={"edge_override_reason": override_reason},
     )

@@ -68,11 +68,16 @@ def take(
     changes: dict[str, Any] | Callable[[Any], dict[str, Any]] | None = None,
 ) -> R:
     """Take the step ``name`` on ``record``, as the table says: the record's own ``check``
-    runs on the locked row after the table's; ``changes`` (or ``changes(now)``) are the
-    step's own fields. Approving supersedes the series' approved version."""
+    runs on the locked row after the table's; ``changes`` (or ``changes(now)``, called after
+    every check) are the step's own fields. Approving supersedes the series' approved
+    version."""
     step = W[name]
     if step.target is None:
         raise ValueError(f"{step.name} makes a new version: call amend()")
+    if not step.by_people:
+        raise ValueError(f"{step.name} is taken by the system, not by a person")
+    if step.reason is Reason.NONE and reason:
+        raise ValueError(f"{step.name} takes no reason")
     record = locked(record)
     W.check(step, record, actor)
     reason = require_reason(step, reason)

@@ -21,12 +21,8 @@ from portal.reports.api.serializers import (
     ReportRunSerializer,
 )
 from portal.reports.models import ReportRun
-from portal.reports.services import (
-    QUEUE_DOWN,
-    report_file_downloaded,
-    report_run_request,
-    report_run_retry,
-)
+from portal.reports.services.files import report_file_downloaded
+from portal.reports.services.runs import QUEUE_DOWN, report_run_request, report_run_retry
 
 XLSX = render.FORMATS["xlsx"][1]
 

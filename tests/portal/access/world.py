@@ -16,7 +16,8 @@ from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
 from portal.game.services import round_play, wallet_top_up
 from portal.reports.render import write_json
-from portal.reports.services import report_run_execute, report_run_request, reports_dir
+from portal.reports.services.files import reports_dir
+from portal.reports.services.runs import report_run_execute, report_run_request
 from tests.portal.factories import (
     approved_offering,
     make_layout,

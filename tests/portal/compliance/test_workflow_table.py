@@ -235,3 +235,17 @@ def test_the_audit_event_names_are_the_tables_verbs(people):
     }
     assert {action.split(".")[1] for action in actions} <= set(RECORD_WORKFLOW.verbs)
     assert record.status == S.SUPERSEDED
+
+
+def test_a_step_the_system_takes_or_a_reason_it_does_not_ask_is_refused_to_callers(people):
+    from portal.compliance.services.workflow import take
+
+    record = _record_in(S.APPROVED, people["author"], people["decider"])
+    with pytest.raises(ValueError, match="taken by the system"):
+        take(record, "expire", actor=people["officer"])
+    draft = _record_in(S.DRAFT, people["author"], people["decider"])
+    with pytest.raises(ValueError, match="takes no reason"):
+        take(draft, "submit", actor=people["author"], reason="Because")
+    with pytest.raises(TypeError, match="takes no reason"):
+        paytable_submit(actor=people["author"], paytable=draft, reason="Because")
+    assert _state(draft)[0] == S.DRAFT and _state(record)[0] == S.APPROVED

@@ -18,7 +18,7 @@ from portal.access.roles import Role
 from portal.compliance.filtersets import LayoutFilter
 from portal.compliance.models import Layout
 from portal.compliance.services.layouts import layout_submit
-from portal.reports.services import report_run_request
+from portal.reports.services.runs import report_run_request
 from tests.portal.factories import (
     approved_layout,
     approved_offering,

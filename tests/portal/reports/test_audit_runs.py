@@ -16,8 +16,8 @@ from rest_framework.test import APIClient
 
 from portal.core.padates import UTC, day_starts
 from portal.game.services import round_play, wallet_top_up
-from portal.reports import services
 from portal.reports.models import ReportRun, RunStatus
+from portal.reports.services import runs, schedules
 from tests.portal.game.conftest import FixedBits
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -126,10 +126,10 @@ def test_811a9_bad_audit_parameters_are_refused_with_400_and_nothing_is_queued(
 
 
 def test_a_manager_sees_only_their_holders_audit_report(auditor, manager_a, holder_a, holder_b):
-    own = services.report_run_request(
+    own = runs.report_run_request(
         actor=auditor, kind="audit", parameters={"holder": holder_a.pk}, via="api"
     )[0]
-    other = services.report_run_request(
+    other = runs.report_run_request(
         actor=auditor, kind="audit", parameters={"holder": holder_b.pk}, via="api"
     )[0]
     client = api(manager_a)
@@ -147,8 +147,8 @@ def test_the_daily_schedule_makes_each_holders_previous_gaming_day_once(holder_a
     # runs until 06:00, so B's last finished gaming day is the 15th.
     now = day_starts(datetime.date(2026, 11, 17), 5) + datetime.timedelta(minutes=30)
 
-    first = services.audit_runs_daily(now=now)
-    again = services.audit_runs_daily(now=now)
+    first = schedules.audit_runs_daily(now=now)
+    again = schedules.audit_runs_daily(now=now)
 
     periods = {run.holder_id: (run.parameters["start"], run.parameters["end"]) for run in first}
     assert periods == {holder_a.pk: (DAY, DAY), holder_b.pk: ("2026-11-15", "2026-11-15")}
@@ -173,13 +173,13 @@ def test_the_monthly_schedule_waits_for_each_holders_last_gaming_day(holder_a, h
 
     # 01:45 on 1 December: holder A's November is over, holder B's 30th runs until 06:00.
     quarter_to = datetime.timedelta(minutes=45)
-    early = services.audit_runs_monthly(now=day_starts(december, 1) + quarter_to)
-    later = services.audit_runs_monthly(now=day_starts(december, 6) + quarter_to)
+    early = schedules.audit_runs_monthly(now=day_starts(december, 1) + quarter_to)
+    later = schedules.audit_runs_monthly(now=day_starts(december, 6) + quarter_to)
 
     assert periods(early) == [(holder_a.pk, *november)]
     assert periods(later) == [(None, *november), (holder_a.pk, *november), (holder_b.pk, *november)]
     assert later[1].pk == early[0].pk  # made once
-    assert services.audit_runs_monthly(now=day_starts(datetime.date(2025, 6, 20), 12)) == []
+    assert schedules.audit_runs_monthly(now=day_starts(datetime.date(2025, 6, 20), 12)) == []
     entry = settings.CELERY_BEAT_SCHEDULE["audit-report-monthly"]
     assert entry["schedule"].minute == {45} and len(entry["schedule"].hour) == 24
 

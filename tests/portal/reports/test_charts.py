@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from defusedxml import ElementTree
 
-from portal.reports import definitions, render, services
+from portal.reports import definitions, render
 from portal.reports.document import NO_ACTIVITY
 from portal.reports.models import ReportFile
 from portal.reports.render.charts import chart_png, chart_svg, document_charts, validate_chart
@@ -268,10 +268,10 @@ def charted_run(db, reports_folder, auditor, holder_a, monkeypatch):
 
     monkeypatch.setattr(definitions, "definition", with_charts)
     monkeypatch.setattr(runs, "_enqueue", lambda run: None)
-    run = services.report_run_request(
+    run = runs.report_run_request(
         actor=auditor, kind="expiry", parameters={"holder": holder_a.pk}, via="api"
     )[0]
-    services.report_run_execute(run_id=run.pk)
+    runs.report_run_execute(run_id=run.pk)
     run.refresh_from_db()
     assert run.status == "succeeded"
     return run
@@ -322,8 +322,8 @@ def test_an_unknown_chart_or_a_run_without_its_json_file_is_404(client, auditor,
 
 def test_a_run_whose_report_has_no_charts_shows_none(client, auditor, reports_folder, monkeypatch):
     monkeypatch.setattr(runs, "_enqueue", lambda run: None)
-    run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
-    services.report_run_execute(run_id=run.pk)
+    run = runs.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
+    runs.report_run_execute(run_id=run.pk)
     client.force_login(auditor)
 
     assert 'id="charts-title"' not in client.get(f"/reports/{run.pk}/").content.decode()

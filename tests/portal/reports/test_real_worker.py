@@ -117,7 +117,7 @@ def _files_verify(run: ReportRun) -> None:
 
 ASK = (
     "from django.contrib.auth import get_user_model; "
-    "from portal.reports.services import report_run_request; "
+    "from portal.reports.services.runs import report_run_request; "
     "run, created = report_run_request(actor=get_user_model().objects.get(username='auditor'), "
     "kind='expiry', parameters={}, via='api'); print(run.pk, created, run.status)"
 )

@@ -13,7 +13,7 @@ from kombu.exceptions import OperationalError
 from rest_framework.test import APIClient
 
 from portal.audit.models import AuditEvent
-from portal.reports import definitions, services, tasks
+from portal.reports import definitions, tasks
 from portal.reports.models import ReportFile, ReportRun, RunStatus
 from portal.reports.services import files, runs
 
@@ -100,13 +100,13 @@ def test_only_compliance_and_auditors_ask_for_runs(request, who):
 
 
 def test_a_manager_sees_only_the_runs_about_their_holder(auditor, manager_a, holder_a, holder_b):
-    own = services.report_run_request(
+    own = runs.report_run_request(
         actor=auditor, kind="expiry", parameters={"holder": holder_a.pk}, via="api"
     )[0]
-    other = services.report_run_request(
+    other = runs.report_run_request(
         actor=auditor, kind="expiry", parameters={"holder": holder_b.pk}, via="api"
     )[0]
-    every = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
+    every = runs.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
     client = api(manager_a)
 
     listed = [row["id"] for row in client.get(URL).json()["results"]]
@@ -118,7 +118,7 @@ def test_a_manager_sees_only_the_runs_about_their_holder(auditor, manager_a, hol
 
 
 def test_811a9_a_download_is_audited_and_served_only_through_the_view(auditor, player):
-    run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
+    run = runs.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
     report_file = run.files.get(format="csv")
 
     answer = api(auditor).get(f"{URL}{run.pk}/files/csv/")
@@ -143,7 +143,7 @@ def test_a_failing_run_is_retried_with_back_off_then_says_why_and_can_be_retried
         definitions, "definition", lambda kind: dataclasses.replace(real(kind), build=broken)
     )
     monkeypatch.setattr(runs, "_enqueue", lambda run: None)  # the worker is driven below
-    run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
+    run = runs.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
 
     # An attempt with retries left asks for another, with back-off (in-process, Celery
     # runs it at once); the last attempt records the failure instead of retrying.
@@ -166,7 +166,7 @@ def test_a_run_interrupted_mid_way_is_claimed_again_and_leaves_one_set_of_files(
     auditor, monkeypatch
 ):
     monkeypatch.setattr(runs, "_enqueue", lambda run: None)
-    run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
+    run = runs.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
     written = files.write_file
 
     def crash_after_two(run, document, fmt):
@@ -176,20 +176,20 @@ def test_a_run_interrupted_mid_way_is_claimed_again_and_leaves_one_set_of_files(
 
     monkeypatch.setattr(files, "write_file", crash_after_two)
     with pytest.raises(SystemExit):
-        services.report_run_execute(run_id=run.pk)
+        runs.report_run_execute(run_id=run.pk)
     assert ReportRun.objects.get(pk=run.pk).status == RunStatus.RUNNING
     # A hard kill mid-write leaves the temporary file behind (no ``finally`` runs).
     half = settings.JINZI_REPORTS_DIR / f".expiry-{run.pk}.xlsx.0123abcd.part"
     half.write_bytes(b"PK\x03\x04 half a workbook")
     monkeypatch.setattr(files, "write_file", written)
 
-    services.report_run_execute(run_id=run.pk)  # the message comes back (acks_late)
+    runs.report_run_execute(run_id=run.pk)  # the message comes back (acks_late)
 
     run.refresh_from_db()
     assert (run.status, run.attempts) == (RunStatus.SUCCEEDED, 2)
     assert ReportFile.objects.filter(run=run).count() == 4
     assert len(list(settings.JINZI_REPORTS_DIR.iterdir())) == 4
-    services.report_run_execute(run_id=run.pk)  # a duplicate message does nothing
+    runs.report_run_execute(run_id=run.pk)  # a duplicate message does nothing
     assert ReportRun.objects.get(pk=run.pk).attempts == 2
 
 
@@ -205,7 +205,7 @@ def test_when_the_queue_is_down_the_run_waits_queued_and_the_sweep_sends_it(audi
     assert ReportRun.objects.get().status == RunStatus.QUEUED
     monkeypatch.undo()
 
-    assert services.report_runs_resend_stuck(older_than=0) == 1
+    assert runs.report_runs_resend_stuck(older_than=0) == 1
     assert ReportRun.objects.get().status == RunStatus.SUCCEEDED
 
 
@@ -242,7 +242,7 @@ def test_the_reports_page_asks_for_a_run_and_follows_it(client, auditor, officer
 
 def test_a_run_in_progress_is_polled_by_htmx(client, auditor, monkeypatch):
     monkeypatch.setattr(runs, "_enqueue", lambda run: None)
-    run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
+    run = runs.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
     client.force_login(auditor)
 
     polled = client.get(f"/reports/{run.pk}/", headers={"HX-Request": "true"}).content.decode()
@@ -255,7 +255,7 @@ def test_811a9_the_json_file_is_the_document_the_openapi_schema_describes(audito
 
     from portal.reports.api.serializers import ReportDocumentSerializer
 
-    run = services.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
+    run = runs.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
     document = json.loads((settings.JINZI_REPORTS_DIR / f"expiry-{run.pk}.json").read_text())
     call_command("spectacular", "--file", str(tmp_path / "schema.json"), "--format", "openapi-json")
     schema = json.loads((tmp_path / "schema.json").read_text())
