@@ -1,4 +1,5 @@
-"""People and records shared by the portal tests: two holders, one user per role."""
+"""People and records shared by the portal tests: two holders, one user per role, and
+``login`` (a test client signed in as a given user)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,15 @@ from portal.accounts.services import holder_create
 from portal.game.services import wallet_top_up
 from tests.portal.browser import page  # noqa: F401  (the browser tests' fixture)
 from tests.portal.factories import PASSWORD, approved_offering, make_user
+
+
+@pytest.fixture
+def login(client):
+    def sign_in(user):
+        client.force_login(user)
+        return client
+
+    return sign_in
 
 
 @pytest.fixture

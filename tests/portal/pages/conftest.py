@@ -1,17 +1,8 @@
-"""Fixtures for the portal page tests: signing in."""
+"""Fixtures for the portal page tests (signing in is the portal's ``login``)."""
 
 from __future__ import annotations
 
 import pytest
-
-
-@pytest.fixture
-def login(client):
-    def sign_in(user):
-        client.force_login(user)
-        return client
-
-    return sign_in
 
 
 @pytest.fixture

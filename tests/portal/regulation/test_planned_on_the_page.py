@@ -15,15 +15,6 @@ from tests.portal.pages.helpers import text
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def login(client):
-    def sign_in(user):
-        client.force_login(user)
-        return client
-
-    return sign_in
-
-
 def section(page: str, clause_id: str) -> str:
     start = page.index(f'id="clause-{slugify(clause_id)}"')
     return page[start : page.index("</section>", start)]
