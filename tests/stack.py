@@ -348,8 +348,9 @@ def build_world(*, tag: str, players: int, officers: int, managers: int, submitt
     from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
     from portal.accounts.tokens import api_token_issue
     from portal.compliance.services.paytables import paytable_create, paytable_submit
-    from portal.game.services import MAX_TOP_UP, wallet_top_up
+    from portal.game.funds import MAX_DEMO_TOP_UP as MAX_TOP_UP
     from tests.portal.factories import MINIMUM_ODDS, offering_in_force
+    from tests.portal.funding import wallet_top_up
 
     ensure_role_groups()
     holder = holder_create(

@@ -6,6 +6,9 @@ Views, the API, the admin and the services all ask here. Who does what (reading:
   in the workflow because it depends on the record's history);
 - managers see and change only their own holder's records and never decide;
 - auditors read everything, verify and export the trail, and change nothing;
+- payments staff see their own holder's player accounts, pay or refuse withdrawals and
+  record deposits made at the holder (§ 812a.10); with managers and compliance officers
+  they suspend accounts and record self-exclusions (§ 812a.6);
 - a superuser may do what compliance and managers may (still under four-eyes).
 """
 
@@ -31,6 +34,9 @@ class Action(StrEnum):
     VIEW_ROUNDS = "view_rounds"  # look up any player's round by id
     OWN_API_TOKENS = "own_api_tokens"  # issue, list and revoke one's own API tokens
     RUN_REPORTS = "run_reports"  # request report runs (compliance, auditors)
+    VIEW_PLAYER_ACCOUNTS = "view_player_accounts"  # players' accounts with a holder
+    PAY_OUT = "pay_out"  # decide withdrawals, record deposits made at the holder
+    RESTRICT_ACCOUNTS = "restrict_accounts"  # suspend, record a self-exclusion
 
 
 NOT_SIGNED_IN = "sign in first"
@@ -97,6 +103,24 @@ def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> s
         if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
             return None
         return WRONG_ROLE.format(action="run reports")
+    if action is Action.VIEW_PLAYER_ACCOUNTS:
+        if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
+            return None
+        if roles & {Role.MANAGER, Role.PAYMENTS}:
+            return _own_holder(user, target_holder)
+        return WRONG_ROLE.format(action="see players' accounts")
+    if action is Action.PAY_OUT:
+        if Role.PAYMENTS in roles:
+            return _own_holder(user, target_holder)
+        if superuser:
+            return None
+        return WRONG_ROLE.format(action="pay withdrawals or record deposits")
+    if action is Action.RESTRICT_ACCOUNTS:
+        if superuser or Role.COMPLIANCE in roles:
+            return None
+        if roles & {Role.MANAGER, Role.PAYMENTS}:
+            return _own_holder(user, target_holder)
+        return WRONG_ROLE.format(action="suspend accounts or record self-exclusions")
     if action is Action.MANAGE_HOLDERS:
         return None if superuser else WRONG_ROLE.format(action="manage certificate holders")
     raise ValueError(f"unknown action {action!r}")
@@ -119,6 +143,20 @@ def require(user, action: Action, obj=None, *, holder_id: int | None = None) -> 
     reason = denial(user, action, obj, holder_id=holder_id)
     if reason is not None:
         raise NotPermitted(reason)
+
+
+def visible_accounts(user, queryset: QuerySet) -> QuerySet:
+    """Narrow a queryset of players' holder accounts (or of rows with ``account``) to the
+    ones ``user`` may see as staff: every holder's for compliance and auditors, their own
+    holder's for managers and payments staff. A player's own are not staff's business
+    here: the player's pages ask for them by player."""
+    roles = roles_of(user)
+    if user.is_authenticated and (user.is_superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}):
+        return queryset
+    if roles & {Role.MANAGER, Role.PAYMENTS} and (own := holder_id_of(user)) is not None:
+        field = "holder_id" if hasattr(queryset.model, "holder_id") else "account__holder_id"
+        return queryset.filter(**{field: own})
+    return queryset.none()
 
 
 def visible(user, queryset: QuerySet) -> QuerySet:

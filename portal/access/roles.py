@@ -18,6 +18,7 @@ class Role(models.TextChoices):
     MANAGER = "Manager", "Manager"
     AUDITOR = "Auditor", "Auditor"
     PLAYER = "Player", "Player"
+    PAYMENTS = "Payments", "Payments staff"
 
 
 _ROLES_ATTR = "_jinzi_roles"
@@ -58,7 +59,7 @@ def has_role(user, role: Role) -> bool:
 
 
 def holder_id_of(user) -> int | None:
-    """The certificate holder a manager acts for (None for everyone else)."""
+    """The certificate holder a manager or payments staff act for (None for everyone else)."""
     if user is None or not user.is_authenticated:
         return None
     if not hasattr(user, _HOLDER_ATTR):

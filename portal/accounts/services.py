@@ -16,7 +16,9 @@ from portal.core.padates import GAMING_DAY_HOURS
 from portal.core.validation import clean_text
 
 HOLDER_TAKEN = "a certificate holder with this name or licence number already exists"
-MANAGER_NEEDS_HOLDER = "a manager must act for a certificate holder"
+MANAGER_NEEDS_HOLDER = "managers and payments staff act for a certificate holder: choose one"
+# The roles that act for one certificate holder.
+HOLDER_ROLES = (Role.MANAGER, Role.PAYMENTS)
 GAMING_DAY_HOUR = (
     "the gaming day starts at a whole hour from 0 to 23, Pennsylvania time (reading:gaming-day)"
 )
@@ -99,12 +101,12 @@ def staff_user_create(
     """Create a user in one role (``actor`` None only for system setup)."""
     if actor is not None:
         require(actor, Action.MANAGE_HOLDERS)
-    if role is Role.MANAGER and holder is None:
+    if role in HOLDER_ROLES and holder is None:
         raise ValidationFailed.on("holder", MANAGER_NEEDS_HOLDER)
     ensure_role_groups()
     user = get_user_model().objects.create_user(username=username, password=password, email=email)
     user.groups.add(Group.objects.get(name=role.value))
-    Profile.objects.create(user=user, holder=holder if role is Role.MANAGER else None)
+    Profile.objects.create(user=user, holder=holder if role in HOLDER_ROLES else None)
     forget(user)
     audit_record(
         actor=actor,

@@ -39,7 +39,8 @@ from portal.core.padates import UTC, day_starts, pa_time, pa_today
 from portal.demo.history_setup import Player, Table, setup_players, setup_tables
 from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, round_digest
 from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, Wallet
-from portal.game.services import MAX_TOP_UP, TOP_UP_ACTION, top_up_pictures
+from portal.game.funds import MAX_DEMO_TOP_UP as MAX_TOP_UP
+from portal.game.funds import TOP_UP_ACTION, top_up_pictures
 
 BATCH = 10_000  # rounds per transaction
 # Outside bets and columns are played far more than any one inside spot.

@@ -7,75 +7,26 @@ import json
 import re
 from dataclasses import dataclass
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 import jinzi
 from portal.access.policy import Action, require
-from portal.audit.services import audit_record
+from portal.compliance.models import CertificateHolder
 from portal.compliance.selectors import offering_is_live
 from portal.core.errors import Conflict, NotFound, ValidationFailed
 from portal.core.validation import MAX_ID
 from portal.core.version import PORTAL_VERSION
+from portal.game import limits, store
 from portal.game import messages as msg
-from portal.game import store
+from portal.game.accounts import wallet_for
 from portal.game.chain import round_digest
-from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, RoundStatus, Wallet
+from portal.game.funds import open_to_play_and_deposit
+from portal.game.models import Bet, LedgerKind, Round, RoundStatus
+from portal.game.money import dollars
 from portal.game.wagers import PlacedWager, check_limits, parse_wagers
 
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-MAX_TOP_UP = 100_000  # $1,000 of demo credit at a time
-MAX_DEMO_BALANCE = 10_000_000  # $100,000
-
-
-def wallet_for(player) -> Wallet:
-    """The player's wallet, created empty on first use."""
-    wallet = Wallet.objects.filter(player=player).first()
-    if wallet is not None:
-        return wallet
-    try:
-        with transaction.atomic():
-            return Wallet.objects.create(player=player)
-    except IntegrityError:  # created by a concurrent request
-        return Wallet.objects.get(player=player)
-
-
-TOP_UP_ACTION = "wallet.top_up"
-
-
-def top_up_pictures(*, entry_id: int, amount: int, balance_after: int) -> tuple[dict, dict]:
-    """A top-up's audit event's before and after: the balance it found, and the ledger
-    entry it wrote (``verify_records`` holds every top-up entry to its event)."""
-    before = {"balance": balance_after - amount}
-    after = {"ledger_entry": entry_id, "amount": amount, "balance_after": balance_after}
-    return before, after
-
-
-@transaction.atomic
-def wallet_top_up(*, player, amount) -> Wallet:
-    """Demo credit: a ledger entry, the balance it leaves, and an audit event (§ 811a.7)
-    naming the entry, in the same transaction."""
-    require(player, Action.PLAY)
-    if type(amount) is not int or not 2 <= amount <= MAX_TOP_UP:
-        raise ValidationFailed.on("amount", msg.TOP_UP_RANGE.format(maximum=MAX_TOP_UP))
-    wallet = Wallet.objects.select_for_update().get(pk=wallet_for(player).pk)
-    if wallet.balance + amount > MAX_DEMO_BALANCE:
-        raise ValidationFailed.on("amount", msg.BALANCE_CAP.format(maximum=MAX_DEMO_BALANCE))
-    wallet.balance += amount
-    entry = LedgerEntry.objects.create(
-        wallet=wallet, kind=LedgerKind.TOP_UP, amount=amount, balance_after=wallet.balance
-    )
-    wallet.save(update_fields=["balance", "updated_at"])
-    before, after = top_up_pictures(entry_id=entry.pk, amount=amount, balance_after=wallet.balance)
-    audit_record(
-        actor=player,
-        action=TOP_UP_ACTION,
-        object_type="wallet",
-        object_id=wallet.pk,
-        before=before,
-        after=after,
-    )
-    return wallet
 
 
 def _fingerprint(offering_id, placed) -> str:
@@ -163,17 +114,29 @@ def _play_locked(connection, request: _Request) -> PlayedRound | tuple[int, str]
 
 def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
     wallet, offering, placed = inputs.wallet, inputs.offering, request.placed
+    account = inputs.account
     if offering is None:
         raise NotFound(msg.NO_SUCH_OFFERING.format(id=request.offering_id))
     started_at = timezone.now()
     liveness = offering_is_live(offering, at=started_at, listing=inputs.listing)
     if not liveness.live:
         raise Conflict(msg.CLOSED.format(reasons="; ".join(liveness.reasons)))
+    if account is None:  # § 812a.4: a holder's tables are played from its account
+        holder = CertificateHolder.objects.get(pk=offering.holder_id)
+        raise ValidationFailed.on("offering", msg.NO_ACCOUNT.format(holder=holder.name))
+    open_to_play_and_deposit(account)
     total = check_limits(placed, inputs.listing)
-    if total > wallet.balance:
-        raise ValidationFailed.on(
-            "wagers", msg.INSUFFICIENT.format(total=total, balance=wallet.balance)
-        )
+    limits.check_round(account, [(p.wager.label, p.stake) for p in placed], at=started_at)
+    if total > account.available:
+        if account.held:
+            refusal = msg.INSUFFICIENT_HELD.format(
+                total=dollars(total),
+                available=dollars(account.available),
+                held=dollars(account.held),
+            )
+        else:
+            refusal = msg.INSUFFICIENT.format(total=total, balance=account.balance)
+        raise ValidationFailed.on("wagers", refusal)
 
     # "No more bets" (§ 617b.8(e)): the wagers are fixed; now the RNG draws.
     bets_closed_at = timezone.now()
@@ -209,8 +172,8 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         "outcome": draw.outcome,
         "total_staked": total,
         "total_returned": total_returned,
-        "balance_before": wallet.balance,
-        "balance_after": wallet.balance - total + total_returned,
+        "balance_before": account.balance,
+        "balance_after": account.balance - total + total_returned,
         "sequence": wallet.rounds_played + 1,
         "prev_hash": wallet.chain_head,
         "status": RoundStatus.COMPLETE,
@@ -231,7 +194,7 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         request_fingerprint=request.fingerprint, hash=round_digest(fields, bets), **fields
     )
     entries = [
-        {"kind": LedgerKind.STAKE, "amount": -total, "balance_after": wallet.balance - total}
+        {"kind": LedgerKind.STAKE, "amount": -total, "balance_after": account.balance - total}
     ]
     if total_returned:
         entries.append(
@@ -241,11 +204,14 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
                 "balance_after": round_obj.balance_after,
             }
         )
-    wallet.balance = round_obj.balance_after
+    account.balance = round_obj.balance_after
+    account.updated_at = ended_at
     wallet.rounds_played = round_obj.sequence
     wallet.chain_head = round_obj.hash
     wallet.updated_at = ended_at
-    written = rounds.write(round_obj=round_obj, bets=bets, entries=entries, wallet=wallet)
+    written = rounds.write(
+        round_obj=round_obj, bets=bets, entries=entries, wallet=wallet, account=account
+    )
     if written is None:
         return None
     stored, stored_bets = written

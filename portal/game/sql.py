@@ -1,16 +1,19 @@
 """The round's two fixed statements on PostgreSQL: every line of SQL a round sends.
 
 A round is the portal's hottest request. On PostgreSQL, two statements written once
-here play it at about twice the rate of the ORM's eight (``bench/bench_rounds.py``):
+here (and the account's lock) play it at about twice the rate of the ORM
+(``bench/bench_rounds.py``):
 
 1. **read**: the player's wallet, locked (``FOR UPDATE OF w``), with the round already
    played under the same idempotency key, if any, and the offering with everything its
    liveness and settlement need (its rules submission, layout, paytable and the
    submission's Jinzi Roulette listing);
-2. **write**: the round, its bets, its ledger entries and the wallet's new balance and
-   chain head, in one statement of data-modifying CTEs; the bets and entries go as one
-   JSON document each, typed by ``jsonb_to_recordset``, so the text never changes and
-   the server keeps it prepared.
+2. **write**: the round, its bets, its ledger entries, the wallet's new chain head and
+   the account's new balance, in one statement of data-modifying CTEs; the bets and
+   entries go as one JSON document each, typed by ``jsonb_to_recordset``, so the text
+   never changes and the server keeps it prepared;
+3. between them, the player's account with the offering's holder, locked by the ORM in
+   a statement of its own, so it reads the balance as the wallet's lock left it.
 
 Both run inside the caller's ordinary ``transaction.atomic()``. The ORM path of
 ``portal.game.store`` is the reference: a test plays the same seeded rounds both ways
@@ -37,13 +40,14 @@ from django.db import connections, models
 
 from portal.compliance.models import Game, Layout, ListedGame, Offering, Paytable, RulesSubmission
 from portal.game.chain import BET_FIELDS, HASHED_ROUND_FIELDS
-from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 
 ROUND_COLUMNS = (*HASHED_ROUND_FIELDS, "request_fingerprint", "hash")
 BET_COLUMNS = BET_FIELDS
 ENTRY_COLUMNS = ("kind", "amount", "balance_after")
 WALLET_READ = ("id", "player", "balance", "rounds_played", "chain_head", "updated_at")
-WALLET_WRITTEN = ("balance", "rounds_played", "chain_head", "updated_at")
+WALLET_WRITTEN = ("rounds_played", "chain_head", "updated_at")
+ACCOUNT_WRITTEN = ("balance", "updated_at")
 _RECORD_READ = ("id", "status", "version", "effective_date", "expiry_date")
 
 # How these statements treat every concrete field of the four game tables they write,
@@ -63,6 +67,7 @@ FIELD_COVERAGE: dict[type[models.Model], dict[str, str]] = {
     LedgerEntry: {
         **dict.fromkeys(ENTRY_COLUMNS, "written"),
         "wallet": "written",
+        "account": "written",
         "round": "written: the new round's id",
         "created_at": "written: the round's end, as the wallet's updated_at",
         "id": _DATABASE_ASSIGNS,
@@ -70,6 +75,13 @@ FIELD_COVERAGE: dict[type[models.Model], dict[str, str]] = {
     Wallet: {
         **dict.fromkeys(WALLET_READ, "read"),
         **dict.fromkeys(WALLET_WRITTEN, "read and written"),
+    },
+    GamingAccount: {
+        **{
+            f.name: "read by the ORM, locked, in its own statement after the wallet's lock"
+            for f in GamingAccount._meta.concrete_fields
+        },
+        **dict.fromkeys(ACCOUNT_WRITTEN, "read by the ORM and written"),
     },
 }
 # The constraint round_once_per_key: a second round under a key is not written.
@@ -212,6 +224,9 @@ def _write_sql(alias: str) -> str:
     wallet_sets = ", ".join(
         f"{Wallet._meta.get_field(name).column} = %s" for name in WALLET_WRITTEN
     )
+    account_sets = ", ".join(
+        f"{GamingAccount._meta.get_field(name).column} = %s" for name in ACCOUNT_WRITTEN
+    )
     return (
         "WITH new_round AS ("
         f"INSERT INTO {Round._meta.db_table} ({_columns(Round, ROUND_COLUMNS)}) "
@@ -225,8 +240,8 @@ def _write_sql(alias: str) -> str:
         "ORDER BY ordinality RETURNING id, position"
         "), new_entries AS ("
         f"INSERT INTO {LedgerEntry._meta.db_table} "
-        f"(wallet_id, round_id, created_at, {entry_columns}) "
-        f"SELECT %s, new_round.id, %s, {entry_columns} FROM new_round, "
+        f"(wallet_id, account_id, round_id, created_at, {entry_columns}) "
+        f"SELECT %s, %s, new_round.id, %s, {entry_columns} FROM new_round, "
         "ROWS FROM (jsonb_to_recordset(%s::jsonb) "
         f"AS ({_typed_columns(LedgerEntry, ENTRY_COLUMNS, connection)})) "
         f"WITH ORDINALITY AS e({entry_columns}, ordinality) "
@@ -234,6 +249,9 @@ def _write_sql(alias: str) -> str:
         "ORDER BY ordinality"
         "), moved_wallet AS ("
         f"UPDATE {Wallet._meta.db_table} SET {wallet_sets} "
+        "WHERE id = %s AND EXISTS (SELECT 1 FROM new_round)"
+        "), moved_account AS ("
+        f"UPDATE {GamingAccount._meta.db_table} SET {account_sets} "
         "WHERE id = %s AND EXISTS (SELECT 1 FROM new_round)"
         ") SELECT new_round.id AS round_id, "
         "(SELECT array_agg(id ORDER BY position) FROM new_bets) AS bet_ids FROM new_round"
@@ -247,7 +265,13 @@ def _as_json(rows: Iterable[Mapping[str, Any]], names: tuple[str, ...]) -> str:
 
 
 def write_round(
-    connection, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet: Wallet
+    connection,
+    *,
+    round_obj: Round,
+    bets: list[dict],
+    entries: list[dict],
+    wallet: Wallet,
+    account: GamingAccount,
 ) -> tuple[int, list[int]] | None:
     """The write: the round's id and its bets' ids in position order, or None, having
     written nothing, if the player already has a round under this idempotency key.
@@ -256,10 +280,15 @@ def write_round(
         *_prepared(Round, {name: getattr(round_obj, name) for name in ROUND_COLUMNS}, connection),
         _as_json(bets, BET_COLUMNS),
         wallet.pk,
+        account.pk,
         *_prepared(LedgerEntry, {"created_at": wallet.updated_at}, connection),
         _as_json(entries, ENTRY_COLUMNS),
         *_prepared(Wallet, {name: getattr(wallet, name) for name in WALLET_WRITTEN}, connection),
         wallet.pk,
+        *_prepared(
+            GamingAccount, {name: getattr(account, name) for name in ACCOUNT_WRITTEN}, connection
+        ),
+        account.pk,
     ]
     row = _fetch_named(connection, _write_sql(connection.alias), params)
     if row is None:

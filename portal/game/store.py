@@ -24,7 +24,7 @@ from django.db import connections, router
 from portal.compliance.models import ListedGame, Offering
 from portal.compliance.selectors import jinzi_listing, offerings_with_parts
 from portal.game import sql
-from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class RoundInputs:
     previous: tuple[int, str] | None
     offering: Offering | None
     listing: ListedGame | None  # the rules submission's Jinzi Roulette listing
+    # The player's account with the offering's holder (§ 812a.4), locked after the wallet.
+    account: GamingAccount | None = None
     # The wallet moved between the read's snapshot and its lock (another request of this
     # player committed meanwhile): ``previous`` may miss a round that request played.
     moved_while_waiting: bool = False
@@ -57,22 +59,28 @@ class OrmRounds:
             return RoundInputs(wallet, previous, None, None)
         offering = _one_or_none(offerings_with_parts().filter(pk=offering_id))
         listing = jinzi_listing(offering.rules_submission) if offering is not None else None
-        return RoundInputs(wallet, previous, offering, listing)
+        account = _account(offering, player_id)
+        return RoundInputs(wallet, previous, offering, listing, account=account)
 
-    def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet):
-        """Store the round, its bets and ledger entries (given as field values by name) and
-        the wallet's new state; return the stored round and bets, or None if the key is
-        already taken (never, here: the wallet's lock and the read come first)."""
+    def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet, account):
+        """Store the round, its bets and ledger entries (given as field values by name), the
+        wallet's new chain head and the account's balance; return the stored round and bets,
+        or None if the key is already taken (never, here: the wallet's lock and the read
+        come first)."""
         round_obj.save(force_insert=True)
         stored_bets = Bet.objects.bulk_create(Bet(round=round_obj, **bet) for bet in bets)
         if any(bet.pk is None for bet in stored_bets):  # a database without RETURNING
             stored_bets = list(Bet.objects.filter(round=round_obj).order_by("position"))
         LedgerEntry.objects.bulk_create(
-            LedgerEntry(wallet=wallet, round=round_obj, **entry) for entry in entries
+            LedgerEntry(wallet=wallet, account=account, round=round_obj, **entry)
+            for entry in entries
         )
         # The round's end, not the moment of this statement: as the fixed SQL writes it.
         Wallet.objects.filter(pk=wallet.pk).update(
             **{name: getattr(wallet, name) for name in sql.WALLET_WRITTEN}
+        )
+        GamingAccount.objects.filter(pk=account.pk).update(
+            **{name: getattr(account, name) for name in sql.ACCOUNT_WRITTEN}
         )
         return round_obj, stored_bets
 
@@ -90,11 +98,20 @@ class SqlRounds(OrmRounds):
             idempotency_key=idempotency_key,
             offering_id=offering_id,
         )
-        return RoundInputs(*found) if found is not None else None
+        if found is None:
+            return None
+        wallet, previous, offering, listing, moved = found
+        account = _account(offering, player_id) if previous is None else None
+        return RoundInputs(wallet, previous, offering, listing, moved, account)
 
-    def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet):
+    def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet, account):
         written = sql.write_round(
-            self.connection, round_obj=round_obj, bets=bets, entries=entries, wallet=wallet
+            self.connection,
+            round_obj=round_obj,
+            bets=bets,
+            entries=entries,
+            wallet=wallet,
+            account=account,
         )
         if written is None:
             return None
@@ -108,6 +125,18 @@ class SqlRounds(OrmRounds):
             stored_bet.round = stored
             stored_bets.append(stored_bet)
         return stored, stored_bets
+
+
+def _account(offering, player_id: int) -> GamingAccount | None:
+    """The player's account with ``offering``'s holder, locked: its own statement, after the
+    wallet's lock, so it reads the newest balance (every writer of it holds that lock)."""
+    if offering is None:
+        return None
+    return _one_or_none(
+        GamingAccount.objects.select_for_update().filter(
+            player_id=player_id, holder_id=offering.holder_id
+        )
+    )
 
 
 def _one_or_none(queryset):

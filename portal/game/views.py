@@ -20,8 +20,8 @@ from portal.core.pages import PAGE_SIZE, domain_errors
 from portal.game import presenters, retention, selectors
 from portal.game.chain import heads_digest
 from portal.game.filtersets import MY_GAMES_COLUMNS, PlayerRoundFilter, RoundFilter
+from portal.game.models import GamingAccount
 from portal.game.replay import replay_data
-from portal.game.services import wallet_for
 
 
 def _player(request: HttpRequest):
@@ -52,7 +52,8 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         "offering": offering,
         "liveness": liveness,
         "listing": listing,
-        "wallet": wallet_for(player),
+        # § 812a.4: the table is played from the player's account with its holder.
+        "account": GamingAccount.objects.filter(player=player, holder=offering.holder).first(),
         "recent": selectors.recent_rounds(player, 5),
         "columns": MY_GAMES_COLUMNS,
     }
@@ -80,7 +81,7 @@ def history(request: HttpRequest) -> HttpResponse:
         "filter": games,
         "columns": games.columns,
         "page": page,
-        "wallet": wallet_for(player),
+        "accounts": GamingAccount.objects.filter(player=player).select_related("holder"),
     }
     return render(request, "game/history.html", context, status=status)
 

@@ -7,9 +7,9 @@ import pytest
 
 from portal.access.roles import Role
 from portal.accounts.services import holder_create
-from portal.game.services import wallet_top_up
 from tests.portal.browser import page  # noqa: F401  (the browser tests' fixture)
 from tests.portal.factories import PASSWORD, approved_offering, make_user
+from tests.portal.funding import wallet_top_up
 
 
 @pytest.fixture
@@ -69,8 +69,9 @@ def superuser(db):
 
 
 @pytest.fixture
-def funded_player(player):
-    wallet_top_up(player=player, amount=100_000)
+def funded_player(player, holder_a):
+    """The player with $1,000 in their account with holder A, whose tables the tests play."""
+    wallet_top_up(player=player, amount=100_000, holder=holder_a)
     return player
 
 

@@ -60,9 +60,11 @@ class RoundIn(StrictInput):
 
 @extend_schema_serializer(component_name="TopUp")
 class TopUpInput(StrictInput):
-    """Demo credit for the player's wallet, in minor units (cents)."""
+    """Demo credit (a deposit by the demo method) into the player's account with a holder,
+    in minor units (cents). ``holder`` may be left out where only one holder exists."""
 
     amount = GivenInteger()
+    holder = GivenInteger(required=False)
 
 
 class WagerOut(serializers.Serializer):
@@ -118,7 +120,13 @@ class RoundOut(serializers.Serializer):
 
 
 class LedgerEntryOut(serializers.Serializer):
-    kind = serializers.CharField(help_text='"top_up", "stake" or "return".')
+    kind = serializers.CharField(
+        help_text='"deposit", "withdrawal", "stake", "return"; on older entries "top_up", '
+        '"carried_out" or "carried_in".'
+    )
+    account = serializers.IntegerField(
+        source="account_id", allow_null=True, help_text="The holder account it moved."
+    )
     amount = serializers.IntegerField(help_text="Minor units: negative for a stake.")
     balance_after = serializers.IntegerField()
     round = serializers.IntegerField(
@@ -129,7 +137,18 @@ class LedgerEntryOut(serializers.Serializer):
 
 # One wallet, not a list of them, though GET /api/wallet/ is the viewset's "list" route.
 @extend_schema_serializer(many=False, component_name="Wallet")
-class WalletOut(serializers.Serializer):
+class WalletAccountOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    holder = serializers.IntegerField(source="holder_id")
+    holder_name = serializers.CharField(source="holder.name")
     balance = serializers.IntegerField(help_text="Minor units (cents).")
+    held = serializers.IntegerField(help_text="Held for pending withdrawals.")
+    available = serializers.IntegerField(help_text="What play may use: balance less held.")
+    status = serializers.CharField()
+
+
+class WalletOut(serializers.Serializer):
+    balance = serializers.IntegerField(help_text="Minor units (cents), over every account.")
     currency = serializers.CharField()
+    accounts = WalletAccountOut(many=True, help_text="One per certificate holder (§ 812a.4).")
     entries = LedgerEntryOut(many=True, help_text="The latest 20, newest first.")

@@ -11,14 +11,18 @@ from rest_framework.response import Response
 
 from portal.access.policy import NOT_SIGNED_IN, Action, may
 from portal.api.base import ApiObjectViewSet, ApiViewSet
+from portal.compliance.models import CertificateHolder
+from portal.core.errors import ValidationFailed
 from portal.game import presenters, selectors
 from portal.game.api.serializers import RoundIn, RoundOut, TopUpInput, WalletOut
 from portal.game.filtersets import RoundFilter
-from portal.game.models import LedgerEntry, Round
-from portal.game.services import round_play, wallet_for, wallet_top_up
+from portal.game.funds import deposit_make
+from portal.game.models import DepositMethod, GamingAccount, LedgerEntry, Round
+from portal.game.services import round_play
 
 ROUNDS_HIDDEN = "your role may not see game rounds"
 NO_WALLET = "only players have a wallet"
+NAME_THE_HOLDER = "name the certificate holder whose account the top-up goes to"
 CURRENCY = "USD"
 LATEST_ENTRIES = 20
 
@@ -83,17 +87,35 @@ class WalletViewSet(ApiObjectViewSet):
             return None
         return NO_WALLET
 
-    def _answer(self, wallet) -> Response:
-        entries = LedgerEntry.objects.filter(wallet=wallet).order_by("-pk")[:LATEST_ENTRIES]
-        shown = {"balance": wallet.balance, "currency": CURRENCY, "entries": entries}
+    def _answer(self, player) -> Response:
+        entries = LedgerEntry.objects.filter(wallet__player=player).order_by("-pk")
+        accounts = list(GamingAccount.objects.filter(player=player).select_related("holder"))
+        shown = {
+            "balance": sum(account.balance for account in accounts),
+            "currency": CURRENCY,
+            "accounts": accounts,
+            "entries": entries[:LATEST_ENTRIES],
+        }
         return Response(self.get_serializer(shown).data)
 
     @extend_schema(responses=WalletOut)
     def list(self, request):
-        return self._answer(wallet_for(request.user))
+        return self._answer(request.user)
 
     @extend_schema(request=TopUpInput, responses=WalletOut)
     @action(detail=False, methods=["post"], url_path="top-up")
     def top_up(self, request):
         data = self.parse(TopUpInput)
-        return self._answer(wallet_top_up(player=request.user, amount=data["amount"]))
+        holder = data.get("holder")
+        if holder is None:
+            only = list(CertificateHolder.objects.values_list("pk", flat=True)[:2])
+            if len(only) != 1:
+                raise ValidationFailed.on("holder", NAME_THE_HOLDER)
+            holder = only[0]
+        deposit_make(
+            player=request.user,
+            holder_id=holder,
+            amount=data["amount"],
+            method=DepositMethod.DEMO,
+        )
+        return self._answer(request.user)

@@ -22,7 +22,7 @@ from django.db.models.functions import Cast, Coalesce
 
 from portal.audit.models import AuditEvent
 from portal.game.models import LedgerEntry, LedgerKind, Round, Wallet
-from portal.game.services import TOP_UP_ACTION
+from portal.game.funds import TOP_UP_ACTION
 from portal.integrity.records.report import (
     CHUNK,
     MONEY_CLAUSE,

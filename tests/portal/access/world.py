@@ -14,7 +14,7 @@ from portal.access.roles import Role
 from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
-from portal.game.services import round_play, wallet_top_up
+from portal.game.services import round_play
 from portal.reports.render import write_json
 from portal.reports.services.files import reports_dir
 from portal.reports.services.runs import report_run_execute, report_run_request
@@ -25,6 +25,7 @@ from tests.portal.factories import (
     make_rules,
     make_user,
 )
+from tests.portal.funding import wallet_top_up
 
 ROLES = ("anonymous", "player", "auditor", "manager_a", "manager_b", "officer", "superuser")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from portal.game.services import wallet_top_up
 from tests.portal.factories import approved_layout
+from tests.portal.funding import wallet_top_up
 
 pytestmark = pytest.mark.django_db
 

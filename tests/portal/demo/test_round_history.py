@@ -30,7 +30,8 @@ from portal.demo.history import (
 )
 from portal.game.chain import digest_of
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
-from portal.game.services import round_play, wallet_top_up
+from portal.game.services import round_play
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS
 
 pytestmark = MONEY_TESTS

@@ -7,8 +7,9 @@ from django.db.models import Sum
 
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import LedgerEntry, Round, Wallet
-from portal.game.services import PlayedRound, round_play, wallet_top_up
+from portal.game.services import PlayedRound, round_play
 from tests.portal.concurrency import run_together
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]

@@ -5,8 +5,9 @@ import re
 import pytest
 
 from portal.access.roles import Role
-from portal.game.services import round_play, wallet_top_up
+from portal.game.services import round_play
 from tests.portal.factories import make_user
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,6 @@ import pytest
 
 from portal.access.roles import Role
 from portal.compliance.models import Layout
-from portal.game.services import wallet_top_up
 from portal.game.templatetags.game_money import dollars
 from tests.portal.factories import (
     approved_layout,
@@ -15,6 +14,7 @@ from tests.portal.factories import (
     make_offering,
     make_user,
 )
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS, play_round
 
 pytestmark = MONEY_TESTS

@@ -9,7 +9,8 @@ from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFaile
 from portal.game import messages as msg
 from portal.game.chain import verify_rounds
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
-from portal.game.services import round_play, wallet_top_up
+from portal.game.services import round_play
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS, FixedBits
 
 pytestmark = MONEY_TESTS

@@ -16,8 +16,9 @@ from portal.compliance.selectors import jinzi_listing, offerings_with_parts
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game import sql, store
 from portal.game.models import Bet, LedgerEntry, Round, Wallet
-from portal.game.services import round_play, wallet_top_up
+from portal.game.services import round_play
 from tests.portal.factories import make_user
+from tests.portal.funding import wallet_top_up
 
 pytestmark = pytest.mark.django_db
 

@@ -142,8 +142,8 @@ def test_players_see_only_their_own_rounds_and_auditors_see_all(
     api, funded_player, live_offering, auditor, django_user_model
 ):
     from portal.access.roles import Role
-    from portal.game.services import wallet_top_up
     from tests.portal.factories import make_user
+    from tests.portal.funding import wallet_top_up
 
     api.post("/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json")
     other = make_user("other_player", Role.PLAYER)

@@ -6,9 +6,10 @@ from rest_framework.test import APIClient
 from portal.audit.chain import verify_stored
 from portal.audit.models import AuditEvent
 from portal.core.errors import ValidationFailed
+from portal.game.funds import MAX_DEMO_BALANCE, TOP_UP_ACTION
 from portal.game.models import LedgerEntry
-from portal.game.services import MAX_DEMO_BALANCE, TOP_UP_ACTION, wallet_top_up
 from portal.integrity.records import verify_records
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS
 
 pytestmark = MONEY_TESTS

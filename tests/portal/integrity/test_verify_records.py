@@ -25,7 +25,6 @@ from portal.compliance.services.paytables import (
 )
 from portal.core import append_only
 from portal.game.models import LedgerEntry, Wallet
-from portal.game.services import wallet_top_up
 from portal.integrity.records import verify_records
 from tests.portal.factories import (
     MINIMUM_ODDS,
@@ -33,6 +32,7 @@ from tests.portal.factories import (
     make_layout,
     make_paytable,
 )
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 
 pytestmark = pytest.mark.django_db

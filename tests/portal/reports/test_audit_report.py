@@ -54,7 +54,8 @@ ROUNDS = [
 
 @pytest.fixture
 def played(player, live_offering):
-    from portal.game.services import round_play, wallet_top_up
+    from portal.game.services import round_play
+    from tests.portal.funding import wallet_top_up
 
     # The whole history on the day played, in order (the ledger's time follows its ids).
     with time_machine.travel(PLAYED_AT):
@@ -372,7 +373,8 @@ class ShiftingBits(FixedBits):
 def test_reading_round_start_day_a_round_across_midnight_counts_in_the_day_it_started(
     player, live_offering
 ):
-    from portal.game.services import round_play, wallet_top_up
+    from portal.game.services import round_play
+    from tests.portal.funding import wallet_top_up
 
     last_second = datetime.datetime(2026, 11, 17, 4, 59, 59, tzinfo=UTC)  # 23:59:59 EST
     assert pa_date(last_second) == DAY

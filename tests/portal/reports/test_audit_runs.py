@@ -15,9 +15,10 @@ from django.conf import settings
 from rest_framework.test import APIClient
 
 from portal.core.padates import UTC, day_starts
-from portal.game.services import round_play, wallet_top_up
+from portal.game.services import round_play
 from portal.reports.models import ReportRun, RunStatus
 from portal.reports.services import runs, schedules
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,8 +9,8 @@ import pytest
 
 from portal.access.roles import Role
 from portal.accounts.services import holder_create
-from portal.game.services import wallet_top_up
 from tests.portal.factories import make_user
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 
 RED_AND_ZERO = [{"kind": "red", "stake": 200}, {"kind": "straight", "numbers": [0], "stake": 400}]

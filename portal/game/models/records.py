@@ -1,9 +1,8 @@
-"""Wallets, their ledger, and the game records of § 810a.11 (rounds and their bets).
+"""The game records of § 810a.11: rounds and their bets.
 
-Money is integer minor units. A wallet's balance always equals the sum of its ledger
-and never goes negative (a check constraint). Rounds and bets are written once, when
-the round is settled, and the database refuses to change them (append-only
-triggers); each player's rounds are chained by SHA-256 like the audit trail.
+Rounds and bets are written once, when the round is settled, and the database refuses to
+change them (append-only triggers); each player's rounds are chained by SHA-256 like the
+audit trail, whichever holder's table they were played at.
 """
 
 from __future__ import annotations
@@ -13,61 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
-from portal.core.hashing import GENESIS_HASH
 from portal.game.money import dollars
-
-
-class Wallet(models.Model):
-    player = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="wallet"
-    )
-    balance = models.BigIntegerField(default=0, help_text="Minor units (cents).")
-    # The head of the player's round chain, kept under the same row lock as the balance.
-    rounds_played = models.PositiveIntegerField(default=0)
-    chain_head = models.CharField(max_length=64, default=GENESIS_HASH)
-    updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            models.CheckConstraint(condition=Q(balance__gte=0), name="wallet_never_negative")
-        ]
-
-    def __str__(self) -> str:
-        return f"wallet of {self.player}"
-
-
-class LedgerKind(models.TextChoices):
-    TOP_UP = "top_up", "Demo top-up"
-    STAKE = "stake", "Round stake"
-    RETURN = "return", "Round return"
-
-
-class LedgerEntry(models.Model):
-    wallet = models.ForeignKey(Wallet, on_delete=models.PROTECT, related_name="entries")
-    kind = models.CharField(max_length=16, choices=LedgerKind.choices)
-    amount = models.BigIntegerField(help_text="Signed minor units: debits are negative.")
-    balance_after = models.BigIntegerField()
-    round = models.ForeignKey(
-        "Round", on_delete=models.PROTECT, null=True, blank=True, related_name="ledger_entries"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name_plural = "ledger entries"
-        ordering = ["pk"]
-        # The audit report reconciles each wallet over a period's instants.
-        indexes = [models.Index(fields=["created_at"], name="ledger_by_time")]
-        constraints = [
-            models.CheckConstraint(condition=Q(balance_after__gte=0), name="ledger_never_negative"),
-            models.CheckConstraint(
-                condition=(Q(kind="stake") & Q(amount__lt=0))
-                | (Q(kind__in=["return", "top_up"]) & Q(amount__gt=0)),
-                name="ledger_sign_matches_kind",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} {'+' if self.amount > 0 else ''}{dollars(self.amount)}"
 
 
 class RoundStatus(models.TextChoices):

@@ -1,0 +1,374 @@
+"""Responsible gaming (§ 814a.2): the limits a player sets on their account with a holder,
+and the checks a deposit and a round pass before any money moves.
+
+- Deposit and spend (loss) limits per day, week and month, a largest single wager, a
+  daily time limit, and a temporary suspension of one's own play.
+- A lower limit takes effect at once. A higher one (or none) waits until the current
+  period has ended, then takes effect when the player confirms it again.
+- Periods are Pennsylvania dates (reading:pennsylvania-dates): the day from 00:00, the week
+  from Monday, the month from the 1st.
+- A refusal names the limit and when it resets. A round already started finishes: the
+  checks run before the draw and never after.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from enum import StrEnum
+
+from django.db import transaction
+from django.db.models import Max, Sum
+from django.utils import timezone
+
+from portal.access.policy import Action, require
+from portal.audit.services import audit_record
+from portal.core.errors import Conflict, ValidationFailed
+from portal.core.padates import day_starts, pa_date, pa_time
+from portal.game.accounts import players_account
+from portal.game.models import Deposit, GamingAccount, LedgerEntry, LedgerKind, PlaySession
+from portal.game.money import dollars
+
+CLAUSE = "§ 814a.2"
+MAX_LIMIT = 100_000_000  # $1,000,000
+MAX_PAUSE_DAYS = 365
+LIMIT_ACTION = "account.limit"
+PAUSE_ACTION = "account.pause"
+
+
+class Period(StrEnum):
+    DAY = "day"
+    WEEK = "week"
+    MONTH = "month"
+
+
+class LimitKind(StrEnum):
+    DEPOSIT_DAY = "deposit_day"
+    DEPOSIT_WEEK = "deposit_week"
+    DEPOSIT_MONTH = "deposit_month"
+    LOSS_DAY = "loss_day"
+    LOSS_WEEK = "loss_week"
+    LOSS_MONTH = "loss_month"
+    WAGER = "wager"
+    TIME_DAY = "time_day"
+
+    @property
+    def period(self) -> Period:
+        last = self.value.rsplit("_", 1)[-1]
+        return {"week": Period.WEEK, "month": Period.MONTH}.get(last, Period.DAY)
+
+    @property
+    def label(self) -> str:
+        return LABELS[self]
+
+    @property
+    def in_minutes(self) -> bool:
+        return self is LimitKind.TIME_DAY
+
+    def shown(self, value: int | None) -> str:
+        if value is None:
+            return "no limit"
+        return f"{value} minutes" if self.in_minutes else dollars(value)
+
+
+LABELS = {
+    LimitKind.DEPOSIT_DAY: "daily deposit limit",
+    LimitKind.DEPOSIT_WEEK: "weekly deposit limit",
+    LimitKind.DEPOSIT_MONTH: "monthly deposit limit",
+    LimitKind.LOSS_DAY: "daily spend limit",
+    LimitKind.LOSS_WEEK: "weekly spend limit",
+    LimitKind.LOSS_MONTH: "monthly spend limit",
+    LimitKind.WAGER: "largest single wager",
+    LimitKind.TIME_DAY: "daily time limit",
+}
+DEPOSIT_KINDS = (LimitKind.DEPOSIT_DAY, LimitKind.DEPOSIT_WEEK, LimitKind.DEPOSIT_MONTH)
+LOSS_KINDS = (LimitKind.LOSS_DAY, LimitKind.LOSS_WEEK, LimitKind.LOSS_MONTH)
+
+VALUE_RANGE = "{label}: a whole number from 1 to {maximum}{unit}, or nothing for no limit"
+UNKNOWN_KIND = "the limits are: {kinds}"
+OVER_LIMIT = (
+    f"{CLAUSE}: your {{label}} of {{limit}} allows {{left}} more until it resets at "
+    "{resets}; this {what} is {amount}"
+)
+TIME_OVER = f"{CLAUSE}: your daily time limit of {{limit}} is used up; it resets at {{resets}}"
+WAGER_OVER = f"{CLAUSE}: your largest single wager is {{limit}}; {{spot}} stakes {{amount}}"
+NOTHING_PENDING = "there is no raise of your {label} waiting for confirmation"
+TOO_EARLY = (
+    f"{CLAUSE}: a higher {{label}} takes effect only after the current period ends; "
+    "confirm it from {at}"
+)
+PAUSE_RANGE = f"{CLAUSE}: suspend your play for 1 to 720 hours or 1 to {MAX_PAUSE_DAYS} days"
+PAUSE_SHORTER = (
+    f"{CLAUSE}: your play is already suspended until {{until}}; a suspension only lengthens"
+)
+
+
+def when(instant: datetime.datetime) -> str:
+    """An instant as a player reads it: Pennsylvania time, with the zone."""
+    return pa_time(instant).strftime("%Y-%m-%d %H:%M %Z")
+
+
+Instant = datetime.datetime
+
+
+def period_span(period: Period, at: Instant) -> tuple[Instant, Instant]:
+    """The Pennsylvania period containing ``at``: its first instant and the next period's."""
+    day = pa_date(at)
+    if period is Period.DAY:
+        first, after = day, day + datetime.timedelta(days=1)
+    elif period is Period.WEEK:
+        first = day - datetime.timedelta(days=day.weekday())
+        after = first + datetime.timedelta(days=7)
+    else:
+        first = day.replace(day=1)
+        after = (first + datetime.timedelta(days=32)).replace(day=1)
+    return day_starts(first), day_starts(after)
+
+
+# Setting limits ---------------------------------------------------------------------------
+
+
+def _kind(kind) -> LimitKind:
+    if kind not in {k.value for k in LimitKind}:
+        raise ValidationFailed.on(
+            "kind", UNKNOWN_KIND.format(kinds=", ".join(k.label for k in LimitKind))
+        )
+    return LimitKind(kind)
+
+
+def _value(kind: LimitKind, value) -> int | None:
+    if value is None:
+        return None
+    maximum = 24 * 60 if kind.in_minutes else MAX_LIMIT
+    if type(value) is not int or not 1 <= value <= maximum:
+        unit = " minutes" if kind.in_minutes else " cents"
+        raise ValidationFailed.on(
+            "value", VALUE_RANGE.format(label=kind.label, maximum=maximum, unit=unit)
+        )
+    return value
+
+
+def _stricter(new: int | None, old: int | None) -> bool:
+    """Whether ``new`` limits at least as much as ``old`` (None: no limit)."""
+    return new is not None and (old is None or new <= old)
+
+
+@dataclass(frozen=True)
+class LimitChange:
+    kind: LimitKind
+    value: int | None
+    applied: bool  # False: waiting for the period's end and the player's confirmation
+    effective_from: datetime.datetime
+
+
+@transaction.atomic
+def limit_set(*, player, account_id, kind, value) -> LimitChange:
+    """Set one of the player's limits: lower at once, higher (or none) after the period."""
+    require(player, Action.PLAY)
+    kind = _kind(kind)
+    value = _value(kind, value)
+    account = players_account(player, account_id)
+    account = GamingAccount.objects.select_for_update().get(pk=account.pk)
+    now = timezone.now()
+    current = account.limits.get(kind.value)
+    before = {"limits": dict(account.limits), "pending_limits": dict(account.pending_limits)}
+    if _stricter(value, current):
+        account.limits[kind.value] = value
+        account.pending_limits.pop(kind.value, None)
+        change = LimitChange(kind, value, True, now)
+    else:
+        _, resets = period_span(kind.period, now)
+        account.pending_limits[kind.value] = {"value": value, "from": resets.isoformat()}
+        change = LimitChange(kind, value, False, resets)
+    account.save(update_fields=["limits", "pending_limits", "updated_at"])
+    _audit(player, account, LIMIT_ACTION, before)
+    return change
+
+
+@transaction.atomic
+def limit_confirm(*, player, account_id, kind) -> LimitChange:
+    """The player confirms a raise whose period has ended: it takes effect now."""
+    require(player, Action.PLAY)
+    kind = _kind(kind)
+    account = players_account(player, account_id)
+    account = GamingAccount.objects.select_for_update().get(pk=account.pk)
+    pending = account.pending_limits.get(kind.value)
+    if pending is None:
+        raise Conflict(NOTHING_PENDING.format(label=kind.label))
+    effective = datetime.datetime.fromisoformat(pending["from"])
+    now = timezone.now()
+    if now < effective:
+        raise Conflict(TOO_EARLY.format(label=kind.label, at=when(effective)))
+    before = {"limits": dict(account.limits), "pending_limits": dict(account.pending_limits)}
+    if pending["value"] is None:
+        account.limits.pop(kind.value, None)
+    else:
+        account.limits[kind.value] = pending["value"]
+    del account.pending_limits[kind.value]
+    account.save(update_fields=["limits", "pending_limits", "updated_at"])
+    _audit(player, account, LIMIT_ACTION, before, reason="confirmed after the period ended")
+    return LimitChange(kind, pending["value"], True, now)
+
+
+@transaction.atomic
+def pause_play(*, player, account_id, hours=None, days=None) -> GamingAccount:
+    """The player's temporary suspension: no play and no deposits with this holder until it
+    ends. It can be lengthened, never shortened."""
+    require(player, Action.PLAY)
+    if (hours is None) == (days is None):
+        raise ValidationFailed.on("hours", PAUSE_RANGE)
+    if hours is not None and (type(hours) is not int or not 1 <= hours <= 720):
+        raise ValidationFailed.on("hours", PAUSE_RANGE)
+    if days is not None and (type(days) is not int or not 1 <= days <= MAX_PAUSE_DAYS):
+        raise ValidationFailed.on("days", PAUSE_RANGE)
+    account = players_account(player, account_id)
+    account = GamingAccount.objects.select_for_update().get(pk=account.pk)
+    now = timezone.now()
+    until = now + datetime.timedelta(hours=hours or 0, days=days or 0)
+    if account.paused_until is not None and account.paused_until > until:
+        raise Conflict(PAUSE_SHORTER.format(until=when(account.paused_until)))
+    before = {"paused_until": account.paused_until.isoformat() if account.paused_until else None}
+    account.paused_until = until
+    account.save(update_fields=["paused_until", "updated_at"])
+    audit_record(
+        actor=player,
+        action=PAUSE_ACTION,
+        object_type="player_account",
+        object_id=account.pk,
+        before=before,
+        after={"paused_until": until.isoformat()},
+    )
+    return account
+
+
+def _audit(player, account, action, before, reason="") -> None:
+    audit_record(
+        actor=player,
+        action=action,
+        object_type="player_account",
+        object_id=account.pk,
+        before=before,
+        after={"limits": account.limits, "pending_limits": account.pending_limits},
+        reason=reason,
+    )
+
+
+# Checking them ----------------------------------------------------------------------------
+
+
+def paused(account: GamingAccount, at: datetime.datetime) -> str | None:
+    if account.paused_until is not None and at < account.paused_until:
+        return (
+            f"{CLAUSE}: you suspended your own play with {account.holder.name} "
+            f"until {when(account.paused_until)}"
+        )
+    return None
+
+
+def check_deposit(account: GamingAccount, amount: int, *, at: datetime.datetime) -> None:
+    """Refuse a deposit that a pause or a deposit limit forbids."""
+    if (reason := paused(account, at)) is not None:
+        raise Conflict(reason)
+    for kind in DEPOSIT_KINDS:
+        limit = account.limits.get(kind.value)
+        if limit is None:
+            continue
+        start, resets = period_span(kind.period, at)
+        made = (
+            Deposit.objects.filter(
+                account=account, made_at__gte=start, made_at__lt=resets
+            ).aggregate(total=Sum("amount"))["total"]
+            or 0
+        )
+        if made + amount > limit:
+            raise ValidationFailed.on(
+                "amount",
+                OVER_LIMIT.format(
+                    label=kind.label,
+                    limit=dollars(limit),
+                    left=dollars(max(limit - made, 0)),
+                    resets=when(resets),
+                    what="deposit",
+                    amount=dollars(amount),
+                ),
+            )
+
+
+def check_round(account: GamingAccount, stakes: list[tuple[str, int]], *, at) -> None:
+    """Refuse a round that a pause or a limit forbids, before the draw: the largest single
+    wager, the spend limits (the round's whole stake as its worst loss) and the daily
+    time. Reads nothing unless the player has set the limit concerned."""
+    if (reason := paused(account, at)) is not None:
+        raise Conflict(reason)
+    found = account.limits
+    if not found:
+        return
+    largest = found.get(LimitKind.WAGER.value)
+    if largest is not None:
+        for spot, stake in stakes:
+            if stake > largest:
+                raise ValidationFailed.on(
+                    "wagers",
+                    WAGER_OVER.format(limit=dollars(largest), spot=spot, amount=dollars(stake)),
+                )
+    total = sum(stake for _, stake in stakes)
+    for kind in LOSS_KINDS:
+        limit = found.get(kind.value)
+        if limit is None:
+            continue
+        start, resets = period_span(kind.period, at)
+        lost = -(
+            LedgerEntry.objects.filter(
+                account=account,
+                kind__in=(LedgerKind.STAKE, LedgerKind.RETURN),
+                created_at__gte=start,
+                created_at__lt=resets,
+            ).aggregate(net=Sum("amount"))["net"]
+            or 0
+        )
+        if lost + total > limit:
+            raise ValidationFailed.on(
+                "wagers",
+                OVER_LIMIT.format(
+                    label=kind.label,
+                    limit=dollars(limit),
+                    left=dollars(max(limit - lost, 0)),
+                    resets=when(resets),
+                    what="round's stake",
+                    amount=dollars(total),
+                ),
+            )
+    minutes = found.get(LimitKind.TIME_DAY.value)
+    if minutes is not None:
+        start, resets = period_span(Period.DAY, at)
+        if time_played(account.player_id, start, at) >= datetime.timedelta(minutes=minutes):
+            raise Conflict(TIME_OVER.format(limit=f"{minutes} minutes", resets=when(resets)))
+
+
+def time_played(user_id: int, start: Instant, at: Instant) -> datetime.timedelta:
+    """The signed-in time of ``user_id`` from ``start`` to ``at``: each session from its
+    start to its sign-out; a session never signed out lasts to its last money movement (the
+    latest, still open, to ``at``)."""
+    sessions = list(
+        PlaySession.objects.filter(user_id=user_id, started_at__lt=at)
+        .exclude(ended_at__lte=start)
+        .order_by("started_at")
+        .values_list("started_at", "ended_at")
+    )
+    total = datetime.timedelta()
+    for index, (began, ended) in enumerate(sessions):
+        if ended is None:
+            if index == len(sessions) - 1:
+                ended = at
+            else:
+                following = sessions[index + 1][0]
+                ended = (
+                    LedgerEntry.objects.filter(
+                        wallet__player_id=user_id, created_at__gte=began, created_at__lt=following
+                    ).aggregate(last=Max("created_at"))["last"]
+                    or began
+                )
+        began, ended = max(began, start), min(ended, at)
+        if ended > began:
+            total += ended - began
+    return total

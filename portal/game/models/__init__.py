@@ -1,0 +1,37 @@
+"""The game's models: the player's money (``accounts``) and the game records (``records``).
+
+Django finds an app's models in its ``models`` module; this package names them there."""
+
+from portal.game.models.accounts import (
+    CREDITS,
+    DEBITS,
+    AccountStatus,
+    Deposit,
+    DepositMethod,
+    GamingAccount,
+    LedgerEntry,
+    LedgerKind,
+    PlaySession,
+    Wallet,
+    Withdrawal,
+    WithdrawalStatus,
+)
+from portal.game.models.records import Bet, Round, RoundStatus
+
+__all__ = [
+    "CREDITS",
+    "DEBITS",
+    "AccountStatus",
+    "Bet",
+    "Deposit",
+    "DepositMethod",
+    "GamingAccount",
+    "LedgerEntry",
+    "LedgerKind",
+    "PlaySession",
+    "Round",
+    "RoundStatus",
+    "Wallet",
+    "Withdrawal",
+    "WithdrawalStatus",
+]
