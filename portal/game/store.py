@@ -102,7 +102,9 @@ class SqlRounds(OrmRounds):
             return None
         wallet, previous, offering, listing, moved = found
         account = _account(offering, player_id) if previous is None else None
-        return RoundInputs(wallet, previous, offering, listing, moved, account)
+        return RoundInputs(
+            wallet, previous, offering, listing, account=account, moved_while_waiting=moved
+        )
 
     def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet, account):
         written = sql.write_round(

@@ -57,6 +57,16 @@ def auditor(db):
 
 
 @pytest.fixture
+def payments_a(holder_a):
+    return make_user("payments_a", Role.PAYMENTS, holder_a)
+
+
+@pytest.fixture
+def payments_b(holder_b):
+    return make_user("payments_b", Role.PAYMENTS, holder_b)
+
+
+@pytest.fixture
 def player(db):
     return make_user("player", Role.PLAYER)
 
