@@ -4,9 +4,11 @@ and the checks a deposit and a round pass before any money moves.
 - Deposit and spend (loss) limits per day, week and month, a largest single wager, a
   daily time limit, and a temporary suspension of one's own play.
 - A lower limit takes effect at once. A higher one (or none) waits until the current
-  period has ended, then takes effect when the player confirms it again.
+  period has ended, then takes effect when the player confirms it again
+  (reading:limit-raises).
 - Periods are Pennsylvania dates (reading:pennsylvania-dates): the day from 00:00, the week
-  from Monday, the month from the 1st.
+  from Monday, the month from the 1st; spend is the rounds' stakes less their returns, and
+  time the day's signed-in time (reading:limit-periods).
 - A refusal names the limit and when it resets. A round already started finishes: the
   checks run before the draw and never after.
 """

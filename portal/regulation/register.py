@@ -30,6 +30,7 @@ RECORD_KINDS = (
     "audit_event",
     "availability",
     "report",
+    "player_account",
 )
 RULE_SECTION = "617b.8"
 # Where a Reading comes from: "domain", a reading of the rule's text recorded with the domain

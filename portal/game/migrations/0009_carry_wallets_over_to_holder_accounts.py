@@ -1,5 +1,6 @@
 """Each player's single wallet is carried over into an account per certificate holder
-(reading:one-account-per-holder, § 812a.4), losing nothing and rewriting nothing.
+(reading:one-account-per-holder, § 812a.4; reading:wallet-carry-over), losing nothing and
+rewriting nothing.
 
 The ledger is append-only, so the wallet's entries stay exactly as written. Instead, a
 wallet with money gets one entry moving its whole balance out (``carried_out``, to zero),

@@ -33,6 +33,7 @@ def account(funded_player, holder_a):
     return GamingAccount.objects.get(player=funded_player, holder=holder_a)
 
 
+@pytest.mark.clause("reading:limit-periods")
 def test_814a2_periods_are_pennsylvania_day_monday_week_and_calendar_month():
     at = utc(2027, 3, 3, 4, 30)  # Tuesday 2 March 2027, 23:30 EST
     assert period_span(Period.DAY, at) == (utc(2027, 3, 2, 5), utc(2027, 3, 3, 5))
@@ -50,6 +51,7 @@ def test_814a2_a_lower_limit_takes_effect_at_once_and_is_audited(funded_player, 
     assert event.after["limits"] == {"loss_day": 5_000} and event.before["limits"] == {}
 
 
+@pytest.mark.clause("reading:limit-raises")
 def test_814a2_a_higher_limit_waits_for_the_period_and_a_second_confirmation(
     funded_player, account
 ):
@@ -71,6 +73,7 @@ def test_814a2_a_higher_limit_waits_for_the_period_and_a_second_confirmation(
     assert account.limits["deposit_week"] == 9_000 and account.pending_limits == {}
 
 
+@pytest.mark.clause("reading:limit-raises")
 def test_814a2_removing_a_limit_is_a_raise_and_waits_too(funded_player, account):
     limit_set(player=funded_player, account_id=account.pk, kind="wager", value=500)
     change = limit_set(player=funded_player, account_id=account.pk, kind="wager", value=None)
@@ -115,6 +118,7 @@ def test_814a2_a_deposit_over_a_deposit_limit_is_refused_naming_it_and_its_reset
     assert account.balance == 102_000
 
 
+@pytest.mark.clause("reading:limit-periods")
 def test_814a2_a_round_over_the_spend_limit_is_refused_and_a_started_round_finishes(
     funded_player, account, live_offering
 ):
@@ -157,6 +161,7 @@ def test_814a2_a_temporary_suspension_stops_play_and_deposits_until_it_ends(
     assert Round.objects.count() == 1
 
 
+@pytest.mark.clause("reading:limit-periods")
 def test_814a2_the_daily_time_limit_counts_signed_in_time_and_resets_at_midnight(
     funded_player, account, live_offering
 ):
@@ -176,7 +181,7 @@ def test_814a2_the_daily_time_limit_counts_signed_in_time_and_resets_at_midnight
     assert Round.objects.count() == 2
 
 
-def test_812a9_a4_at_sign_in_a_player_is_told_when_the_previous_session_was(player):
+def test_812a9_a_4_at_sign_in_a_player_is_told_when_the_previous_session_was(player):
     first = Client()
     with time_machine.travel(utc(2027, 3, 3, 15), tick=False):
         answer = first.post(
