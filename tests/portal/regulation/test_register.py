@@ -32,11 +32,23 @@ EXPECTED_RULE = [
     "617b.8(g)(2)",
 ]
 EXPECTED_NEIGHBOURS = ["601a.2", "601a.10(a)", "810a.5", "810a.11", "811a.7", "811a.7(f)", "811a.9"]
+# Chapter 812a and § 814a.2: the player's interactive gaming account (issue 23).
+PLAYER_ACCOUNT = [
+    "812a.4",
+    "812a.6",
+    "812a.7",
+    "812a.7(a)",
+    "812a.7(b)",
+    "812a.9(a)(4)",
+    "812a.10",
+    "812a.11",
+    "812a.12",
+    "814a.2",
+]
 # Chapter 617a, the frame of § 617b.8(a): registered now, applied by issue 24.
 CHAPTER_617A = [f"617a.{n}" for n in range(1, 7)]
-# The Readings later issues apply: 23 (accounts), 24 (voids), 25 (supersede).
+# The Readings later issues apply: 24 (voids), 25 (supersede).
 PLANNED_READINGS = [
-    "reading:one-account-per-holder",
     "reading:voids-and-adjustments",
     "reading:supersede",
 ]
@@ -52,6 +64,14 @@ def test_it_registers_every_part_of_the_rule_and_the_neighbours_of_the_issue():
         assert clauses[clause_id].kind == "rule"
     for clause_id in EXPECTED_NEIGHBOURS:
         assert clauses[clause_id].kind == "neighbour"
+
+
+def test_812a_814a2_the_player_account_clauses_are_registered_and_applied():
+    clauses = register()
+    for clause_id in PLAYER_ACCOUNT:
+        assert clauses[clause_id].kind == "neighbour" and not clauses[clause_id].planned
+        assert "player_account" in clauses[clause_id].governs
+    assert not clauses["reading:one-account-per-holder"].planned
 
 
 def test_it_registers_a_parent_for_every_part():
