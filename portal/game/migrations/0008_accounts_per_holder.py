@@ -4,6 +4,14 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
+from portal.audit.migrations import _append_only_v1 as _triggers
+
+TABLES = {"game_ledgerentry": "wallet ledger entries are append-only"}
+
+# SQLite alters a table by rebuilding it, which loses the table's triggers: the ledger's
+# are installed again after its new column and constraint (a frozen copy of the triggers).
+reinstall = _triggers.installer(TABLES)
+
 
 class Migration(migrations.Migration):
     dependencies = [
@@ -13,6 +21,8 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # Undone last when migrating backwards, after the rebuilds that undo the changes.
+        migrations.RunPython(migrations.RunPython.noop, reinstall),
         migrations.CreateModel(
             name="Deposit",
             fields=[
@@ -331,4 +341,5 @@ class Migration(migrations.Migration):
                 name="withdrawal_paid_has_its_entry",
             ),
         ),
+        migrations.RunPython(reinstall, migrations.RunPython.noop),
     ]
