@@ -187,7 +187,7 @@ def _deposit(actor, account, amount, method, reference) -> Deposit:
     now = timezone.now()
     if method == DepositMethod.DEMO and account.balance + amount > MAX_DEMO_BALANCE:
         raise ValidationFailed.on("amount", msg.BALANCE_CAP.format(maximum=MAX_DEMO_BALANCE))
-    limits.check_deposit(account, amount, at=now)
+    limits.check_deposit(account, amount, at=now, promotional=method == DepositMethod.PROMOTIONAL)
     account.balance += amount
     entry = LedgerEntry.objects.create(
         wallet=wallet,

@@ -28,7 +28,13 @@ from portal.audit.services import audit_record
 from portal.core.errors import Conflict, ValidationFailed
 from portal.core.padates import day_starts, pa_date, pa_time
 from portal.game.accounts import players_account
-from portal.game.models import Deposit, GamingAccount, LedgerEntry, LedgerKind, PlaySession
+from portal.game.models import (
+    Deposit,
+    GamingAccount,
+    LedgerEntry,
+    LedgerKind,
+    PlaySession,
+)
 from portal.game.money import dollars
 
 CLAUSE = "§ 814a.2"
@@ -267,10 +273,15 @@ def paused(account: GamingAccount, at: datetime.datetime) -> str | None:
     return None
 
 
-def check_deposit(account: GamingAccount, amount: int, *, at: datetime.datetime) -> None:
-    """Refuse a deposit that a pause or a deposit limit forbids."""
+def check_deposit(
+    account: GamingAccount, amount: int, *, at: datetime.datetime, promotional: bool = False
+) -> None:
+    """Refuse a deposit that a pause or a deposit limit forbids. Promotional credit is the
+    holder's money, not the player's: it counts against no deposit limit."""
     if (reason := paused(account, at)) is not None:
         raise Conflict(reason)
+    if promotional:
+        return
     for kind in DEPOSIT_KINDS:
         limit = account.limits.get(kind.value)
         if limit is None:

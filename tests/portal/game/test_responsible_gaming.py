@@ -12,6 +12,7 @@ from django.test import Client
 
 from portal.audit.models import AuditEvent
 from portal.core.errors import Conflict, ValidationFailed
+from portal.game.funds import deposit_record
 from portal.game.limits import LimitKind, Period, limit_confirm, limit_set, pause_play, period_span
 from portal.game.models import GamingAccount, PlaySession, Round
 from portal.game.sessions import previous_session_text
@@ -170,10 +171,13 @@ def test_814a2_the_daily_time_limit_counts_signed_in_time_and_resets_at_midnight
         PlaySession.objects.create(user=funded_player, started_at=utc(2027, 3, 3, 15))
     with time_machine.travel(utc(2027, 3, 3, 15, 29), tick=False):
         play_round(funded_player, live_offering, "time-limit-1", wagers=RED)
-    with time_machine.travel(utc(2027, 3, 3, 15, 31), tick=False), pytest.raises(
-        Conflict,
-        match=r"daily time limit of 30 minutes is used up; it "
-        r"resets at 2027-03-04 00:00 EST",
+    with (
+        time_machine.travel(utc(2027, 3, 3, 15, 31), tick=False),
+        pytest.raises(
+            Conflict,
+            match=r"daily time limit of 30 minutes is used up; it "
+            r"resets at 2027-03-04 00:00 EST",
+        ),
     ):
         play_round(funded_player, live_offering, "time-limit-2", wagers=RED)
     with time_machine.travel(utc(2027, 3, 4, 5, 10), tick=False):  # 00:10 EST, the next day
@@ -206,3 +210,24 @@ def test_812a9_a_4_at_sign_in_a_player_is_told_when_the_previous_session_was(pla
 def test_814a2_every_limit_kind_has_a_label_and_a_pennsylvania_period():
     assert {kind.period for kind in LimitKind} == set(Period)
     assert all(kind.label for kind in LimitKind)
+
+
+def test_814a2_promotional_credit_from_the_holder_counts_against_no_deposit_limit(
+    funded_player, account, payments_a, holder_a
+):
+    # $1,000 was deposited today (the fixture): the limit leaves $10 more.
+    limit_set(player=funded_player, account_id=account.pk, kind="deposit_day", value=101_000)
+    deposit_record(
+        actor=payments_a,
+        account_id=account.pk,
+        amount=5_000,
+        method="promotional",
+        reference="welcome offer",
+    )
+    wallet_top_up(player=funded_player, amount=1_000, holder=holder_a)  # the rest of it
+    with pytest.raises(ValidationFailed, match="daily deposit limit"):
+        deposit_record(
+            actor=payments_a, account_id=account.pk, amount=2, method="cash", reference="cage"
+        )
+    account.refresh_from_db()
+    assert account.balance == 100_000 + 5_000 + 1_000
