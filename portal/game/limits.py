@@ -288,9 +288,9 @@ def check_deposit(
             continue
         start, resets = period_span(kind.period, at)
         made = (
-            Deposit.objects.filter(
-                account=account, made_at__gte=start, made_at__lt=resets
-            ).aggregate(total=Sum("amount"))["total"]
+            Deposit.objects.filter(account=account, made_at__gte=start, made_at__lt=resets)
+            .exclude(method=DepositMethod.PROMOTIONAL)
+            .aggregate(total=Sum("amount"))["total"]
             or 0
         )
         if made + amount > limit:
