@@ -30,6 +30,7 @@ from portal.core.padates import day_starts, pa_date, pa_time
 from portal.game.accounts import players_account
 from portal.game.models import (
     Deposit,
+    DepositMethod,
     GamingAccount,
     LedgerEntry,
     LedgerKind,
