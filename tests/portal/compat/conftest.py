@@ -1,8 +1,9 @@
-"""The code before the refactor, and what it stored, made once per test session.
+"""The code before accounts per holder, and what it stored, made once per test session.
 
-``before`` is commit 73df469 extracted from this checkout's history (the tests skip, saying
-why, without git or that commit). ``old_world`` is a database that commit's own commands
-made: migrated, the demo data seeded, a short scenario played through the pages and API
+``before`` is commit 0586113 (the last before accounts per holder, its players' money in
+one wallet each) extracted from this checkout's history (the tests skip, saying why,
+without git or that commit). ``old_world`` is a database that commit's own commands made:
+migrated, the demo data seeded, a short scenario played through the pages and API
 (sign-ins, a lock-out, a top-up, rounds, a token, a report, an export, a retired table),
 round history generated, the expiry job run after the sunset, then expiry history
 generated; the current code gets copies of it, never the original. ``published_before``
@@ -43,14 +44,14 @@ def compat_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def before(compat_dir: Path) -> Tree:
-    """The portal as it was at the last commit before the refactor."""
+    """The portal as it was at the last commit before accounts per holder."""
     reason = why_no_previous_commit()
     if reason is not None:
         pytest.skip(reason)
     root = extract_previous_commit(compat_dir / f"before-{BEFORE_SHORT}").resolve()
     found = imported_portal(root)
     assert found == root / "portal", f"the previous commit's commands would run {found}"
-    return Tree(f"commit {BEFORE_SHORT} (before the refactor)", root)
+    return Tree(f"commit {BEFORE_SHORT} (before accounts per holder)", root)
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
-"""Two copies of the portal side by side: the commit before the refactor of issue 22 and the
-code being tested, each run by its own ``manage.py`` with this virtualenv's Python.
+"""Two copies of the portal side by side: the last commit before accounts per holder (issue
+23) and the code being tested, each run by its own ``manage.py`` with this virtualenv's Python.
 
 Each command runs in a subprocess with a clean environment: the embedded SQLite database
 in a var folder of its own (``JINZI_VAR_DIR``), DEBUG on (the built-in key, no second
@@ -23,8 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPTS = Path(__file__).resolve().parent / "scripts"
 
-# The last commit before the refactor (issue 22: "one house plan").
-BEFORE = "73df4697e9d1348f2c1b68160f80038598df9589"
+# The last commit before accounts per holder (issue 23: one account per certificate holder,
+# § 812a.4), its players' money still in one wallet each.
+BEFORE = "0586113f2a69c84c080b0a800994a6bb10fe63cb"
 BEFORE_SHORT = BEFORE[:7]
 
 # How long one management command may take before the run gives up on it.
@@ -40,7 +41,7 @@ _OWN_NAMES = {"PYTHONPATH", "PYTHONSTARTUP", "MPLCONFIGDIR"}
 def why_no_previous_commit() -> str | None:
     """Why the previous commit cannot be checked out here, or None if it can."""
     if shutil.which("git") is None:
-        return f"needs git to extract commit {BEFORE_SHORT} (the code before the refactor)"
+        return f"needs git to extract commit {BEFORE_SHORT} (the code before accounts per holder)"
     found = subprocess.run(
         ["git", "-C", str(ROOT), "cat-file", "-e", f"{BEFORE}^{{commit}}"],
         capture_output=True,
@@ -49,9 +50,9 @@ def why_no_previous_commit() -> str | None:
     )
     if found.returncode != 0:
         return (
-            f"commit {BEFORE_SHORT} (the code before the refactor) is not in this checkout's "
-            "history (a shallow clone, or not a git checkout): compare against it from a full "
-            "clone of main"
+            f"commit {BEFORE_SHORT} (the code before accounts per holder) is not in this "
+            "checkout's history (a shallow clone, or not a git checkout): compare against it "
+            "from a full clone of main"
         )
     return None
 
