@@ -135,52 +135,141 @@ class LedgerReport:
         return not self.problem
 
 
-def verify_ledgers(wallets, entries, rounds: dict[int, tuple[int, int, int]]) -> LedgerReport:
-    """Every wallet's ledger adds up, entry by entry, to its balance, and agrees with the
-    balances its rounds recorded (and hashed).
+# Kinds of ledger entry a movement of money writes, and its record's name (§ 812a.7, § 812a.10).
+DEPOSIT, WITHDRAWAL = "deposit", "withdrawal"
+CARRIED_OUT, CARRIED_IN = "carried_out", "carried_in"
+
+
+def _ledger_of(wallet_id: int, account_id: int | None) -> str:
+    return f"account {account_id}" if account_id is not None else f"wallet {wallet_id}"
+
+
+def verify_ledgers(
+    wallets,
+    entries,
+    rounds: dict[int, tuple[int, int, int]],
+    accounts=(),
+    deposits=(),
+    withdrawals=(),
+) -> LedgerReport:
+    """Every account's ledger adds up, entry by entry, to its balance, and agrees with the
+    balances its rounds recorded (and hashed); so does each single wallet's (the entries
+    with no account, from before accounts per holder), whose carry-over into the accounts
+    adds up; every deposit and paid withdrawal is its entry's, and what an account holds
+    back is the sum of its pending withdrawals.
 
     ``wallets``: (wallet_id, balance); ``entries``: (wallet_id, kind, amount, balance_after,
-    round_id) ordered by wallet and id; ``rounds``: id → (balance_before, staked, balance_after).
+    round_id, account_id, id) ordered by wallet and id (an entry without the last two is a
+    single wallet's); ``rounds``: id → (balance_before, staked, balance_after);
+    ``accounts``: (account_id, balance, held); ``deposits``: (id, account_id, amount,
+    entry_id); ``withdrawals``: (id, account_id, amount, status, entry_id). Each read once,
+    in that order after the entries.
     """
     balances = dict(wallets)
-    running: dict[int, int] = {}
+    running: dict[tuple[str, int], int] = {}
+    carried: dict[int, int] = {}
+    # Deposit and payout entries by id, until their records are read.
+    moved: dict[int, tuple[str, int | None, int]] = {}
     checked = 0
-    for wallet_id, kind, amount, balance_after, round_id in entries:
-        total = running.get(wallet_id, 0) + amount
-        running[wallet_id] = total
+    for row in entries:
+        wallet_id, kind, amount, balance_after, round_id, *rest = row
+        account_id, entry_id = (*rest, None, None)[:2]
+        key = ("account", account_id) if account_id is not None else ("wallet", wallet_id)
+        ledger = _ledger_of(wallet_id, account_id)
+        total = running.get(key, 0) + amount
+        running[key] = total
         if balance_after != total:
             return LedgerReport(
-                checked,
-                f"wallet {wallet_id}: an entry says {balance_after}, its ledger adds up to {total}",
+                checked, f"{ledger}: an entry says {balance_after}, its ledger adds up to {total}"
             )
         if round_id is not None:
             if round_id not in rounds:
                 return LedgerReport(
-                    checked,
-                    f"wallet {wallet_id}: an entry names round {round_id}, which is not there",
+                    checked, f"{ledger}: an entry names round {round_id}, which is not there"
                 )
             before, staked, after = rounds[round_id]
             expected = before - staked if kind == "stake" else after
             if balance_after != expected:
                 return LedgerReport(
                     checked,
-                    f"wallet {wallet_id}: round {round_id} recorded "
+                    f"{ledger}: round {round_id} recorded "
                     f"{expected}, its ledger entry says {balance_after}",
                 )
+        if kind in (CARRIED_OUT, CARRIED_IN):
+            carried[wallet_id] = carried.get(wallet_id, 0) + amount
+            if kind == CARRIED_OUT and balance_after != 0:
+                return LedgerReport(
+                    checked, f"{ledger}: its carry-over leaves {balance_after}, not 0"
+                )
+        if kind in (DEPOSIT, WITHDRAWAL) and entry_id is not None:
+            moved[entry_id] = (kind, account_id, amount)
         checked += 1
     for wallet_id, balance in balances.items():
-        if running.get(wallet_id, 0) != balance:
+        summed = running.get(("wallet", wallet_id), 0)
+        if summed != balance:
+            return LedgerReport(
+                checked, f"wallet {wallet_id} holds {balance}, its ledger adds up to {summed}"
+            )
+        if carried.get(wallet_id, 0) != 0:
             return LedgerReport(
                 checked,
-                f"wallet {wallet_id} holds {balance}, its ledger adds "
-                f"up to {running.get(wallet_id, 0)}",
+                f"wallet {wallet_id}: what was carried out of it is not what its accounts "
+                f"received (they differ by {carried[wallet_id]})",
+            )
+    pending: dict[int, int] = {}
+    held_by: dict[int, int] = {}
+    for account_id, balance, held in accounts:
+        summed = running.get(("account", account_id), 0)
+        if summed != balance:
+            return LedgerReport(
+                checked, f"account {account_id} holds {balance}, its ledger adds up to {summed}"
+            )
+        held_by[account_id] = held
+    unknown = sorted(key for kind, key in running if kind == "account" and key not in held_by)
+    if unknown:
+        return LedgerReport(
+            checked, f"account {unknown[0]}: its ledger entries name an account not there"
+        )
+    for deposit_id, account_id, amount, entry_id in deposits:
+        if moved.pop(entry_id, None) != (DEPOSIT, account_id, amount):
+            return LedgerReport(
+                checked,
+                f"deposit {deposit_id}: ledger entry {entry_id} is not its deposit of {amount} "
+                f"into account {account_id}",
+            )
+    for withdrawal_id, account_id, amount, status, entry_id in withdrawals:
+        if status == "pending":
+            pending[account_id] = pending.get(account_id, 0) + amount
+        if entry_id is None:
+            continue
+        if status != "paid" or moved.pop(entry_id, None) != (WITHDRAWAL, account_id, -amount):
+            return LedgerReport(
+                checked,
+                f"withdrawal {withdrawal_id} ({status}): ledger entry {entry_id} is not its "
+                f"payout of {amount} from account {account_id}",
+            )
+    if moved:
+        entry_id, (kind, account_id, _) = min(moved.items())
+        return LedgerReport(
+            checked,
+            f"account {account_id}: ledger entry {entry_id}, a {kind}, has no {kind} record",
+        )
+    for account_id, held in held_by.items():
+        if pending.get(account_id, 0) != held:
+            return LedgerReport(
+                checked,
+                f"account {account_id} holds back {held}, its pending withdrawals add up to "
+                f"{pending.get(account_id, 0)}",
             )
     return LedgerReport(checked)
 
 
 # What the ledger check reads of each entry, in ``verify_ledgers``'s order.
-LEDGER_CHECKED = ("wallet_id", "kind", "amount", "balance_after", "round_id")
+LEDGER_CHECKED = ("wallet_id", "kind", "amount", "balance_after", "round_id", "account_id", "id")
 WALLET_CHECKED = ("id", "player_id", "balance", "rounds_played", "chain_head")
+ACCOUNT_CHECKED = ("id", "balance", "held")
+DEPOSIT_CHECKED = ("id", "account_id", "amount", "entry_id")
+WITHDRAWAL_CHECKED = ("id", "account_id", "amount", "status", "entry_id")
 
 
 @dataclass(frozen=True)
@@ -197,12 +286,17 @@ def verify_game_records(
     records: Iterable[tuple[Any, Iterable[Any]]],
     wallets: Iterable[dict[str, Any]],
     entries: Iterable[tuple],
+    accounts: Iterable[tuple] = (),
+    deposits: Iterable[tuple] = (),
+    withdrawals: Iterable[tuple] = (),
 ) -> GameRecordsReport:
     """Everything ``verify_round_chain`` checks, stored or exported: every player's chain of
     rounds (``records`` as ``verify_round_records`` takes them) against their wallet's
-    head, then every wallet's ledger (``entries`` as ``verify_ledgers`` takes them, in
-    ``LEDGER_CHECKED`` order) against its balance and its rounds' recorded balances.
-    ``wallets``: each wallet's ``WALLET_CHECKED`` columns by name."""
+    head, then the ledger (``entries`` as ``verify_ledgers`` takes them, in
+    ``LEDGER_CHECKED`` order) against every account's and single wallet's balance, its
+    rounds' recorded balances, the deposits and the withdrawals (in ``ACCOUNT_CHECKED``,
+    ``DEPOSIT_CHECKED`` and ``WITHDRAWAL_CHECKED`` order). ``wallets``: each wallet's
+    ``WALLET_CHECKED`` columns by name."""
     wallets = list(wallets)
     heads = {
         wallet["player_id"]: (wallet["rounds_played"], wallet["chain_head"]) for wallet in wallets
@@ -222,6 +316,11 @@ def verify_game_records(
     if not chains.ok:
         return GameRecordsReport(chains)
     ledger = verify_ledgers(
-        ((wallet["id"], wallet["balance"]) for wallet in wallets), entries, balances
+        ((wallet["id"], wallet["balance"]) for wallet in wallets),
+        entries,
+        balances,
+        accounts,
+        deposits,
+        withdrawals,
     )
     return GameRecordsReport(chains, ledger)

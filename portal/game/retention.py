@@ -1,12 +1,19 @@
 """The game records as stored, and as an archive file that verifies on its own (§ 811a.7:
 game play reconstructable for ten years; the records are § 810a.11's).
 
-The file (see ``portal.audit.retention_files``): a header, then every wallet (its balance
-and its player's chain head), every round with every column and its bets, ordered by
-player and sequence, every ledger entry (each names its round, or none for a top-up),
-ordered by wallet and id, and a closing line counting them. ``verify_round_chain
---from-export`` checks from it alone what it checks in the database: each round's hash,
-each player's chain to their wallet's head, and each wallet's ledger.
+The file (see ``portal.audit.retention_files``): a header, then every wallet (its
+player's chain head, and the single wallet's balance from before accounts per holder),
+every account with a holder (§ 812a.4: its balance and what it holds back), every round
+with every column and its bets, ordered by player and sequence, every ledger entry (each
+names its account, or none for the single wallet's, and its round, if any), ordered by
+wallet and id, every deposit (§ 812a.7) and every withdrawal (§ 812a.10) by id, and a
+closing line counting them. ``verify_round_chain --from-export`` checks from it alone what
+it checks in the database: each round's hash, each player's chain to their wallet's head,
+each account's and wallet's ledger, and each deposit and withdrawal against its entry.
+
+A file written before accounts per holder has no accounts, deposits or withdrawals, and
+entries without an account: it still reads, and verifies as it did (the format's version
+is unchanged; what a record lacks takes its column's default).
 
 A wallet's balance and chain head move with every round, so the export, and
 ``verify_round_chain`` on the database, read all three from one snapshot of the database:
@@ -27,15 +34,27 @@ from django.db.models import QuerySet
 
 from portal.core import archive_files as archive
 from portal.game.chain import (
+    ACCOUNT_CHECKED,
+    DEPOSIT_CHECKED,
     LEDGER_CHECKED,
     WALLET_CHECKED,
+    WITHDRAWAL_CHECKED,
     GameRecordsReport,
     verify_game_records,
 )
-from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.models import (
+    Bet,
+    Deposit,
+    GamingAccount,
+    LedgerEntry,
+    Round,
+    Wallet,
+    Withdrawal,
+)
 
 FORMAT = "jinzi-roulette/game-records"
 WALLET, ROUND, ENTRY = "wallet", "round", "entry"
+ACCOUNT, DEPOSIT, WITHDRAWAL = "account", "deposit", "withdrawal"
 
 
 def stored_rounds() -> Iterator[Round]:
@@ -55,6 +74,18 @@ def stored_ledger() -> QuerySet[LedgerEntry]:
     return LedgerEntry.objects.order_by("wallet_id", "pk")
 
 
+def stored_accounts() -> QuerySet[GamingAccount]:
+    return GamingAccount.objects.order_by("pk")
+
+
+def stored_deposits() -> QuerySet[Deposit]:
+    return Deposit.objects.order_by("pk")
+
+
+def stored_withdrawals() -> QuerySet[Withdrawal]:
+    return Withdrawal.objects.order_by("pk")
+
+
 def verify_stored() -> GameRecordsReport:
     """The game records in the database, checked from one snapshot as the export reads
     them: wallets, rounds and ledger entries written by play during the walk are not seen
@@ -64,6 +95,9 @@ def verify_stored() -> GameRecordsReport:
             ((round_obj, round_obj.bets.all()) for round_obj in stored_rounds()),
             stored_wallets().values(*WALLET_CHECKED),
             stored_ledger().values_list(*LEDGER_CHECKED).iterator(chunk_size=5000),
+            list(stored_accounts().values_list(*ACCOUNT_CHECKED)),
+            stored_deposits().values_list(*DEPOSIT_CHECKED).iterator(chunk_size=5000),
+            stored_withdrawals().values_list(*WITHDRAWAL_CHECKED).iterator(chunk_size=5000),
         )
 
 
@@ -83,12 +117,15 @@ def snapshot() -> Iterator[None]:
 
 def export_to(path: Path) -> dict[str, int]:
     """Write the archive to ``path``; how many of each record it holds is returned."""
-    counts = {WALLET: 0, ROUND: 0, "bet": 0, ENTRY: 0}
+    counts = {WALLET: 0, ACCOUNT: 0, ROUND: 0, "bet": 0, ENTRY: 0, DEPOSIT: 0, WITHDRAWAL: 0}
     with archive.archive_writer(path) as out, snapshot():
         out.write(archive.json_line(archive.header(FORMAT)))
         for wallet in stored_wallets().iterator(chunk_size=5000):
             out.write(archive.json_line({"type": WALLET, **archive.values_of(wallet)}))
             counts[WALLET] += 1
+        for account in stored_accounts().iterator(chunk_size=5000):
+            out.write(archive.json_line({"type": ACCOUNT, **archive.values_of(account)}))
+            counts[ACCOUNT] += 1
         for round_obj in stored_rounds():
             bets = [archive.values_of(bet) for bet in round_obj.bets.all()]
             out.write(
@@ -99,16 +136,12 @@ def export_to(path: Path) -> dict[str, int]:
         for entry in stored_ledger().iterator(chunk_size=5000):
             out.write(archive.json_line({"type": ENTRY, **archive.values_of(entry)}))
             counts[ENTRY] += 1
-        out.write(
-            archive.json_line(
-                {
-                    "type": archive.END,
-                    WALLET: counts[WALLET],
-                    ROUND: counts[ROUND],
-                    ENTRY: counts[ENTRY],
-                }
-            )
-        )
+        for kind, records in ((DEPOSIT, stored_deposits()), (WITHDRAWAL, stored_withdrawals())):
+            for record in records.iterator(chunk_size=5000):
+                out.write(archive.json_line({"type": kind, **archive.values_of(record)}))
+                counts[kind] += 1
+        closing = (WALLET, ACCOUNT, ROUND, ENTRY, DEPOSIT, WITHDRAWAL)
+        out.write(archive.json_line({"type": archive.END, **{k: counts[k] for k in closing}}))
     return counts
 
 
@@ -131,6 +164,14 @@ def _entries_from(reader: archive.ArchiveReader) -> Iterator[tuple]:
         yield tuple(getattr(entry, name) for name in LEDGER_CHECKED)
 
 
+def _checked_from(
+    reader: archive.ArchiveReader, record_type: str, model, columns: tuple[str, ...]
+) -> Iterator[tuple]:
+    for line, values in reader.records(record_type):
+        record = archive.record_of(model, values, line)
+        yield tuple(getattr(record, name) for name in columns)
+
+
 def _wallets_from(reader: archive.ArchiveReader) -> Iterator[dict]:
     for line, values in reader.records(WALLET):
         wallet = archive.record_of(Wallet, values, line)
@@ -142,7 +183,15 @@ def verify_archive(path: Path) -> GameRecordsReport:
     database's. Reads no database."""
     with archive.archive_reader(path, FORMAT) as reader:
         wallets = list(_wallets_from(reader))
-        report = verify_game_records(_rounds_from(reader), wallets, _entries_from(reader))
+        accounts = list(_checked_from(reader, ACCOUNT, GamingAccount, ACCOUNT_CHECKED))
+        report = verify_game_records(
+            _rounds_from(reader),
+            wallets,
+            _entries_from(reader),
+            accounts,
+            _checked_from(reader, DEPOSIT, Deposit, DEPOSIT_CHECKED),
+            _checked_from(reader, WITHDRAWAL, Withdrawal, WITHDRAWAL_CHECKED),
+        )
         if report.ok:
             reader.finish()
         else:

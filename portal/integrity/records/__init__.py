@@ -19,13 +19,28 @@ rows beside them, which an attacker with database rights can still change. So:
   totals are the sums of its bets. A top-up entry has exactly one ``wallet.top_up`` audit
   event (written by ``wallet_top_up`` in the same transaction) naming it, its wallet, its
   player, its amount and the balance it left.
-- **Wallets.** Every entry's ``balance_after`` is its wallet's running sum (so the last
-  entry's is the ledger's sum), and the wallet's balance is the sum of its ledger.
+- **Accounts** (§ 812a.4). The ledger is kept per holder account: an entry with an account
+  is that account's, an entry without one the player's single wallet's from before accounts
+  per holder (reading:one-account-per-holder). A stake or return is in the account with the
+  holder whose table the round was played at, and the round's balances are that account's;
+  an entry's account is its wallet's player's.
+- **Deposits** (§ 812a.7). A deposit entry has its deposit (same account and amount) and
+  exactly one ``account.deposit`` audit event naming both, who made it, the amount and the
+  balance it left.
+- **Withdrawals** (§ 812a.10). A withdrawal entry is a paid withdrawal's (same account,
+  minus its amount) with exactly one ``withdrawal.pay`` event naming both, who paid it, the
+  amount and the balance it left; what an account holds back is the sum of its pending
+  withdrawals.
+- **Balances.** Every entry's ``balance_after`` is its account's running sum (or its single
+  wallet's), so the last entry's is the ledger's sum; each account's balance, and each
+  single wallet's, is the sum of its ledger; what was carried out of a single wallet (to
+  zero, once) was carried into its accounts.
 
 Everything is read in one transaction (a repeatable-read snapshot on PostgreSQL), in a fixed
 number of queries whatever the data size: the per-round checks are aggregates and
 anti-joins the database answers with the offending rows only, and the replays and the
-top-up match are merges of streams sorted by id, holding one record's events at a time.
+matches of top-ups, deposits and payouts to their events are merges of streams sorted by
+id, holding one record's events at a time.
 """
 
 from __future__ import annotations
@@ -36,10 +51,12 @@ from django.db import connection, transaction
 
 from portal.integrity.records.compliance import RECORD_MODELS, check_records
 from portal.integrity.records.money import (
+    check_deposits,
     check_round_entries,
     check_rounds,
     check_top_ups,
     check_wallets,
+    check_withdrawals,
 )
 from portal.integrity.records.report import MAX_LISTED, Problem, RecordsReport
 
@@ -48,13 +65,15 @@ __all__ = ["MAX_LISTED", "Problem", "RecordsReport", "verify_records"]
 # What the report counts, in the order it shows them.
 CHECKED = (
     *(f"{model.kind.replace('_', ' ')}s" for model in RECORD_MODELS),
-    *("record events replayed", "rounds", "ledger entries", "top-ups", "wallets"),
+    *("record events replayed", "rounds", "ledger entries", "top-ups", "deposits"),
+    *("withdrawals paid", "accounts", "wallets"),
 )
 
 
 def verify_records() -> RecordsReport:
     """Check every compliance record against its audit events, every ledger entry against
-    its round or its top-up event, every wallet against its ledger."""
+    its round, its deposit, its payout or its top-up event, every account and wallet
+    against its ledger."""
     clock = time.perf_counter()
     report = RecordsReport(checked=dict.fromkeys(CHECKED, 0))
     if connection.vendor == "postgresql" and not connection.in_atomic_block:
@@ -79,4 +98,6 @@ def _check_all(report: RecordsReport) -> None:
     check_round_entries(report)
     check_rounds(report)
     check_top_ups(report)
+    check_deposits(report)
+    check_withdrawals(report)
     check_wallets(report)

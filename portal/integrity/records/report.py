@@ -9,11 +9,15 @@ CHUNK = 5_000  # rows per fetch of a streamed query
 MAX_LISTED = 200  # problems listed in full; beyond that they are counted
 RECORDS_CLAUSE = "§ 811a.7"
 MONEY_CLAUSE = "§ 810a.11"
+ACCOUNT_CLAUSE = "§ 812a.4"  # a holder's tables are played from the account with that holder
+DEPOSIT_CLAUSE = "§ 812a.7"
+WITHDRAWAL_CLAUSE = "§ 812a.10"
 
 
 @dataclass(frozen=True)
 class Problem:
-    area: str  # "record", "ledger", "round", "top-up" or "wallet"
+    # "record", "ledger", "round", "top-up", "deposit", "withdrawal", "account" or "wallet"
+    area: str
     subject: str  # what is wrong, e.g. "layout #3 v1"
     detail: str
 

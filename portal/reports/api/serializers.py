@@ -133,7 +133,7 @@ class ReportDocumentSerializer(serializers.Serializer):
     resettlement = AuditResettlement(required=False)
     reconciliation = serializers.DictField(
         required=False,
-        help_text='{"ok", "stakes", "returns", "wallets", "round_chains", "audit_chain"}',
+        help_text='{"ok", "stakes", "returns", "accounts", "round_chains", "audit_chain"}',
     )
     groups = serializers.ListField(
         child=serializers.DictField(),

@@ -11,7 +11,7 @@ Its parts, in order (each timed in ``timings``, in seconds):
 1. ``figures``: the database's sums (``figures``): a fixed number of GROUP BY queries;
 2. ``pass``: one streamed pass over every bet (``resettle``): re-settlement, moments,
    round chains;
-3. ``reconciliation``: ledger, wallets and the audit chain (``reconcile``);
+3. ``reconciliation``: ledger, accounts and the audit chain (``reconcile``);
 4. ``exceptions``: big wins, generous paytables, changes, exports, violations;
 and the detail (``detail``), streamed again each time a CSV or XLSX file is written.
 """
@@ -90,13 +90,13 @@ def audit_report(
     kinds, by_kind = hold.by_kind(spots)
     outcomes, chi = hold.outcomes(counts)
     stakes_ledger, returns_ledger = reconcile.ledger_of_rounds(scope)
-    wallet_rows = reconcile.wallets(scope)
+    account_rows = reconcile.accounts(scope)
     reconciliation = reconcile.reconciliation(
         stakes=reconcile.Money(sum(r.staked for r in rounds.values()), total.handle, stakes_ledger),
         returns=reconcile.Money(
             sum(r.returned for r in rounds.values()), total.returned, returns_ledger
         ),
-        wallet_rows=wallet_rows,
+        account_rows=account_rows,
         found=found,
     )
     done("reconciliation", 3)
@@ -117,7 +117,7 @@ def audit_report(
         checks.odd_rng_section(scope, odd),
         checks.resettlement_section(found),
         checks.reconciliation_section(reconciliation),
-        checks.wallets_section(scope, wallet_rows),
+        checks.accounts_section(account_rows),
         checks.chains_section(found),
         *exception_sections,
         streamed_section(

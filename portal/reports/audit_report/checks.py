@@ -1,5 +1,5 @@
 """The audit report's proofs as sections: RNG methods, the re-settlement, the
-reconciliation, the wallets and the chain heads."""
+reconciliation, the player accounts and the chain heads."""
 
 from __future__ import annotations
 
@@ -92,9 +92,10 @@ def reconciliation_section(reconciliation: dict) -> dict:
             "flag": ok(returns["rounds"] == returns["bets"] == returns["ledger"]),
         },
         {
-            "check": f"Wallets: opening + top-ups − stakes + returns = closing "
-            f"({reconciliation['wallets']['checked']:,} wallets)",
-            "flag": ok(not reconciliation["wallets"]["mismatched"]),
+            "check": "Player accounts: opening + deposits − withdrawals paid − stakes + "
+            f"returns (+ carried in − carried out) = closing "
+            f"({reconciliation['accounts']['checked']:,} accounts)",
+            "flag": ok(not reconciliation["accounts"]["mismatched"]),
         },
         {
             "check": f"Round chains of the period ({chains['rounds_checked']:,} rounds, "
@@ -122,51 +123,69 @@ def reconciliation_section(reconciliation: dict) -> dict:
     return section("reconciliation", "Reconciliation", columns, rows, notes=notes)
 
 
-MONEY_OF_WALLET = ("opening", "top_ups", "stakes", "returns", "closing")
+MONEY_OF_ACCOUNT = (
+    "opening",
+    "deposits",
+    "withdrawals",
+    "stakes",
+    "returns",
+    "carried_in",
+    "carried_out",
+    "closing",
+)
 
 
-def wallets_section(scope: Scope, rows: list[dict]) -> dict:
-    """**Reading** (reading:player-wallet): a wallet is the player's, not a holder's: a
-    report narrowed to one holder or offering (which its managers may read) checks the whole
-    wallet of each of its players but shows only whether it reconciles, never the amounts of
-    play elsewhere (reading:player-wallet)."""
-    narrowed = scope.holder_id is not None or scope.offering_id is not None
-    shown = []
-    for row in rows:
-        values = {
-            "wallet": row["wallet"],
+def accounts_section(rows: list[dict]) -> dict:
+    """**Reading** (reading:one-account-per-holder): a player's money with a holder is their
+    account with that holder, so a report narrowed to one holder or offering (which its
+    managers may read) lists that holder's accounts only, in full, and never the play of
+    its players elsewhere. Money of the single wallet from before accounts per holder is
+    its own line, in a report of every holder."""
+    shown = [
+        {
+            "account": row["account"] if row["account"] is not None else "single wallet",
+            "holder": row["holder"],
             "player": player_ref(row["player"]),
             "entries": row["entries"],
+            **{key: row[key] for key in MONEY_OF_ACCOUNT},
             "flag": row["problem"],
         }
-        if not narrowed:
-            values |= {key: row[key] for key in MONEY_OF_WALLET}
-        shown.append(values)
+        for row in rows
+    ]
     columns = [
-        column("wallet", "Wallet", "integer"),
+        column("account", "Account"),
+        column("holder", "Certificate holder"),
         column("player", "Player"),
         column("entries", "Ledger entries", "integer"),
         column("opening", "Opening", "money"),
-        column("top_ups", "Top-ups", "money"),
+        column("deposits", "Deposits", "money"),
+        column("withdrawals", "Withdrawals paid", "money"),
         column("stakes", "Stakes", "money"),
         column("returns", "Returns", "money"),
+        column("carried_in", "Carried in", "money"),
+        column("carried_out", "Carried out", "money"),
         column("closing", "Closing", "money"),
         column("flag", "Check", "flag"),
     ]
-    keys = ("entries",) if narrowed else ("entries", "top_ups", "stakes", "returns")
+    keys = ("entries", "deposits", "withdrawals", "stakes", "returns", "carried_in", "carried_out")
     totals = {key: sum(row[key] for row in rows) for key in keys}
     notes = [
-        "Each wallet's ledger over the period's instants: opening (its last entry before) + "
-        "top-ups − stakes + returns = closing; every entry's running balance; every round "
-        "entry against the balances its round recorded.",
+        "Each player account's ledger over the period's instants (§ 811a.9, § 812a.4): "
+        "opening (its last entry before) + deposits − withdrawals paid − stakes + returns "
+        "(+ carried in − carried out) = closing; every entry's running balance; every round "
+        "entry against the balances its round recorded. A withdrawal still pending moves "
+        "nothing until it is paid (§ 812a.10).",
+        "Demo top-ups of the single wallet used before accounts per holder count as "
+        "deposits; that wallet's balance was carried into the player's holder accounts "
+        "(carried out of the wallet, carried into each account).",
     ]
-    if narrowed:
-        notes.append(
-            "Narrowed to one holder or offering: each player's whole wallet is checked, and "
-            "only the result is shown (the wallet also holds play elsewhere)."
-        )
     return section(
-        "wallets", "Wallets", columns, shown, totals=totals if rows else None, notes=notes
+        "accounts",
+        "Player accounts",
+        columns,
+        shown,
+        totals=totals if rows else None,
+        notes=notes,
     )
 
 

@@ -3,10 +3,12 @@
 - **Stakes and returns three ways:** Σ the rounds' stakes = Σ their bets' stakes = − Σ
   their stake ledger entries; Σ the rounds' returns = Σ their bets' returns = Σ their
   return ledger entries.
-- **Every wallet** that moved in the period: opening balance (its last entry before) +
-  top-ups − stakes + returns = closing balance, every entry's running balance, and every
-  round entry against its round's recorded balances (the whole wallet: a player may also
-  have played at a holder or offering the report leaves out).
+- **Every account** that moved in the period (reading:one-account-per-holder; and the
+  single wallet of before accounts per holder, where its older entries fall in it):
+  opening balance (its last entry before) + deposits (older top-ups among them) −
+  withdrawals paid − stakes + returns (+ carried in − carried out) = closing balance,
+  every entry's running balance, and every round entry against its round's recorded
+  balances. A report of one holder reads only that holder's accounts.
 - **The chains:** the round chains of the period's rounds (``resettle``), and the whole
   audit trail (``portal.audit.chain.verify_stored``); both heads are printed so they can be
   kept outside the system and compared with a later report.
@@ -16,11 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Q, Subquery, Sum
+from django.db.models import OuterRef, Q, Subquery, Sum, Value
 
 from portal.audit.chain import stored_head, verify_stored
 from portal.game.chain import heads_digest
-from portal.game.models import LedgerEntry, LedgerKind, Round, Wallet
+from portal.game.models import GamingAccount, LedgerEntry, LedgerKind, Round, Wallet
 from portal.reports.audit_report.resettle import Pass
 from portal.reports.audit_report.scope import Scope
 
@@ -45,27 +47,29 @@ def ledger_of_rounds(scope: Scope) -> tuple[int, int]:
     return -(sums["stakes"] or 0), sums["returns"] or 0
 
 
-def wallets(scope: Scope) -> list[dict]:
-    """Per wallet that moved over the period's instants: its opening balance (its last
-    entry before the period), top-ups, stakes, returns and closing balance, each entry's
-    running balance checked, and each round entry checked against the balances its round
-    recorded (and hashed), as ``chain.verify_ledgers`` does. Two queries; the entries are
-    streamed, one wallet's sums kept at a time."""
+def accounts(scope: Scope) -> list[dict]:
+    """Per account that moved over the period's instants (and per single wallet, for the
+    entries from before accounts per holder): its opening balance (its last entry before
+    the period), deposits (older top-ups among them), paid withdrawals, stakes, returns,
+    what was carried over in or out, and its closing balance, each entry's running balance
+    checked, and each round entry checked against the balances its round recorded (and
+    hashed), as ``chain.verify_ledgers`` does. A pending withdrawal moves no money: only
+    its payout is an entry. A report narrowed to a holder or offering reads only that
+    holder's accounts (reading:one-account-per-holder). Two queries; the entries are
+    streamed, one account's sums kept at a time."""
     first, end = scope.money_span
     entries = LedgerEntry.objects.filter(created_at__gte=first, created_at__lt=end)
     if scope.holder_id is not None or scope.offering_id is not None:
+        entries = entries.filter(account__holder_id__in=list(scope.holders))
+    if scope.offering_id is not None:
         entries = entries.filter(wallet__player_id__in=scope_players(scope))
-    before = LedgerEntry.objects.filter(wallet=OuterRef("pk"), created_at__lt=first)
-    last_before = before.order_by("-created_at", "-pk").values("balance_after")[:1]
-    openings = dict(
-        Wallet.objects.filter(pk__in=entries.values("wallet_id"))
-        .annotate(opening=Subquery(last_before))
-        .values_list("pk", "opening")
-    )
-    streamed = entries.order_by("wallet_id", "pk").values_list(*LEDGER_COLUMNS)
+    openings = _openings(entries, first)
+    streamed = entries.order_by("account_id", "wallet_id", "pk").values_list(*LEDGER_COLUMNS)
     rows: list[dict] = []
     row = None
     for (
+        account,
+        holder,
         wallet,
         player,
         kind,
@@ -76,11 +80,13 @@ def wallets(scope: Scope) -> list[dict]:
         r_staked,
         r_after,
     ) in streamed.iterator(chunk_size=10_000):
-        if row is None or row["wallet"] != wallet:
-            opening = openings.get(wallet) or 0
+        key = ("account", account) if account is not None else ("wallet", wallet)
+        if row is None or row["key"] != key:
+            opening = openings.get(key) or 0
             row = {
-                "wallet": wallet, "player": player, "entries": 0, "opening": opening,
-                "top_ups": 0, "stakes": 0, "returns": 0, "closing": opening, "problem": "",
+                "key": key, "account": account, "wallet": wallet, "player": player,
+                "holder": _holder_name(scope, holder), "entries": 0, "opening": opening,
+                **dict.fromkeys(MONEY_MOVED, 0), "closing": opening, "problem": "",
             }  # fmt: skip
             rows.append(row)
         row["entries"] += 1
@@ -97,7 +103,37 @@ def wallets(scope: Scope) -> list[dict]:
     return rows
 
 
+def _openings(entries, first) -> dict[tuple[str, int], int | None]:
+    """Each account's and single wallet's balance before ``first`` (its last entry's), for
+    those ``entries`` move: one query."""
+    before = LedgerEntry.objects.filter(created_at__lt=first).order_by("-created_at", "-pk")
+    of_account = before.filter(account=OuterRef("pk")).values("balance_after")[:1]
+    of_wallet = before.filter(wallet=OuterRef("pk"), account=None).values("balance_after")[:1]
+    accounts = (
+        GamingAccount.objects.filter(pk__in=entries.values("account_id"))
+        .annotate(kind=Value("account"), opening=Subquery(of_account))
+        .order_by()
+        .values_list("kind", "pk", "opening")
+    )
+    wallets = (
+        Wallet.objects.filter(pk__in=entries.filter(account=None).values("wallet_id"))
+        .annotate(kind=Value("wallet"), opening=Subquery(of_wallet))
+        .order_by()
+        .values_list("kind", "pk", "opening")
+    )
+    return {(kind, pk): opening for kind, pk, opening in accounts.union(wallets, all=True)}
+
+
+def _holder_name(scope: Scope, holder: int | None) -> str:
+    if holder is None:
+        return ""
+    found = scope.holders.get(holder)
+    return found.name if found is not None else f"holder #{holder}"
+
+
 LEDGER_COLUMNS = (
+    "account_id",
+    "account__holder_id",
     "wallet_id",
     "wallet__player_id",
     "kind",
@@ -108,27 +144,40 @@ LEDGER_COLUMNS = (
     "round__total_staked",
     "round__balance_after",
 )
-KIND_SUM = {LedgerKind.TOP_UP: "top_ups", LedgerKind.STAKE: "stakes", LedgerKind.RETURN: "returns"}
+# What each kind of entry adds to (older top-ups are deposits); all amounts unsigned.
+KIND_SUM = {
+    LedgerKind.TOP_UP: "deposits",
+    LedgerKind.DEPOSIT: "deposits",
+    LedgerKind.WITHDRAWAL: "withdrawals",
+    LedgerKind.STAKE: "stakes",
+    LedgerKind.RETURN: "returns",
+    LedgerKind.CARRIED_IN: "carried_in",
+    LedgerKind.CARRIED_OUT: "carried_out",
+}
+MONEY_MOVED = ("deposits", "withdrawals", "stakes", "returns", "carried_in", "carried_out")
 
 
 def scope_players(scope: Scope):
     return Round.objects.filter(scope.q()).values("player_id").distinct()
 
 
-def reconciliation(*, stakes: Money, returns: Money, wallet_rows: list[dict], found: Pass) -> dict:
+def ledger_label(row: dict) -> str:
+    """An account line's name: the account, or the single wallet of older entries."""
+    if row["account"] is not None:
+        return f"account #{row['account']}"
+    return f"wallet #{row['wallet']} (single wallet)"
+
+
+def reconciliation(*, stakes: Money, returns: Money, account_rows: list[dict], found: Pass) -> dict:
     """The contract's ``reconciliation`` object; the audit chain is verified here."""
     audit = verify_stored()
     sequence, head = stored_head()
-    bad_wallets = [row for row in wallet_rows if not row["ok"]]
+    bad = [row for row in account_rows if not row["ok"]]
     return {
-        "ok": stakes.ok
-        and returns.ok
-        and not bad_wallets
-        and found.chain_problem_count == 0
-        and audit.ok,
+        "ok": stakes.ok and returns.ok and not bad and found.chain_problem_count == 0 and audit.ok,
         "stakes": {"rounds": stakes.rounds, "bets": stakes.bets, "ledger": stakes.ledger},
         "returns": {"rounds": returns.rounds, "bets": returns.bets, "ledger": returns.ledger},
-        "wallets": {"checked": len(wallet_rows), "mismatched": [r["wallet"] for r in bad_wallets]},
+        "accounts": {"checked": len(account_rows), "mismatched": [ledger_label(r) for r in bad]},
         "round_chains": {
             "ok": found.chain_problem_count == 0,
             "rounds_checked": found.rounds_checked,

@@ -6,7 +6,7 @@ import pytest
 from django.db.models import Sum
 
 from portal.core.errors import Conflict, ValidationFailed
-from portal.game.models import LedgerEntry, Round, Wallet
+from portal.game.models import GamingAccount, LedgerEntry, Round
 from portal.game.services import PlayedRound, round_play
 from tests.portal.concurrency import run_together
 from tests.portal.funding import wallet_top_up
@@ -37,9 +37,9 @@ def test_simultaneous_rounds_never_overdraw_and_the_balance_equals_the_ledger(
     refused = [o for o in outcomes if isinstance(o, ValidationFailed)]
     assert (len(played), len(refused)) == (5, 5), outcomes
     assert all("more than your balance" in r.message for r in refused)
-    wallet = Wallet.objects.get(player=player)
-    ledger = LedgerEntry.objects.filter(wallet=wallet).aggregate(total=Sum("amount"))["total"]
-    assert wallet.balance == ledger == 0
+    account = GamingAccount.objects.get(player=player)
+    ledger = LedgerEntry.objects.filter(account=account).aggregate(total=Sum("amount"))["total"]
+    assert account.balance == ledger == 0
     assert sorted(Round.objects.values_list("sequence", flat=True)) == [1, 2, 3, 4, 5]
 
 

@@ -10,7 +10,7 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 import jinzi
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game import sql
-from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 from tests.portal.concurrency import run_together
 from tests.portal.game.conftest import play_round as play
 
@@ -35,19 +35,21 @@ def wallet_lock_is_free(player) -> bool:
 
 
 def money(player):
+    """The player's balance (their accounts'), rounds played and the ledger's size."""
     wallet = Wallet.objects.get(player=player)
-    return wallet.balance, wallet.rounds_played, LedgerEntry.objects.count()
+    balance = sum(GamingAccount.objects.filter(player=player).values_list("balance", flat=True))
+    return balance, wallet.rounds_played, LedgerEntry.objects.count()
 
 
-def test_a_round_is_two_statements_in_an_ordinary_transaction(
+def test_a_round_is_three_statements_in_an_ordinary_transaction(
     funded_player, live_offering, django_assert_num_queries
 ):
     play(funded_player, live_offering, "atomic-warm-up")  # first use creates caches
 
-    # BEGIN, the read, the write, COMMIT: for one wager or ten.
-    with django_assert_num_queries(4):
+    # BEGIN, the read, the account's lock (§ 812a.4), the write, COMMIT: for one wager or ten.
+    with django_assert_num_queries(5):
         play(funded_player, live_offering, "atomic-one-wager", RED)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         played = play(funded_player, live_offering, "atomic-ten-wagers").round
 
     assert Round.objects.get(pk=played.pk).hash == played.hash
@@ -180,8 +182,10 @@ def test_a_retry_is_answered_with_its_round_and_a_reused_key_is_a_conflict(
     assert Round.objects.count() == 1
 
 
-def test_a_first_round_creates_the_wallet_then_checks_the_balance(player, live_offering):
-    with pytest.raises(ValidationFailed, match="more than your balance"):
+def test_a_first_round_creates_the_wallet_then_checks_the_account(player, live_offering):
+    """§ 812a.4: a holder's tables are played from the account with that holder; a player
+    without one gets their wallet (the chain's head), and the round is refused."""
+    with pytest.raises(ValidationFailed, match="no account with"):
         play(player, live_offering, "atomic-no-wallet")
 
     assert money(player) == (0, 0, 0)

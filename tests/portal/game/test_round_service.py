@@ -8,7 +8,7 @@ from portal.compliance.services.layouts import layout_withdraw
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
 from portal.game import messages as msg
 from portal.game.chain import verify_rounds
-from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 from portal.game.services import round_play
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS, FixedBits
@@ -30,8 +30,8 @@ def play(player, offering, wagers, key="round-key-0001", rng=None):
 
 
 def _money_unchanged(player, balance=100_000):
-    wallet = Wallet.objects.get(player=player)
-    assert wallet.balance == balance
+    account = GamingAccount.objects.get(player=player)
+    assert account.balance == balance
     assert Round.objects.count() == 0
     assert LedgerEntry.objects.filter(kind="stake").count() == 0
 
@@ -46,7 +46,7 @@ def test_617b8_g_2_zero_returns_half_of_a_straight_up_on_ten_in_a_settled_round(
     round_obj = played.round
     assert (played.replayed, round_obj.outcome, round_obj.total_returned) == (False, 0, 500)
     assert (round_obj.balance_before, round_obj.balance_after) == (100_000, 99_500)
-    assert Wallet.objects.get(player=funded_player).balance == 99_500
+    assert GamingAccount.objects.get(player=funded_player).balance == 99_500
 
 
 def test_617b8_f_round_pays_each_wager_at_the_approved_odds(funded_player, live_offering):
@@ -185,9 +185,10 @@ def test_balance_always_equals_the_ledger_and_the_chain_verifies(
             rng=seeded_rng,
         )
 
-    wallet = Wallet.objects.get(player=funded_player)
+    account = GamingAccount.objects.get(player=funded_player)
     assert (
-        wallet.balance == LedgerEntry.objects.filter(wallet=wallet).aggregate(s=Sum("amount"))["s"]
+        account.balance
+        == LedgerEntry.objects.filter(account=account).aggregate(s=Sum("amount"))["s"]
     )
     report = verify_rounds(Round.objects.order_by("player", "sequence").prefetch_related("bets"))
     assert (report.ok, report.checked) == (True, 20)
@@ -215,10 +216,12 @@ def test_round_statements_do_not_grow_with_the_number_of_wagers(
     one = [{"kind": "red", "stake": 200}]
     ten = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
     play(funded_player, live_offering, one, key="warm-up-key")  # first use creates caches
-    # SQLite, in a savepoint of the test's transaction: the ORM's 8 statements (the locked
-    # wallet, the key, the offering and its listing; the round, bets, ledger and wallet).
-    # PostgreSQL, a transaction of its own: BEGIN, the read, the write, COMMIT.
-    statements = {"postgresql": 4, "sqlite": 10}[connection.vendor]
+    # SQLite, in a savepoint of the test's transaction: the ORM's 10 statements (the locked
+    # wallet, the key, the offering and its listing, the account with its holder (§ 812a.4);
+    # the round, bets, ledger, wallet and account).
+    # PostgreSQL, a transaction of its own: BEGIN, the read, the write, COMMIT (the account
+    # locked in a statement of its own between them).
+    statements = {"postgresql": 5, "sqlite": 12}[connection.vendor]
 
     with django_assert_num_queries(statements) as one_wager:
         play(funded_player, live_offering, one, key="one-wager-key")
@@ -228,10 +231,13 @@ def test_round_statements_do_not_grow_with_the_number_of_wagers(
     assert len(one_wager.captured_queries) == len(ten_wagers.captured_queries)
 
 
-def test_top_up_range_is_checked(player):
-    for amount in (0, 1, -100, 100_001, 50.0, "100", True):
+def test_top_up_range_is_checked(player, holder_a):
+    from portal.game.funds import deposit_make
+
+    # A deposit's least is one cent (the single wallet's top-up began at two).
+    for amount in (0, -100, 100_001, 50.0, "100", True):
         with pytest.raises(ValidationFailed):
-            wallet_top_up(player=player, amount=amount)
+            deposit_make(player=player, holder_id=holder_a.pk, amount=amount, method="demo")
     assert not LedgerEntry.objects.exists()
 
 
@@ -282,4 +288,17 @@ def test_810a11_verify_round_chain_finds_a_forged_wallet_balance(funded_player, 
 
     Wallet.objects.filter(player=funded_player).update(balance=9_999_900)
     with pytest.raises(CommandError, match="holds 9999900, its ledger adds up to"):
+        call_command("verify_round_chain")
+
+
+def test_810a11_verify_round_chain_finds_a_forged_account_balance(funded_player, live_offering):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    play(funded_player, live_offering, [{"kind": "red", "stake": 200}], key="ledger-0002")
+    call_command("verify_round_chain")
+
+    account = GamingAccount.objects.get(player=funded_player)
+    GamingAccount.objects.filter(pk=account.pk).update(balance=9_999_900)
+    with pytest.raises(CommandError, match=f"account {account.pk} holds 9999900, its ledger"):
         call_command("verify_round_chain")

@@ -15,7 +15,7 @@ from portal.access.roles import Role
 from portal.compliance.selectors import jinzi_listing, offerings_with_parts
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game import sql, store
-from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 from portal.game.services import round_play
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
@@ -130,7 +130,7 @@ def _without_ids(instance) -> dict:
     return {
         field.attname: getattr(instance, field.attname)
         for field in instance._meta.concrete_fields
-        if field.attname not in ("id", "round_id", "wallet_id")
+        if field.attname not in ("id", "round_id", "wallet_id", "account_id")
     }
 
 
@@ -152,6 +152,18 @@ def _stored(players) -> dict:
         ],
         "wallets": [
             _without_ids(w) for w in Wallet.objects.filter(player__in=players).order_by("player")
+        ],
+        # Each account's money (§ 812a.4); an entry's account is named by player and holder.
+        "accounts": list(
+            GamingAccount.objects.filter(player__in=players)
+            .order_by("player", "holder")
+            .values_list("player_id", "holder_id", "balance", "held")
+        ),
+        "entry_accounts": [
+            (e.account.player_id, e.account.holder_id) if e.account_id else None
+            for e in LedgerEntry.objects.filter(wallet__player__in=players)
+            .select_related("account")
+            .order_by("pk")
         ],
     }
 

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from portal.core.errors import Conflict
 from portal.game import sql, store
 from portal.game.chain import digest_of
-from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 from tests.portal.game.conftest import MONEY_TESTS
 from tests.portal.game.conftest import play_round as play
 
@@ -36,12 +36,14 @@ def test_617b8_f_the_ledger_and_the_wallet_move_together(funded_player, live_off
     played = play(funded_player, live_offering, "store-round-0002", outcome=3).round
 
     wallet = Wallet.objects.get(player=funded_player)
+    account = GamingAccount.objects.get(player=funded_player, holder=live_offering.holder)
     entries = list(LedgerEntry.objects.filter(round=played).order_by("pk"))
-    assert [(entry.kind, entry.amount) for entry in entries] == [
-        ("stake", -2000),
-        ("return", 2400),  # straight up on 3 at 11 to 1
+    assert [(entry.kind, entry.amount, entry.account_id) for entry in entries] == [
+        ("stake", -2000, account.pk),
+        ("return", 2400, account.pk),  # straight up on 3 at 11 to 1
     ]
-    assert entries[-1].balance_after == wallet.balance == played.balance_after == 100_400
+    assert entries[-1].balance_after == account.balance == played.balance_after == 100_400
+    assert wallet.balance == 0  # the single wallet of before accounts per holder
     assert (wallet.rounds_played, wallet.chain_head) == (1, played.hash)
     assert wallet.updated_at == played.ended_at
 
@@ -92,6 +94,8 @@ def test_on_a_database_without_returning_the_bets_are_read_back(
 def test_a_key_already_used_writes_nothing(funded_player, live_offering):
     first = play(funded_player, live_offering, "store-round-0004").round
     wallet_before = Wallet.objects.values().get(player=funded_player)
+    account = GamingAccount.objects.get(player=funded_player)
+    account_before = GamingAccount.objects.values().get(pk=account.pk)
 
     with transaction.atomic():
         wallet, *_ = sql.read_for_round(
@@ -115,15 +119,17 @@ def test_a_key_already_used_writes_nothing(funded_player, live_offering):
                     "returned": 0,
                 }
             ],
-            entries=[{"kind": "stake", "amount": -2, "balance_after": wallet.balance - 2}],
+            entries=[{"kind": "stake", "amount": -2, "balance_after": account.balance - 2}],
             wallet=wallet,
+            account=account,
         )
 
     assert written is None
     assert Round.objects.count() == 1
     assert Bet.objects.count() == 10
-    assert LedgerEntry.objects.count() == 3  # the top-up, the stake and the return
+    assert LedgerEntry.objects.count() == 3  # the deposit, the stake and the return
     assert Wallet.objects.values().get(player=funded_player) == wallet_before
+    assert GamingAccount.objects.values().get(pk=account.pk) == account_before
 
 
 def _forgetting_the_key(monkeypatch):
@@ -149,7 +155,7 @@ def test_a_key_committed_while_waiting_for_the_lock_replays_that_round(
     assert again.replayed
     assert again.round.pk == first.round.pk
     assert Round.objects.count() == 1
-    assert Wallet.objects.get(player=funded_player).balance == first.round.balance_after
+    assert GamingAccount.objects.get(player=funded_player).balance == first.round.balance_after
 
 
 @pytest.mark.postgres

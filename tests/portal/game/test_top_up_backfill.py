@@ -65,19 +65,18 @@ def _subject(entry: LedgerEntry) -> str:
 
 @pytest.fixture
 def upgraded_world(manager_a, officer, holder_a, player):
-    """Two players' top-ups from before they were audited, rounds played on that money,
-    then one top-up made by today's ``wallet_top_up`` (with its event)."""
+    """Two players' single-wallet top-ups from before they were audited, interleaved, then
+    a deposit made by today's services (with its event) and a round played from it."""
     other = make_user("player2", Role.PLAYER)
     old = [
         _top_up_before_audit(player, 50_000),
         _top_up_before_audit(other, 20_000),
         _top_up_before_audit(player, 2_000),
     ]
-    offering = approved_offering(manager_a, officer, holder_a)
-    play_round(player, offering, "before-upgrade-1", outcome=3)
     old.append(_top_up_before_audit(other, 100_000))
-    play_round(other, offering, "before-upgrade-2", outcome=7)
+    offering = approved_offering(manager_a, officer, holder_a)
     wallet_top_up(player=player, amount=5_000)
+    play_round(player, offering, "after-upgrade-1", outcome=3)
     return {"player": player, "other": other, "old": old}
 
 

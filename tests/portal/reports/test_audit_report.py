@@ -1,7 +1,7 @@
 """The audit report (reading:expected-win, § 811a.9), on three rounds worked out by hand.
 
-Minimum paytable (§ 617b.8(f)), standard wheel (red {1,3,5,8,10,12}); the player tops
-up 100,000 cents first.
+Minimum paytable (§ 617b.8(f)), standard wheel (red {1,3,5,8,10,12}); the player
+deposits 100,000 cents into their account with the table's holder first.
 
     round 1, outcome 0: red 200 → half back 100 (§ 617b.8(g)(2)); straight 0 200 → 2,400
     round 2, outcome 5: red 200 → 400; black 200 → 0
@@ -158,21 +158,28 @@ def test_617b8_f_every_bet_is_settled_again_without_discrepancy(played):
     assert resettlement["discrepancies"] == []
 
 
-def test_811a9_stakes_returns_and_the_wallet_reconcile(player, played):
+def accounts_of(document) -> list[dict]:
+    return [r for r in sections(document)["accounts"]["rows"] if r["row_type"] == "detail"]
+
+
+def test_811a9_stakes_returns_and_the_account_reconcile(player, played):
     document = report()
     reconciliation = document["reconciliation"]
 
     assert reconciliation["ok"] is True
     assert reconciliation["stakes"] == {"rounds": 2000, "bets": 2000, "ledger": 2000}
     assert reconciliation["returns"] == {"rounds": 14_900, "bets": 14_900, "ledger": 14_900}
-    [wallet] = [r for r in sections(document)["wallets"]["rows"] if r["row_type"] == "detail"]
-    assert (wallet["opening"], wallet["top_ups"], wallet["stakes"], wallet["returns"]) == (
+    assert reconciliation["accounts"] == {"checked": 1, "mismatched": []}
+    [account] = accounts_of(document)
+    assert (account["opening"], account["deposits"], account["stakes"], account["returns"]) == (
         0,
         100_000,
         2000,
         14_900,
     )
-    assert wallet["closing"] == 112_900 and wallet["flag"] == ""
+    assert (account["withdrawals"], account["carried_in"], account["carried_out"]) == (0, 0, 0)
+    assert account["holder"] == played.holder.name
+    assert account["closing"] == 112_900 and account["flag"] == ""
     last = Round.objects.filter(player=player).order_by("-sequence").first()
     assert reconciliation["round_chains"]["ok"] is True
     heads = [r for r in sections(document)["chains"]["rows"] if r.get("hash")]
@@ -301,28 +308,33 @@ def test_811a7_a_deleted_latest_round_breaks_the_chain(player, played):
     assert document["reconciliation"]["ok"] is False
 
 
-def test_811a9_a_forged_top_up_does_not_reconcile(player, played):
+def test_811a9_a_forged_deposit_does_not_reconcile(player, played):
     from portal.game.models import LedgerEntry
 
-    top_up = LedgerEntry.objects.get(kind="top_up")
-    _tamper(lambda: LedgerEntry.objects.filter(pk=top_up.pk).update(amount=1))
+    deposit = LedgerEntry.objects.get(kind="deposit")
+    _tamper(lambda: LedgerEntry.objects.filter(pk=deposit.pk).update(amount=1))
 
     document = report()
 
-    [wallet] = [r for r in sections(document)["wallets"]["rows"] if r["row_type"] == "detail"]
-    assert wallet["opening"] == 0 and wallet["top_ups"] == 1
-    assert "the ledger adds up to 1" in wallet["flag"]
+    [account] = accounts_of(document)
+    assert account["opening"] == 0 and account["deposits"] == 1
+    assert "the ledger adds up to 1" in account["flag"]
     assert document["reconciliation"]["ok"] is False
+    assert document["reconciliation"]["accounts"]["mismatched"] == [
+        f"account #{deposit.account_id}"
+    ]
 
 
-@pytest.mark.clause("reading:player-wallet")
+@pytest.mark.clause("reading:one-account-per-holder")
 def test_811a9_a_holder_report_counts_only_its_rounds_and_hides_other_play(
     player, played, manager_b, officer, holder_b
 ):
     from portal.game.services import round_play
+    from tests.portal.funding import wallet_top_up
 
     other = approved_offering(manager_b, officer, holder_b)
     with time_machine.travel(PLAYED_AT + datetime.timedelta(hours=1)):
+        wallet_top_up(player=player, amount=10_000, holder=holder_b)
         round_play(
             player=player,
             offering_id=other.pk,
@@ -341,8 +353,13 @@ def test_811a9_a_holder_report_counts_only_its_rounds_and_hides_other_play(
     # Its previous round was at the other holder: the link is checked in the database.
     assert only_b["reconciliation"]["round_chains"]["ok"] is True
     assert only_b["reconciliation"]["ok"] is True
-    [wallet] = [r for r in sections(only_b)["wallets"]["rows"] if r["row_type"] == "detail"]
-    assert wallet["flag"] == "" and "opening" not in wallet and "stakes" not in wallet
+    # Only the player's account with holder B, with only B's money: nothing of the play,
+    # deposits or balance at holder A's tables.
+    [account] = accounts_of(only_b)
+    assert account["holder"] == holder_b.name and account["flag"] == ""
+    assert (account["opening"], account["deposits"], account["stakes"]) == (0, 10_000, 600)
+    assert account["closing"] == 10_000 - 600 + account["returns"]
+    assert len(accounts_of(everything)) == 2
 
 
 def test_reading_player_internal_id_names_each_player_in_the_report(player, played):
@@ -351,9 +368,9 @@ def test_reading_player_internal_id_names_each_player_in_the_report(player, play
     keys = [c["key"] for c in detail["columns"]]
     rows = [dict(zip(keys, row, strict=True)) for row in detail["stream"]()]
     assert rows and {r["player"] for r in rows} == {f"P{player.pk}"}
-    wallets = [r for r in sections(document)["wallets"]["rows"] if r["row_type"] == "detail"]
-    assert [w["player"] for w in wallets] == [f"P{player.pk}"]
-    for row in rows + wallets:
+    accounts = accounts_of(document)
+    assert [a["player"] for a in accounts] == [f"P{player.pk}"]
+    for row in rows + accounts:
         assert player.username not in {str(value) for value in row.values()}
 
 
@@ -395,3 +412,100 @@ def test_reading_round_start_day_a_round_across_midnight_counts_in_the_day_it_st
     next_day = report(start=DAY + datetime.timedelta(days=1), end=DAY + datetime.timedelta(days=1))
     assert (that_day["totals"]["rounds"], that_day["totals"]["handle"]) == (1, 200)
     assert next_day["totals"]["rounds"] == 0
+
+
+@pytest.mark.clause("reading:one-account-per-holder")
+def test_812a10_deposits_and_paid_withdrawals_reconcile_per_account_worked_by_hand(
+    player, live_offering, payments_a
+):
+    """Each account over the day, by hand (§ 811a.9, § 812a.7, § 812a.10):
+
+    The day before, the player deposits 10,000 with the table's holder; another player,
+    from before accounts per holder, tops their single wallet up with 15,000. On the day
+    (all at the holder's tables, in order):
+
+        the upgrade carries the single wallet's 15,000 into the other player's account
+        deposit by card              +50,000
+        round, outcome 5: red 1,000  stake −1,000, return +2,000
+        deposit of cash at the cage  +20,000
+        withdrawal of 30,000         requested, then paid  −30,000
+        withdrawal of 5,000          requested, still pending: held, no money moved
+        round, outcome 3: straight 7 200   stake −200, no return
+
+    The player's account: opening 10,000 + deposits 70,000 − withdrawals paid 30,000
+    − stakes 1,200 + returns 2,000 = closing 50,800 (5,000 of it held back, not counted).
+    The single wallet: opening 15,000 − carried out 15,000 = closing 0.
+    The other player's account: opening 0 + carried in 15,000 = closing 15,000.
+    """
+    from portal.access.roles import Role
+    from portal.game.funds import (
+        deposit_make,
+        deposit_record,
+        withdrawal_pay,
+        withdrawal_request,
+    )
+    from portal.game.models import GamingAccount, Wallet
+    from portal.game.services import round_play
+    from tests.portal.factories import make_user
+    from tests.portal.funding import wallet_top_up
+    from tests.portal.integrity.legacy_money import carry_over, legacy_top_up
+
+    holder = live_offering.holder
+    earlier = make_user("earlier", Role.PLAYER)
+    with time_machine.travel(PLAYED_AT - datetime.timedelta(days=1)):
+        account = wallet_top_up(player=player, amount=10_000, holder=holder)
+        legacy_top_up(earlier, 15_000)
+    with time_machine.travel(PLAYED_AT):
+        carry_over()  # before anyone played
+        deposit_make(
+            player=player, holder_id=holder.pk, amount=50_000, method="card", reference="4242"
+        )
+        round_play(
+            player=player,
+            offering_id=live_offering.pk,
+            wagers=[{"kind": "red", "stake": 1000}],
+            idempotency_key="worked-1",
+            rng=FixedBits(5),
+        )
+        deposit_record(
+            actor=payments_a,
+            account_id=account.pk,
+            amount=20_000,
+            method="cash",
+            reference="cage 1",
+        )
+        paid = withdrawal_request(player=player, account_id=account.pk, amount=30_000)
+        withdrawal_pay(actor=payments_a, withdrawal_id=paid.pk, payout_reference="ACH 42")
+        withdrawal_request(player=player, account_id=account.pk, amount=5_000)
+        round_play(
+            player=player,
+            offering_id=live_offering.pk,
+            wagers=[{"kind": "straight", "numbers": [7], "stake": 200}],
+            idempotency_key="worked-2",
+            rng=FixedBits(3),
+        )
+
+    document = report()
+
+    reconciliation = document["reconciliation"]
+    assert reconciliation["ok"] is True
+    assert reconciliation["accounts"] == {"checked": 3, "mismatched": []}
+    moved = ("opening", "deposits", "withdrawals", "stakes", "returns", "carried_in")
+    by_line = {
+        (row["account"], row["player"]): tuple(row[key] for key in (*moved, "carried_out"))
+        + (row["closing"], row["flag"])
+        for row in accounts_of(document)
+    }
+    theirs = GamingAccount.objects.get(player=earlier)
+    single = Wallet.objects.get(player=earlier)
+    assert by_line == {
+        (account.pk, f"P{player.pk}"): (10_000, 70_000, 30_000, 1_200, 2_000, 0, 0, 50_800, ""),
+        (theirs.pk, f"P{earlier.pk}"): (0, 0, 0, 0, 0, 15_000, 0, 15_000, ""),
+        ("single wallet", f"P{earlier.pk}"): (15_000, 0, 0, 0, 0, 0, 15_000, 0, ""),
+    }
+    account.refresh_from_db()
+    assert (account.balance, account.held) == (50_800, 5_000)
+    assert single.pk and reconciliation["stakes"]["ledger"] == 1_200
+    totals = sections(document)["accounts"]["totals"]["values"]
+    assert (totals["deposits"], totals["withdrawals"]) == (70_000, 30_000)
+    assert totals["carried_in"] == totals["carried_out"] == 15_000

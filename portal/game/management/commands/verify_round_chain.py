@@ -8,8 +8,9 @@ from portal.game import retention
 
 class Command(BaseCommand):
     help = (
-        "Walk every player's chain of rounds (§ 810a.11) and check every wallet against its "
-        "ledger, stored or exported (§ 811a.7); exit non-zero at the first break."
+        "Walk every player's chain of rounds (§ 810a.11) and check every holder account and "
+        "wallet against its ledger, every deposit and withdrawal against its entry (§ 812a.7, "
+        "§ 812a.10), stored or exported (§ 811a.7); exit non-zero at the first break."
     )
 
     def add_arguments(self, parser):
@@ -27,7 +28,7 @@ class Command(BaseCommand):
             where = f"round {chains.broken_round_id}" if chains.broken_round_id > 0 else "a wallet"
             raise CommandError(f"{source}: chain broken at {where}: {chains.problem}")
         if not ledger.ok:
-            raise CommandError(f"{source}: wallet ledger broken: {ledger.problem}")
+            raise CommandError(f"{source}: ledger broken: {ledger.problem}")
         self.stdout.write(
             f"{source} intact: {chains.checked} rounds verified; "
             f"{ledger.checked} ledger entries add up"

@@ -5,9 +5,10 @@ from portal.integrity.records import verify_records
 
 class Command(BaseCommand):
     help = (
-        "Check the rows beside the chains (§ 811a.7, § 810a.11): every compliance record "
-        "against the replay of its audit events, every ledger entry against its round or its "
-        "audited top-up, every wallet against its ledger; exit non-zero naming every problem."
+        "Check the rows beside the chains (§ 811a.7, § 810a.11, § 812a.7, § 812a.10): every "
+        "compliance record against the replay of its audit events, every ledger entry against "
+        "its round, its audited deposit, payout or top-up, every account and wallet against "
+        "its ledger; exit non-zero naming every problem."
     )
 
     def handle(self, *args, **options):
@@ -23,6 +24,6 @@ class Command(BaseCommand):
             )
         self.stdout.write(
             f"records intact: {checked} checked in {report.seconds:.1f} s; every record "
-            "matches its audit events, every ledger entry its round or audited top-up, "
-            "every wallet its ledger"
+            "matches its audit events, every ledger entry its round or audited deposit, "
+            "payout or top-up, every account and wallet its ledger"
         )
