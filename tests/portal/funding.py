@@ -20,9 +20,12 @@ def default_holder() -> CertificateHolder:
 def wallet_top_up(*, player, amount: int, holder=None) -> GamingAccount:
     """``amount`` deposited by the demo method (in deposits of at most the demo's cap)."""
     holder = holder or default_holder()
-    left = amount
-    while left > 0:
-        step = min(left, MAX_DEMO_TOP_UP)
+    # Whole deposits of the cap, then the rest; an amount the service refuses goes as it is.
+    if type(amount) is not int or amount <= 0:
+        steps = [amount]
+    else:
+        whole, rest = divmod(amount, MAX_DEMO_TOP_UP)
+        steps = [MAX_DEMO_TOP_UP] * whole + ([rest] if rest else [])
+    for step in steps:
         deposit_make(player=player, holder_id=holder.pk, amount=step, method=DepositMethod.DEMO)
-        left -= step
     return GamingAccount.objects.get(player=player, holder=holder)
