@@ -8,7 +8,15 @@ from django.contrib import admin
 
 from portal.compliance.models import Offering
 from portal.core.admin import LookOnlyAdmin, LookOnlyInline
-from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.models import (
+    Bet,
+    Deposit,
+    GamingAccount,
+    LedgerEntry,
+    Round,
+    Wallet,
+    Withdrawal,
+)
 from portal.game.money import dollars
 
 
@@ -70,14 +78,15 @@ class LedgerEntryAdmin(MoneyFields, LookOnlyAdmin):
     list_display = (
         "pk",
         "wallet",
+        "account",
         "kind",
         "amount_in_dollars",
         "balance_after_in_dollars",
         "round",
         "created_at",
     )
-    list_filter = ("kind",)
-    list_select_related = ("wallet__player",)
+    list_filter = ("kind", "account__holder")
+    list_select_related = ("wallet__player", "account__holder")
 
 
 class BetInline(MoneyFields, LookOnlyInline):
@@ -107,3 +116,60 @@ class RoundAdmin(MoneyFields, LookOnlyAdmin):
 class BetAdmin(MoneyFields, LookOnlyAdmin):
     money_fields = ("stake", "returned")
     list_display = ("round", "position", "spot", "stake_in_dollars", "returned_in_dollars")
+
+
+# The player's accounts with each holder (Chapter 812a): look only, as the game records are;
+# money moves through ``portal.game.funds`` alone, each movement audited.
+
+
+@admin.register(GamingAccount)
+class GamingAccountAdmin(MoneyFields, LookOnlyAdmin):
+    money_fields = ("balance", "held")
+    list_display = (
+        "pk",
+        "player",
+        "holder",
+        "balance_in_dollars",
+        "held_in_dollars",
+        "status",
+        "paused_until",
+        "opened_at",
+    )
+    list_filter = ("holder", "status")
+    list_select_related = ("player", "holder")
+    search_fields = ("player__username",)
+
+
+@admin.register(Deposit)
+class DepositAdmin(MoneyFields, LookOnlyAdmin):
+    money_fields = ("amount",)
+    list_display = (
+        "pk",
+        "account",
+        "amount_in_dollars",
+        "method",
+        "reference",
+        "made_by",
+        "made_at",
+    )
+    list_filter = ("account__holder", "method")
+    list_select_related = ("account__player", "account__holder", "made_by")
+    search_fields = ("account__player__username", "reference")
+
+
+@admin.register(Withdrawal)
+class WithdrawalAdmin(MoneyFields, LookOnlyAdmin):
+    money_fields = ("amount",)
+    list_display = (
+        "pk",
+        "account",
+        "amount_in_dollars",
+        "status",
+        "requested_at",
+        "decided_at",
+        "decided_by",
+        "payout_reference",
+    )
+    list_filter = ("account__holder", "status")
+    list_select_related = ("account__player", "account__holder", "decided_by")
+    search_fields = ("account__player__username", "payout_reference")

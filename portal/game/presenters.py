@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import jinzi
-from portal.game.models import Round
+from portal.game.limits import LimitKind, when
+from portal.game.models import AccountStatus, GamingAccount, Round
 
 
 @dataclass(frozen=True)
@@ -213,3 +215,52 @@ def recorded_odds(odds: dict) -> list[tuple[str, str]]:
         (jinzi.WagerKind(kind).label, jinzi.format_odds(Fraction(odds_value)))
         for kind, odds_value in odds.items()
     ]
+
+
+# The player's account (Chapter 812a) ------------------------------------------------------
+
+STATUS_WORDS = {
+    AccountStatus.OPEN: "Open: you may deposit, play and withdraw.",
+    AccountStatus.SUSPENDED: (
+        "Suspended by the holder (§ 812a.12): no play and no deposits; "
+        "you can still withdraw your balance."
+    ),
+    AccountStatus.SELF_EXCLUDED: (
+        "Self-excluded (§ 812a.6): no play and no deposits; you can still withdraw your balance."
+    ),
+}
+
+
+def status_words(account: GamingAccount) -> str:
+    """The account's status in plain words, as the player and staff read it."""
+    return STATUS_WORDS[AccountStatus(account.status)]
+
+
+@dataclass(frozen=True)
+class LimitRow:
+    """One of the player's limits (§ 814a.2) as the account page shows it."""
+
+    kind: LimitKind
+    value: str  # "no limit", "$50.00", "120 minutes"
+    pending: str  # the raise waiting, shown; "" if none
+    effective: datetime.datetime | None  # when the raise may be confirmed
+    effective_text: str
+    due: bool  # the raise may be confirmed now
+
+
+def limit_rows(account: GamingAccount, now: datetime.datetime) -> list[LimitRow]:
+    rows = []
+    for kind in LimitKind:
+        waiting = account.pending_limits.get(kind.value)
+        effective = datetime.datetime.fromisoformat(waiting["from"]) if waiting else None
+        rows.append(
+            LimitRow(
+                kind=kind,
+                value=kind.shown(account.limits.get(kind.value)),
+                pending=kind.shown(waiting["value"]) if waiting else "",
+                effective=effective,
+                effective_text=when(effective) if effective else "",
+                due=effective is not None and now >= effective,
+            )
+        )
+    return rows

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from portal.game import views
+from portal.game import account_views, payments_views, views
 
 app_name = "game"
 
@@ -13,4 +13,12 @@ urlpatterns = [
     path("rounds/<int:pk>/replay/", views.replay, name="replay"),
     path("rounds/", views.round_list, name="round-list"),
     path("verify/", views.verify_rounds, name="verify-rounds"),
+    # The player's accounts (Chapter 812a) and statements (§ 812a.11).
+    path("account/", account_views.account, name="account"),
+    path("account/<int:pk>/statement/", account_views.statement, name="statement"),
+    # The holder's side: payments (§ 812a.10) and its players' accounts.
+    path("payments/", payments_views.payments, name="payments"),
+    path("payments/withdrawals/<int:pk>/", payments_views.withdrawal, name="withdrawal"),
+    path("players/", payments_views.player_accounts, name="player-accounts"),
+    path("players/<int:pk>/", payments_views.player_account, name="player-account"),
 ]

@@ -28,6 +28,11 @@ OBJECT_FOR = (
     ("game:table", "offering"),
     ("game:round", "round"),
     ("game:replay", "round"),
+    ("game:statement", "account"),
+    ("game:player-account", "account"),
+    ("game:withdrawal", "withdrawal"),
+    ("account-", "account"),
+    ("withdrawal-", "withdrawal"),
     ("layout", "layout"),
     ("paytable", "paytable"),
     ("rules-submission", "rules"),
@@ -101,6 +106,16 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "game:replay": ("302 200 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "game:round-list": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "game:verify-rounds": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    # The player's accounts (Chapter 812a): the world's player's account is with holder A,
+    # with a pending withdrawal. Its forms post to its page, naming what they do: none
+    # named is a 400. The payments queue is payments staff's (none in this world) and the
+    # superuser's; the holder's accounts are its managers', compliance's and auditors'.
+    "game:account": ("302 200 403 403 403 403 403", "302 400 403 403 403 403 403"),
+    "game:statement": ("302 200 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "game:payments": ("302 403 403 403 403 403 200", "302 405 405 405 405 405 405"),
+    "game:withdrawal": ("302 403 200 200 404 200 200", "302 403 400 400 404 400 400"),
+    "game:player-accounts": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
+    "game:player-account": ("302 403 200 200 404 200 200", "302 403 400 400 404 400 400"),
     # API: anonymous 403, wrong role 403 before the body is read, another holder's 404.
     "api-root": ("403 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
     "api-schema": ("403 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
@@ -110,6 +125,26 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "round-detail": ("403 200 200 403 403 200 200", "403 405 405 405 405 405 405"),
     "wallet-list": ("403 200 403 403 403 403 403", "403 405 405 405 405 405 405"),
     "wallet-top-up": ("403 405 405 405 405 405 405", "403 400 403 403 403 403 403"),
+    # The player's accounts and withdrawals (Chapter 812a): a player's own, the holder's
+    # staff theirs, compliance and auditors every holder's. A player's own movements need
+    # the body (400); staff's need their role (payments staff are not in this world; the
+    # superuser may pay and record deposits, 400 for the empty body). Cancelling needs no
+    # body: the player's POST cancels the world's pending withdrawal.
+    "account-list": ("403 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
+    "account-detail": ("403 200 200 200 404 200 200", "403 405 405 405 405 405 405"),
+    "account-entries": ("403 200 200 200 404 200 200", "403 405 405 405 405 405 405"),
+    "account-deposit": ("403 405 405 405 405 405 405", "403 400 403 403 403 403 403"),
+    "account-withdraw": ("403 405 405 405 405 405 405", "403 400 403 403 403 403 403"),
+    "account-limits": ("403 405 405 405 405 405 405", "403 400 403 403 403 403 403"),
+    "account-limits-confirm": ("403 405 405 405 405 405 405", "403 400 403 403 403 403 403"),
+    "account-pause": ("403 405 405 405 405 405 405", "403 400 403 403 403 403 403"),
+    "account-deposits": ("403 405 405 405 405 405 405", "403 403 403 403 403 403 400"),
+    "account-status": ("403 405 405 405 405 405 405", "403 403 403 400 404 400 400"),
+    "withdrawal-list": ("403 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
+    "withdrawal-detail": ("403 200 200 200 404 200 200", "403 405 405 405 405 405 405"),
+    "withdrawal-cancel": ("403 405 405 405 405 405 405", "403 200 403 403 403 403 403"),
+    "withdrawal-pay": ("403 405 405 405 405 405 405", "403 403 403 403 403 403 400"),
+    "withdrawal-refuse": ("403 405 405 405 405 405 405", "403 403 403 403 403 403 400"),
     "holder-list": ("403 403 200 200 200 200 200", "403 403 403 403 403 403 400"),
     "holder-detail": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
     "offering-list": ("403 200 200 200 200 200 200", "403 403 403 400 400 403 400"),

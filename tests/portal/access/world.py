@@ -14,6 +14,7 @@ from portal.access.roles import Role
 from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
+from portal.game.funds import withdrawal_request
 from portal.game.services import round_play
 from portal.reports.render import write_json
 from portal.reports.services.files import reports_dir
@@ -61,13 +62,14 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
     offering = approved_offering(manager_a, officer, holder_a)
     layout, paytable, rules = offering.layout, offering.paytable, offering.rules_submission
     player = make_user("player", Role.PLAYER)
-    wallet_top_up(player=player, amount=10_000)
+    account = wallet_top_up(player=player, amount=10_000)
     round_obj = round_play(
         player=player,
         offering_id=offering.pk,
         wagers=[{"kind": "red", "stake": 200}],
         idempotency_key="world-round-1",
     ).round
+    withdrawal = withdrawal_request(player=player, account_id=account.pk, amount=1_000)
     return {
         "users": {
             "anonymous": None,
@@ -83,6 +85,8 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         "rules": rules,
         "offering": offering,
         "round": round_obj,
+        "account": account,
+        "withdrawal": withdrawal,
         "holder": holder_a,
         "event": AuditEvent.objects.order_by("sequence").first(),
         "availability": AvailabilityChange.objects.get(offering=offering),

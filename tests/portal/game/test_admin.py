@@ -6,6 +6,7 @@ import pytest
 
 from portal.game.models import Bet, LedgerEntry, Round
 from tests.portal.factories import approved_offering
+from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS, play_round
 
 pytestmark = MONEY_TESTS
@@ -19,7 +20,9 @@ def admin_client(client, superuser):
 
 @pytest.fixture
 def rounds_at_two_holders(funded_player, manager_a, manager_b, officer, holder_a, holder_b):
-    """One round at each holder's "Table 1": the same offering name twice."""
+    """One round at each holder's "Table 1": the same offering name twice. Each holder's
+    table is played from the player's account with that holder (§ 812a.4)."""
+    wallet_top_up(player=funded_player, amount=100_000, holder=holder_b)
     at_a = approved_offering(manager_a, officer, holder_a)
     at_b = approved_offering(manager_b, officer, holder_b)
     play_round(funded_player, at_a, "admin-round-a")
@@ -108,3 +111,35 @@ def test_bets_and_ledger_entries_name_themselves_in_dollars():
     assert str(Bet(spot="straight:0", stake=200)) == "straight:0 × $2.00"
     assert str(LedgerEntry(kind=LedgerKind.STAKE, amount=-2000)) == "Round stake -$20.00"
     assert str(LedgerEntry(kind=LedgerKind.RETURN, amount=3500)).endswith(" +$35.00")
+
+
+def test_812a4_the_admin_shows_accounts_deposits_and_withdrawals_look_only(
+    admin_client, funded_player, holder_a, holder_b
+):
+    from portal.game import funds
+    from portal.game.models import GamingAccount
+
+    wallet_top_up(player=funded_player, amount=5_000, holder=holder_b)
+    account = GamingAccount.objects.get(player=funded_player, holder=holder_a)
+    withdrawal = funds.withdrawal_request(
+        player=funded_player, account_id=account.pk, amount=12_345
+    )
+
+    accounts = admin_client.get("/admin/game/gamingaccount/").content.decode()
+    deposits = admin_client.get("/admin/game/deposit/").content.decode()
+    withdrawals = admin_client.get("/admin/game/withdrawal/").content.decode()
+    only_b = admin_client.get(f"/admin/game/gamingaccount/?holder__id__exact={holder_b.pk}")
+
+    assert "$1,000.00" in accounts and "$123.45" in accounts  # balance and held, in dollars
+    assert "$50.00" in deposits
+    assert "$123.45" in withdrawals
+    for page in (accounts, deposits, withdrawals):
+        filters = _filters(page)
+        assert any("holder" in title.lower() for title in filters), filters
+    assert "status" in " ".join(_filters(accounts)).lower()
+    assert "status" in " ".join(_filters(withdrawals)).lower()
+    assert f"/admin/game/gamingaccount/{account.pk}/" not in only_b.content.decode()
+    # Look only: no adding, and a record's page changes nothing.
+    assert admin_client.get("/admin/game/withdrawal/add/").status_code == 403
+    detail = admin_client.get(f"/admin/game/withdrawal/{withdrawal.pk}/change/")
+    assert detail.status_code == 200 and 'name="_save"' not in detail.content.decode()

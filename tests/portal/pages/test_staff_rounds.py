@@ -49,6 +49,8 @@ def floor(funded_player, live_offering, manager_b, officer, holder_b):
     and 1 at table B (outcome 3); player2 plays 1 at table A (outcome 7)."""
     player2 = make_user("player2", Role.PLAYER)
     wallet_top_up(player=player2, amount=50_000)
+    # § 812a.4: table B is played from the player's account with holder B.
+    wallet_top_up(player=funded_player, amount=50_000, holder=holder_b)
     table_b = approved_offering(manager_b, officer, holder_b, name="Table B")
     rounds = {
         "a3": _play(funded_player, live_offering, "floor-0001", 3),
@@ -265,9 +267,11 @@ def test_the_verify_page_runs_a_constant_number_of_queries(
     client = login(auditor)
 
     # Session, user, roles; the wallets, the rounds and their bets (streamed 1,000 rounds a
-    # chunk), the ledger; the heads and the audit trail's head. On PostgreSQL the snapshot is
-    # its own transaction (BEGIN, repeatable read and read only, COMMIT): 3 statements more.
-    with django_assert_num_queries(9 + 3 * (connection.vendor == "postgresql")):
+    # chunk), the ledger; the holder accounts, the deposits and the withdrawals (§ 812a.4:
+    # each account against its ledger, each deposit and payout against its entry); the
+    # heads and the audit trail's head. On PostgreSQL the snapshot is its own transaction
+    # (BEGIN, repeatable read and read only, COMMIT): 3 statements more.
+    with django_assert_num_queries(12 + 3 * (connection.vendor == "postgresql")):
         response = client.get("/play/verify/")
     assert "Intact." in text(response)
 

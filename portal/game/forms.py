@@ -1,0 +1,238 @@
+"""The forms of the player's account and the payments pages. They only read what was typed
+(an amount in dollars and cents, a choice, a reference); the services in
+``portal.game.funds`` and ``portal.game.limits`` judge it, and a refusal is shown on the
+field it names (``add_service_error``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+
+from portal.core.errors import DomainError, ValidationFailed
+from portal.core.lists import PeriodForm
+from portal.game import funds
+from portal.game.limits import LimitKind
+from portal.game.models import AccountStatus
+
+# "25", "25.5", "25.50", "$1,250.00": whole dollars with an optional comma every three
+# digits, then at most two digits of cents. Read as text, never as a float.
+_DOLLARS = re.compile(r"^\$?\s*(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<cents>\d{0,2}))?$")
+AMOUNT_HELP = "In dollars and cents, e.g. 25.00."
+AMOUNT_ODD = "Enter an amount in dollars and cents, e.g. 25.00 (at most two digits of cents)."
+MAX_DIGITS = 12  # far above any amount a service accepts; keeps the integer small
+
+
+def cents_of(text: str) -> int | None:
+    """``"1,234.5"`` → 123450: dollars and cents as typed, to integer cents exactly;
+    None when the text is not such an amount."""
+    match = _DOLLARS.match(text.strip())
+    if match is None:
+        return None
+    whole = match.group("whole").replace(",", "")
+    if len(whole) > MAX_DIGITS:
+        return None
+    cents = (match.group("cents") or "").ljust(2, "0")
+    return int(whole) * 100 + int(cents)
+
+
+class MoneyField(forms.Field):
+    """An amount people type in dollars and cents; cleaned to integer cents. Whether the
+    amount is allowed (at least a cent, within the available balance, a limit) is the
+    service's to say."""
+
+    widget = forms.TextInput(
+        attrs={"inputmode": "decimal", "autocomplete": "off", "maxlength": "20"}
+    )
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("help_text", AMOUNT_HELP)
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        text = "" if value is None else str(value).strip()
+        if text in self.empty_values:
+            return None
+        cents = cents_of(text) if len(text) <= 20 else None
+        if cents is None:
+            raise forms.ValidationError(AMOUNT_ODD, code="invalid")
+        return cents
+
+
+class ServiceForm(forms.Form):
+    """A form whose input a service judges: its refusal lands on the field it names, or
+    on the form as a whole."""
+
+    field_aliases: dict[str, str] = {}
+
+    def add_service_error(self, error: DomainError) -> None:
+        fields = error.field_errors if isinstance(error, ValidationFailed) else {}
+        if not fields:
+            self.add_error(None, error.message)
+            return
+        for key, messages in fields.items():
+            field = self.field_aliases.get(key, key)
+            self.add_error(field if field in self.fields else None, list(messages))
+
+
+def _choices(members) -> list[tuple[str, str]]:
+    return [(str(member.value), str(member.label)) for member in members]
+
+
+class AccountChoiceField(forms.TypedChoiceField):
+    """One of the player's own accounts; a posted id of anyone else's passes here, so the
+    service answers it (as not found) rather than the form."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(coerce=int, **kwargs)
+
+    def valid_value(self, value) -> bool:
+        return str(value).isdigit()
+
+
+# The player's forms ------------------------------------------------------------------------
+
+
+class DepositForm(ServiceForm):
+    """§ 812a.7(a): a deposit by one of the methods the player may use, with its reference."""
+
+    holder = forms.TypedChoiceField(label="Certificate holder", coerce=int)
+    amount = MoneyField(label="Amount")
+    method = forms.ChoiceField(label="Method")
+    reference = forms.CharField(
+        label="Payment reference",
+        required=False,
+        max_length=funds.MAX_REFERENCE,
+        help_text="The card, transfer or voucher reference your payment shows.",
+    )
+
+    def __init__(self, *args, holders=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["holder"].choices = [(holder.pk, holder.name) for holder in holders]
+        self.fields["method"].choices = _choices(funds.player_methods())
+
+
+class WithdrawForm(ServiceForm):
+    """§ 812a.10: an amount held from play at once, for the holder to pay."""
+
+    account = AccountChoiceField(label="From the account with")
+    amount = MoneyField(label="Amount")
+
+    def __init__(self, *args, accounts=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["account"].choices = [(a.pk, a.holder.name) for a in accounts]
+
+
+class CancelForm(ServiceForm):
+    withdrawal = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
+class LimitForm(ServiceForm):
+    """§ 814a.2: one limit; an amount in dollars, the time limit in minutes, or nothing."""
+
+    account = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    kind = forms.ChoiceField(
+        label="Limit", choices=[(k.value, k.label.capitalize()) for k in LimitKind]
+    )
+    value = forms.CharField(
+        label="New value",
+        required=False,
+        max_length=20,
+        help_text="Dollars and cents, or minutes for the daily time limit; "
+        "leave empty for no limit.",
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        kind, text = cleaned.get("kind"), (cleaned.get("value") or "").strip()
+        if kind is None:
+            return cleaned
+        if not text:
+            cleaned["value"] = None
+        elif LimitKind(kind).in_minutes:
+            if not text.isdigit() or len(text) > 6:
+                self.add_error("value", "Enter the daily time limit in whole minutes.")
+            else:
+                cleaned["value"] = int(text)
+        elif (cents := cents_of(text)) is None:
+            self.add_error("value", AMOUNT_ODD)
+        else:
+            cleaned["value"] = cents
+        return cleaned
+
+
+class ConfirmLimitForm(ServiceForm):
+    account = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    kind = forms.ChoiceField(choices=[(k.value, k.label.capitalize()) for k in LimitKind])
+
+
+class PauseForm(ServiceForm):
+    """§ 814a.2: the player's own time out from play with one holder."""
+
+    account = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    length = forms.IntegerField(label="For", min_value=1, max_value=720)
+    unit = forms.ChoiceField(label="Unit", choices=[("hours", "hours"), ("days", "days")])
+
+
+# The payments staff's forms ----------------------------------------------------------------
+
+
+class PayForm(ServiceForm):
+    field_aliases = {"reference": "payout_reference"}
+    payout_reference = forms.CharField(
+        label="Payout reference",
+        max_length=funds.MAX_REFERENCE,
+        required=False,
+        help_text="§ 812a.10: the transfer, cheque or receipt number of the payment.",
+    )
+
+
+class RefuseForm(ServiceForm):
+    reason = forms.CharField(
+        label="Reason",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Shown to the player and kept with the record.",
+    )
+
+
+class RecordDepositForm(ServiceForm):
+    """§ 812a.7(a): money handed over at the holder, recorded by its payments staff."""
+
+    amount = MoneyField(label="Amount")
+    method = forms.ChoiceField(label="Method", choices=_choices(funds.STAFF_METHODS))
+    reference = forms.CharField(
+        label="Reference",
+        required=False,
+        max_length=funds.MAX_REFERENCE,
+        help_text="The receipt, cheque or promotion number.",
+    )
+
+
+class StatusForm(ServiceForm):
+    """§ 812a.12 suspension, § 812a.6 self-exclusion (the Board's list), or reopening."""
+
+    status = forms.ChoiceField(label="Set the account to", choices=AccountStatus.choices)
+    reason = forms.CharField(
+        label="Reason",
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Kept with the record and shown to the player.",
+    )
+
+
+# Statements --------------------------------------------------------------------------------
+
+
+class StatementForm(PeriodForm):
+    """§ 812a.11: any period, as Pennsylvania dates, both ends included."""
+
+    since = forms.DateField(
+        label="From", required=False, widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d")
+    )
+    until = forms.DateField(
+        label="To", required=False, widget=forms.DateInput({"type": "date"}, format="%Y-%m-%d")
+    )
