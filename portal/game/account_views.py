@@ -38,8 +38,9 @@ from portal.game.forms import (
     StatementForm,
     WithdrawForm,
 )
-from portal.game.models import GamingAccount, PlaySession, Withdrawal, WithdrawalStatus
+from portal.game.models import GamingAccount, Withdrawal, WithdrawalStatus
 from portal.game.money import dollars
+from portal.game.sessions import session_before_this
 
 MOVEMENTS_SHOWN = 10
 NO_ACTION = "say what to do: {actions}"
@@ -212,11 +213,6 @@ class AccountView:
     pause_form: ServiceForm
 
 
-def previous_session(player) -> PlaySession | None:
-    """The session before the current one (§ 812a.9(a)(4)), if any."""
-    return PlaySession.objects.filter(user=player).order_by("-started_at", "-pk")[1:2].first()
-
-
 def _account_views(player, accounts, failed: Posted | None) -> list[AccountView]:
     now = timezone.now()
     pending: dict[int, list[Withdrawal]] = {a.pk: [] for a in accounts}
@@ -278,7 +274,7 @@ def account(request: HttpRequest) -> HttpResponse:
         "deposit_form": forms["deposit"],
         "withdraw_form": forms["withdraw"],
         "failed": failed,
-        "previous_session": previous_session(player),
+        "previous_session": session_before_this(request),
         "demo_method": funds.demo_enabled(),
     }
     return render(request, "game/account.html", context, status=failed.status if failed else 200)

@@ -33,6 +33,20 @@ def previous_session(user, *, before=None) -> PlaySession | None:
     return sessions.first()
 
 
+def session_before_this(request) -> PlaySession | None:
+    """The signed-in player's session before the one this request belongs to (a page shows
+    it as sign-in did); without a recorded current session, their latest but one."""
+    current = request.session.get(_SESSION_KEY) if hasattr(request, "session") else None
+    started = (
+        PlaySession.objects.filter(pk=current, user=request.user)
+        .values_list("started_at", flat=True)
+        .first()
+    )
+    if started is not None:
+        return previous_session(request.user, before=started)
+    return PlaySession.objects.filter(user=request.user).order_by("-started_at", "-pk")[1:2].first()
+
+
 def previous_session_text(session: PlaySession | None) -> str:
     if session is None:
         return FIRST
