@@ -3,7 +3,7 @@ compliance officers decide paytables and managers submit new ones, all at once, 
 time. It prints throughput, latency per operation (p50, p95, p99), the refusals the rules
 call for (a stake above the balance, a record another officer decided first) apart from the
 errors, and checks the database afterwards: every round complete, its bets and ledger
-entries matching its totals and balances, every wallet its ledger's sum, the rounds and
+entries matching its totals and balances, every account its ledger's sum, the rounds and
 decisions stored exactly those the clients were told of, and both chains intact
 (``verify_round_chain``, ``verify_audit_chain``). It fails on any error or mismatch, never
 on a rate.
@@ -56,15 +56,15 @@ OFFICERS = 3
 MANAGERS = 2
 SUBMITTED = 20  # paytables waiting for a decision when the load starts
 DECIDED_PER_LIST = 5  # an officer reads the queue, then decides this many from it
-CREDIT = 20_000  # each player's demo credit at the start, in cents
-TOP_UP = 20_000  # what a player adds when a round's stake is above their balance
+CREDIT = 20_000  # each player's card deposit at the start, in cents
+TOP_UP = 20_000  # what a player deposits when a round's stake is above their balance
 MAX_WAGERS = 6
 STAKES = range(100, 1_001, 100)  # the table's chip unit is 100
 SPOTS = jinzi.legal_wagers()
 MINIMUM_ODDS = dict(jinzi.Paytable.minimum().as_dict())
 OPERATIONS = (
     ("round", "POST /api/rounds/"),
-    ("top-up", "POST /api/wallet/top-up/"),
+    ("deposit", "POST /api/accounts/deposit/"),
     ("list", "GET /api/paytables/?status=submitted"),
     ("decide", "POST /api/paytables/{id}/approve|reject/"),
     ("draft", "POST /api/paytables/"),
@@ -108,8 +108,11 @@ def _detail(answer) -> str:
     return " ".join([str(body.get("detail", ""))] + [str(m) for v in errors.values() for m in v])
 
 
-def play(client: Client, offering: int, tag: str, index: int, until: float, tally: Tally) -> None:
-    """A player: rounds of 1–6 wagers of varied stakes; a top-up when the balance runs short."""
+def play(
+    client: Client, offering: int, holder: int, tag: str, index: int, until: float, tally: Tally
+) -> None:
+    """A player: rounds of 1–6 wagers of varied stakes; a card deposit into their account
+    with the table's holder when the balance runs short."""
     chance = random.Random(f"{tag}-{index}")
     number = 0
     while time.monotonic() < until:
@@ -134,8 +137,9 @@ def play(client: Client, offering: int, tag: str, index: int, until: float, tall
                     tally.wagers += len(wagers)
         elif answer.status == 400 and _INSUFFICIENT.search(_detail(answer)):
             tally.answered("round", answer, ok=False, refusal="stake above the balance (400)")
-            topped = client.call("POST", "/api/wallet/top-up/", {"amount": TOP_UP})
-            tally.answered("top-up", topped, ok=topped.status == 200)
+            deposit = {"holder": holder, "amount": TOP_UP, "method": "card", "reference": key}
+            topped = client.call("POST", "/api/accounts/deposit/", deposit)
+            tally.answered("deposit", topped, ok=topped.status == 201)
         else:
             tally.answered("round", answer, ok=False)
 
@@ -222,7 +226,13 @@ def load(server: Server, world: dict, seconds: float, tag: str) -> tuple[Tally, 
     tally = Tally()
     until = time.monotonic() + seconds
     work = [
-        (play, (Client(server.port, p["token"]), world["offering"], tag, i, until, tally))
+        (
+            play,
+            (
+                Client(server.port, p["token"]),
+                *(world["offering"], world["holder"], tag, i, until, tally),
+            ),
+        )
         for i, p in enumerate(world["players"])
     ]
     work += [
@@ -252,6 +262,7 @@ def check_database(env: dict, world: dict, tally: Tally) -> list[str]:
         f"\ndatabase: {held['rounds']:,} rounds ({len(tally.round_keys):,} answered 201), "
         f"{held['incomplete']} not complete, {held['bets_mismatched']} with bets off their "
         f"totals, {held['ledger_mismatched']} with ledger entries off their balances; "
+        f"{held['accounts_mismatched']} of {held['accounts']} accounts and "
         f"{held['wallets_mismatched']} of {held['wallets']} wallets off their ledger; "
         f"{decided:,} decisions stored ({tally.ok['decide']:,} answered 200)"
     )
@@ -261,6 +272,7 @@ def check_database(env: dict, world: dict, tally: Tally) -> list[str]:
             ("incomplete", "rounds not complete"),
             ("bets_mismatched", "rounds whose bets disagree with their totals"),
             ("ledger_mismatched", "rounds whose ledger entries disagree with their balances"),
+            ("accounts_mismatched", "accounts whose balance is not their ledger's sum"),
             ("wallets_mismatched", "wallets whose balance is not their ledger's sum"),
         )
         if held[name]

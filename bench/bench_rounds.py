@@ -58,16 +58,24 @@ def manage(env: dict, *args: str) -> str:
     ).stdout
 
 
+# The demo player's account with the live table's holder, filled by demo deposits to the
+# demo's cap; the table's id is printed last.
 SETUP = """
 from django.contrib.auth.models import User
-from portal.game.services import wallet_top_up, MAX_TOP_UP, MAX_DEMO_BALANCE
-from portal.game.models import Wallet
-player = User.objects.get(username="player")
-while Wallet.objects.get(player=player).balance + MAX_TOP_UP <= MAX_DEMO_BALANCE:
-    wallet_top_up(player=player, amount=MAX_TOP_UP)
 from portal.compliance.models import Offering
 from portal.compliance.selectors import offering_is_live
-print(next(o.pk for o in Offering.objects.all() if offering_is_live(o).live))
+from portal.game.funds import MAX_DEMO_BALANCE, MAX_DEMO_TOP_UP, deposit_make
+from portal.game.models import DepositMethod, GamingAccount
+player = User.objects.get(username="player")
+table = next(o for o in Offering.objects.all() if offering_is_live(o).live)
+def balance():
+    account = GamingAccount.objects.filter(player=player, holder_id=table.holder_id).first()
+    return account.balance if account is not None else 0
+while balance() + MAX_DEMO_TOP_UP <= MAX_DEMO_BALANCE:
+    deposit_make(
+        player=player, holder_id=table.holder_id, amount=MAX_DEMO_TOP_UP, method=DepositMethod.DEMO
+    )
+print(table.pk)
 """
 
 

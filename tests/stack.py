@@ -12,9 +12,10 @@ reliability tests (``tests/portal/reliability/``) run on it.
 - ``Client``: one API client with a bearer token, timing every call.
 - ``python -m tests.stack world …`` and ``… check …``, run with ``DATABASE_URL`` set, build
   the world the clients play in (through the services: a holder, an approved layout,
-  paytable and rules submission, a live table, players with credit, officers, managers
-  with paytables submitted for deciding, and an API token each) and count, afterwards,
-  every round, bet, ledger entry and wallet that does not add up.
+  paytable and rules submission, a live table, players with a card deposit in their account
+  with the holder, officers, managers with paytables submitted for deciding, and an API
+  token each) and count, afterwards, every round, bet, ledger entry, account and wallet that
+  does not add up.
 """
 
 from __future__ import annotations
@@ -348,9 +349,9 @@ def build_world(*, tag: str, players: int, officers: int, managers: int, submitt
     from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
     from portal.accounts.tokens import api_token_issue
     from portal.compliance.services.paytables import paytable_create, paytable_submit
-    from portal.game.funds import MAX_DEMO_TOP_UP as MAX_TOP_UP
+    from portal.game.funds import deposit_make
+    from portal.game.models import DepositMethod
     from tests.portal.factories import MINIMUM_ODDS, offering_in_force
-    from tests.portal.funding import wallet_top_up
 
     ensure_role_groups()
     holder = holder_create(
@@ -385,11 +386,16 @@ def build_world(*, tag: str, players: int, officers: int, managers: int, submitt
             actor=author, holder=holder, name=f"Proposal {number}", odds=MINIMUM_ODDS
         )
         paytable_submit(actor=author, paytable=paytable)
-    for player in the_players:
-        left = credit
-        while left > 0:
-            wallet_top_up(player=player, amount=min(left, MAX_TOP_UP))
-            left -= MAX_TOP_UP
+    for number, player in enumerate(the_players):
+        # A card deposit (§ 812a.7(a)) opens the player's account with the holder: a method
+        # every portal offers, demo or not.
+        deposit_make(
+            player=player,
+            holder_id=holder.pk,
+            amount=credit,
+            method=DepositMethod.CARD,
+            reference=f"load-{tag}-{number:02d}",
+        )
 
     def tokens(users: list) -> list[dict]:
         return [
@@ -424,10 +430,20 @@ def decided_by(officers: list) -> int:
 def count_mismatches(*, players: list[int], officers: list[int]) -> dict:
     """What the database holds for these players and officers, and every record of theirs
     that does not add up: a round not complete, a round whose bets or ledger entries
-    disagree with its totals and balances, a wallet whose balance is not its ledger's sum."""
+    disagree with its totals and balances, a player's wallet whose money is not its ledger's
+    sum: an account with a holder whose balance is not the sum of its entries (§ 812a.4), or
+    holds more than it has, or the single wallet of older data off its own entries."""
     from django.db.models import Count, Sum
 
-    from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, RoundStatus, Wallet
+    from portal.game.models import (
+        Bet,
+        GamingAccount,
+        LedgerEntry,
+        LedgerKind,
+        Round,
+        RoundStatus,
+        Wallet,
+    )
 
     rounds = {
         pk: (status, staked, returned, before, after)
@@ -461,13 +477,29 @@ def count_mismatches(*, players: list[int], officers: list[int]) -> dict:
         ledger_off += before - staked + returned != after
 
     wallets = dict(Wallet.objects.filter(player_id__in=players).values_list("pk", "balance"))
-    sums = dict(
-        LedgerEntry.objects.filter(wallet_id__in=wallets)
+    legacy = dict(
+        LedgerEntry.objects.filter(wallet_id__in=wallets, account=None)
         .values("wallet_id")
         .annotate(total=Sum("amount"))
         .values_list("wallet_id", "total")
     )
-    wallets_off = sum(balance != sums.get(pk, 0) for pk, balance in wallets.items())
+    off = {pk for pk, balance in wallets.items() if balance != legacy.get(pk, 0)}
+    accounts = list(
+        GamingAccount.objects.filter(player_id__in=players).values_list(
+            "pk", "player__wallet", "balance", "held"
+        )
+    )
+    sums = dict(
+        LedgerEntry.objects.filter(account_id__in=[pk for pk, *_ in accounts])
+        .values("account_id")
+        .annotate(total=Sum("amount"))
+        .values_list("account_id", "total")
+    )
+    accounts_off = 0
+    for pk, wallet_id, balance, held in accounts:
+        if balance != sums.get(pk, 0) or not 0 <= held <= balance:
+            accounts_off += 1
+            off.add(wallet_id)
     return {
         "rounds": len(rounds),
         "keys": sorted(
@@ -476,8 +508,10 @@ def count_mismatches(*, players: list[int], officers: list[int]) -> dict:
         "incomplete": incomplete,
         "bets_mismatched": bets_off,
         "ledger_mismatched": ledger_off,
-        "wallets_mismatched": wallets_off,
+        "wallets_mismatched": len(off),
         "wallets": len(wallets),
+        "accounts_mismatched": accounts_off,
+        "accounts": len(accounts),
         "decided": decided_by(officers),
     }
 

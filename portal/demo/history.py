@@ -2,18 +2,20 @@
 
 ``generate_history`` sets up new certificate holders, tables and paytable versions through
 the compliance services (``history_setup``: real approvals and audit trail) and new players
-(Player group, a wallet each), then writes N rounds over past Pennsylvania days as
-``round_play`` stores them: the outcome from ``jinzi.draw`` (the OS CSPRNG),
-``jinzi.SettlementTable``, the player's chain by ``round_digest``, ledger entries at the
-round's end, top-ups just before a round they fund, each with its audit event as
-``wallet_top_up`` writes it, chained after the trail's head in the same batch.
+(Player group, a wallet each, an account with every new holder), then writes N rounds over
+past Pennsylvania days as ``round_play`` stores them: the outcome from ``jinzi.draw`` (the
+OS CSPRNG), ``jinzi.SettlementTable``, the player's chain by ``round_digest``, each round
+played from the player's account with its table's holder (§ 812a.4) and its ledger entries
+written at the round's end; demo deposits just before a round they fund, each with its
+ledger entry, its ``Deposit`` and its audit event as ``portal.game.funds.deposit_make``
+writes them, chained after the trail's head in the same batch.
 Each holder's Table 1 moves from the minimum paytable (v1) to a more generous v2 halfway
 through; every second holder also runs a Table 2 (black-first wheel, above the minimum).
 Batches of rows, one transaction each: COPY on PostgreSQL, executemany INSERT elsewhere.
 
-No clock is changed, so the approvals, their audit events and the offerings are dated when
-it runs, after the rounds: a check of a round's time against its approval's decision (the
-expiry report's violations section) flags them.
+No clock is changed, so the approvals, their audit events, the offerings and the accounts'
+openings are dated when it runs, after the rounds: a check of a round's time against its
+approval's decision (the expiry report's violations section) flags them.
 """
 
 from __future__ import annotations
@@ -36,11 +38,19 @@ from portal.audit.models import GENESIS_HASH, AuditEvent, AuditHead
 from portal.audit.services import lock_chain
 from portal.compliance.models import ListedGame
 from portal.core.padates import UTC, day_starts, pa_time, pa_today
-from portal.demo.history_setup import Player, Table, setup_players, setup_tables
+from portal.demo.history_setup import Account, Player, Table, setup_players, setup_tables
 from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, round_digest
-from portal.game.models import Bet, LedgerEntry, LedgerKind, Round, Wallet
-from portal.game.funds import MAX_DEMO_TOP_UP as MAX_TOP_UP
-from portal.game.funds import TOP_UP_ACTION, top_up_pictures
+from portal.game.funds import DEPOSIT_ACTION, MAX_DEMO_TOP_UP, deposit_picture
+from portal.game.models import (
+    Bet,
+    Deposit,
+    DepositMethod,
+    GamingAccount,
+    LedgerEntry,
+    LedgerKind,
+    Round,
+    Wallet,
+)
 
 BATCH = 10_000  # rounds per transaction
 # Outside bets and columns are played far more than any one inside spot.
@@ -48,7 +58,8 @@ SPOT_WEIGHTS = {"red": 9, "black": 9, "small": 7, "big": 7, "column": 5, "street
 SPOT_WEIGHTS |= {"corner": 0.8, "three_numbers": 0.8, "straight": 0.6, "split": 0.4}
 CHIPS = (1, 2, 5, 10, 25, 50, 100)  # a bet's stake in chip units, times the player's level
 CHIP_CUM = list(accumulate((30, 22, 20, 13, 8, 5, 2)))
-TOP_UPS = (20_000, 50_000, MAX_TOP_UP)
+DEPOSITS = (20_000, 50_000, MAX_DEMO_TOP_UP)  # demo deposits, as a player makes them
+DEMO_REFERENCE = "demo"  # what ``deposit_make`` records for a demo deposit
 HOME_SHARE = 0.85  # of a player's rounds, at their usual table
 # Play by Pennsylvania hour, quiet before dawn, busiest late evening; Fri and Sat busier.
 HOUR_WEIGHTS = (6, 4, 3, 2, 1, 1, 1, 1, 2, 3, 4, 5, 6, 6, 6, 7, 8, 9, 11, 13, 14, 14, 12, 9)
@@ -59,10 +70,18 @@ EPOCH = datetime.datetime(1970, 1, 1, tzinfo=UTC)
 # The columns each COPY or INSERT names, in the order of the rows built below.
 ROUND_ROW = ("id", *ROUND_FIELDS, *LATER_ROUND_FIELDS, "request_fingerprint", "hash")
 BET_ROW = ("round_id", *BET_FIELDS)
-LEDGER_ROW = ("id", "wallet_id", "round_id", "kind", "amount", "balance_after", "created_at")
+LEDGER_ROW = (
+    *("id", "wallet_id", "account_id", "round_id"),
+    *("kind", "amount", "balance_after", "created_at"),
+)
+DEPOSIT_ROW = ("id", "account_id", "amount", "method", "reference", "made_by_id", "made_at")
+DEPOSIT_ROW += ("entry_id",)
 AUDIT_ROW = (*HASHED_FIELDS, "hash")
-WALLET_FIELDS = ("balance", "rounds_played", "chain_head", "updated_at")
-TOP_UP, STAKE, RETURN = (kind.value for kind in LedgerKind)
+# The wallet is the chain's head; the money is in the accounts (its balance stays 0).
+WALLET_FIELDS = ("rounds_played", "chain_head", "updated_at")
+ACCOUNT_FIELDS = ("balance", "updated_at")
+DEPOSIT, STAKE, RETURN = LedgerKind.DEPOSIT.value, LedgerKind.STAKE.value, LedgerKind.RETURN.value
+DEMO = DepositMethod.DEMO.value
 _ROUND_ROW = operator.itemgetter(*ROUND_ROW)
 
 _WAGERS = jinzi.legal_wagers()
@@ -87,7 +106,7 @@ class HistoryReport:
     rounds: int = 0
     bets: int = 0
     entries: int = 0
-    top_ups: int = 0
+    deposits: int = 0
     audit_events: int = 0
     setup_seconds: float = 0.0
     write_seconds: float = 0.0
@@ -142,24 +161,30 @@ class _Game:
 
     def __init__(self, rng, tables: list[Table], players: list[Player], bets: int, adapt):
         self.rng, self.tables, self.players, self.adapt = rng, tables, players, adapt
-        self.bets, self.spread, self.top_ups = bets, bets // 3, 0
-        # Top-ups depend on the outcomes: their own stream keeps every other choice seeded.
+        self.bets, self.spread, self.deposits = bets, bets // 3, 0
+        # Deposits depend on the outcomes: their own stream keeps every other choice seeded.
         self.cash = random.Random(rng.getrandbits(64))
         self.cum = list(accumulate(rng.lognormvariate(0, 1) for _ in players))  # regulars
         self.rounds, self.placed, self.ledger, self.moved = [], [], [], {}
-        self.funded = []  # each top-up: (its place in self.ledger, player, aware instant)
+        self.accounts: dict[int, Account] = {}  # moved since the last take
+        self.funded = []  # each deposit: (its place in self.ledger, player, aware instant)
 
-    def take(self) -> tuple[list, list, list, list, list[Wallet]]:
-        """The rows played since the last take, and the wallets as round_play leaves them."""
+    def take(self) -> tuple[list, list, list, list, list[Wallet], list[GamingAccount]]:
+        """The rows played since the last take, and the wallets and accounts as round_play
+        and the deposits leave them."""
         wallets = [
-            Wallet(pk=pk, balance=p.balance, rounds_played=p.sequence, chain_head=p.head)
+            Wallet(pk=pk, rounds_played=p.sequence, chain_head=p.head)
             for pk, p in self.moved.items()
         ]
         for wallet, p in zip(wallets, self.moved.values(), strict=True):
             wallet.updated_at = _at(p.end)  # the last round's end
-        taken = (self.rounds, self.placed, self.ledger, self.funded, wallets)
+        accounts = [
+            GamingAccount(pk=pk, balance=a.balance, updated_at=a.moved_at)
+            for pk, a in self.accounts.items()
+        ]
+        taken = (self.rounds, self.placed, self.ledger, self.funded, wallets, accounts)
         self.rounds, self.placed, self.ledger, self.moved = [], [], [], {}
-        self.funded = []
+        self.accounts, self.funded = {}, []
         return taken
 
     def _spots(self, count: int) -> list[int]:
@@ -177,19 +202,24 @@ class _Game:
         chips = self.rng.choices(CHIPS, cum_weights=CHIP_CUM, k=count)
         return [unit * max(low, min(high, chip * level)) for chip in chips]
 
-    def _top_up(self, p: Player, needed: int, start_us: int) -> None:
-        """Demo credit in ``wallet_top_up``'s amounts, seconds before the round."""
+    def _deposit(self, p: Player, account: Account, needed: int, start_us: int) -> None:
+        """Demo deposits into the account in the amounts a player makes, seconds before the
+        round (each within ``deposit_make``'s cap for the demo method)."""
         amounts = []
-        while p.balance + sum(amounts) < needed:
-            amounts.append(self.cash.choice(TOP_UPS))
+        while account.balance + sum(amounts) < needed:
+            amounts.append(self.cash.choice(DEPOSITS))
         room = (start_us - p.end) // 2 if p.end is not None else HOUR_US
         lead = min(self.cash.randint(2_000_000, 40_000_000), room)
         for n, amount in enumerate(amounts):
-            p.balance += amount
+            account.balance += amount
             at = _at(start_us - lead * (len(amounts) - n) // len(amounts))
             self.funded.append((len(self.ledger), p, at))
-            self.ledger.append((p.wallet_id, None, TOP_UP, amount, p.balance, self.adapt(at)))
-        self.top_ups += len(amounts)
+            self.ledger.append(
+                (p.wallet_id, account.account_id, None, DEPOSIT, amount, account.balance)
+                + (self.adapt(at),)
+            )
+            account.moved_at = at
+        self.deposits += len(amounts)
 
     def play(self, round_id: int, start_us: int, slot: int) -> None:
         rng, adapt = self.rng, self.adapt
@@ -203,15 +233,16 @@ class _Game:
         while total > era.limits.max_round_stake:
             spots.pop()
             total -= stakes.pop()
-        if p.balance < total:
-            self._top_up(p, total, start_us)
+        account = p.accounts[table.holder_id]  # § 812a.4: the table's holder's account
+        if account.balance < total:
+            self._deposit(p, account, total, start_us)
         quarter = max(1, slot // 4)
         closed_us = start_us + min(rng.randint(150, 2_500), quarter)
         ended_us = closed_us + min(rng.randint(300, 6_000), quarter)
         draw = jinzi.draw()  # after "no more bets" (§ 617b.8(e)), from the OS CSPRNG
         returns = era.table.settle_columns(draw.outcome, spots, stakes)
         returned = sum(returns)
-        before, after = p.balance, p.balance - total + returned
+        before, after = account.balance, account.balance - total + returned
         started, closed, ended = _at(start_us), _at(closed_us), _at(ended_us)
         fields = {
             **era.shared,
@@ -250,20 +281,22 @@ class _Game:
             (round_id, n, _KIND[s], _NUMBERS_JSON[s], _SPOT[s], stake, back)
             for n, (s, stake, back) in enumerate(bets)
         ]
-        end = fields["ended_at"]
-        self.ledger.append((p.wallet_id, round_id, STAKE, -total, before - total, end))
+        end, moved = fields["ended_at"], (p.wallet_id, account.account_id, round_id)
+        self.ledger.append((*moved, STAKE, -total, before - total, end))
         if returned:
-            self.ledger.append((p.wallet_id, round_id, RETURN, returned, after, end))
-        p.balance, p.sequence, p.head, p.end = after, p.sequence + 1, digest, ended_us
+            self.ledger.append((*moved, RETURN, returned, after, end))
+        account.balance, account.moved_at = after, ended
+        p.sequence, p.head, p.end = p.sequence + 1, digest, ended_us
         self.moved[p.wallet_id] = p
+        self.accounts[account.account_id] = account
 
 
 # Writing ------------------------------------------------------------------------------
 
 
 def _reserve_ids(cursor, copy: bool, model, count: int) -> list[int]:
-    """Ids for the batch's rounds (so its bets and ledger entries can name them) or ledger
-    entries (so the top-ups' audit events can)."""
+    """Ids for the batch's rounds (so its bets and ledger entries can name them), ledger
+    entries and deposits (so the deposits and their audit events can)."""
     table, pk = model._meta.db_table, model._meta.pk.column
     if copy:  # taken for good, whatever becomes of the batch
         cursor.execute(
@@ -297,30 +330,44 @@ def _write(cursor, copy: bool, model, names: tuple[str, ...], rows: list[tuple])
         stream.write(text)
 
 
-def _audit_top_ups(using: str, adapt, funded: list, entries: list) -> list[tuple]:
-    """The batch's top-ups' audit events, as ``wallet_top_up`` records each (actor the
-    player, the wallet, the ledger entry), chained in order after the trail's head, which
-    moves to the last; the chain stays locked until the batch commits (§ 811a.7)."""
+def _deposits(adapt, funded: list, entries: list, ids: list[int]) -> list[tuple]:
+    """The batch's ``Deposit`` rows, one per deposit entry, as ``deposit_make`` writes them
+    for a demo deposit (made by the player, when its entry was written)."""
+    rows = []
+    for deposit_id, (place, player, at) in zip(ids, funded, strict=True):
+        entry_id, _, account_id, _, _, amount, _, _ = entries[place]
+        rows.append((deposit_id, account_id, amount, DEMO, DEMO_REFERENCE, player.user_id))
+        rows[-1] += (adapt(at), entry_id)
+    return rows
+
+
+def _audit_deposits(using: str, adapt, funded: list, entries: list, ids: list[int]) -> list:
+    """The batch's deposits' audit events, as ``deposit_make`` records each (actor the
+    player, the account, the deposit and its ledger entry), chained in order after the
+    trail's head, which moves to the last; the chain stays locked until the batch commits
+    (§ 811a.7)."""
     if not funded:
         return []
     lock_chain()
     last = AuditEvent.objects.using(using).order_by("-sequence").values_list("sequence", "hash")
     sequence, prev_hash = last.first() or (0, GENESIS_HASH)
     rows = []
-    for place, player, at in funded:
-        entry_id, _, _, _, amount, balance_after, _ = entries[place]
-        before, after = top_up_pictures(
-            entry_id=entry_id, amount=amount, balance_after=balance_after
+    for deposit_id, (place, player, at) in zip(ids, funded, strict=True):
+        entry_id, _, account_id, _, _, amount, balance_after, _ = entries[place]
+        entry = LedgerEntry(pk=entry_id, balance_after=balance_after)
+        deposit = Deposit(
+            pk=deposit_id, amount=amount, method=DEMO, reference=DEMO_REFERENCE, entry=entry
         )
+        before, after = {"balance": balance_after - amount}, deposit_picture(deposit)
         sequence += 1
         fields = {
             "sequence": sequence,
             "occurred_at": at,
             "actor_id": player.user_id,
             "actor_username": player.username,
-            "action": TOP_UP_ACTION,
-            "object_type": "wallet",
-            "object_id": str(player.wallet_id),
+            "action": DEPOSIT_ACTION,
+            "object_type": "player_account",
+            "object_id": str(account_id),
             "object_version": None,
             "before": before,
             "after": after,
@@ -391,20 +438,24 @@ def generate_history(
             ids = _reserve_ids(cursor, copy, Round, size)
             for round_id, (start_at, slot) in zip(ids, times, strict=False):
                 game.play(round_id, start_at, slot)
-            rows, placed, ledger, funded, wallets = game.take()
+            rows, placed, ledger, funded, wallets, accounts = game.take()
             entry_ids = _reserve_ids(cursor, copy, LedgerEntry, len(ledger))
             ledger = [(entry_id, *row) for entry_id, row in zip(entry_ids, ledger, strict=True)]
-            events = _audit_top_ups(connection.alias, game.adapt, funded, ledger)
+            deposit_ids = _reserve_ids(cursor, copy, Deposit, len(funded)) if funded else []
+            deposits = _deposits(game.adapt, funded, ledger, deposit_ids)
+            events = _audit_deposits(connection.alias, game.adapt, funded, ledger, deposit_ids)
             _write(cursor, copy, Round, ROUND_ROW, rows)
             _write(cursor, copy, Bet, BET_ROW, placed)
             _write(cursor, copy, LedgerEntry, LEDGER_ROW, ledger)
+            _write(cursor, copy, Deposit, DEPOSIT_ROW, deposits)
             _write(cursor, copy, AuditEvent, AUDIT_ROW, events)
             Wallet.objects.using(connection.alias).bulk_update(wallets, WALLET_FIELDS)
+            GamingAccount.objects.using(connection.alias).bulk_update(accounts, ACCOUNT_FIELDS)
         report.rounds, report.bets = report.rounds + size, report.bets + len(placed)
         report.entries += len(ledger)
         report.audit_events += len(events)
         if progress is not None:
             progress(report.rounds, rounds)
-    report.top_ups = game.top_ups
+    report.deposits = game.deposits
     report.write_seconds = time.perf_counter() - clock
     return report

@@ -1,6 +1,10 @@
 """BENCH/DEMO DATA: the certificate holders, tables and players a generated history is
 played on, set up through the services (real approvals, audit trail and availability log),
-and what each table's parts fix in every round (``Era``)."""
+and what each table's parts fix in every round (``Era``).
+
+Each player has a wallet (the head of their round chain) and an account with every holder
+(§ 812a.4), each opened with its audit event as a first deposit opens one; the history then
+funds an account by demo deposits just before a round at that holder's tables needs them."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ import jinzi
 import portal
 from portal.access.roles import Role
 from portal.accounts.services import holder_create, staff_user_create
+from portal.audit.services import audit_record
 from portal.compliance.models import Game, ListedGame
 from portal.compliance.services.layouts import layout_approve, layout_create, layout_submit
 from portal.compliance.services.offerings import offering_create, offering_update
@@ -33,7 +38,8 @@ from portal.compliance.services.rules import (
     rules_submission_update,
 )
 from portal.core.hashing import GENESIS_HASH
-from portal.game.models import RoundStatus, Wallet
+from portal.game.accounts import account_picture
+from portal.game.models import GamingAccount, RoundStatus, Wallet
 
 LEVELS = (1, 1, 1, 2, 5)  # a player's stake multiplier
 LIMITS = {"chip_unit": 100, "min_wager": 100, "max_wager": 50_000, "max_round_stake": 200_000}
@@ -86,6 +92,7 @@ class Table:
     label: str
     eras: tuple[Era, ...]
     switch_us: int | None = None  # when the second era began
+    holder_id: int = 0  # whose table: its rounds are played from the account with it
     rounds: Counter = field(default_factory=Counter)  # by paytable version
 
     @property
@@ -96,16 +103,29 @@ class Table:
         return self.eras[1] if self.switch_us is not None and us >= self.switch_us else self.eras[0]
 
 
+class Account:
+    """A player's account with one holder, as the history moves it: its balance, and when
+    it last moved (its ``updated_at``)."""
+
+    __slots__ = ("account_id", "balance", "moved_at")
+
+    def __init__(self, account_id: int) -> None:
+        self.account_id, self.balance, self.moved_at = account_id, 0, None
+
+
 class Player:
     __slots__ = (
-        *("user_id", "username", "wallet_id", "level", "home"),
-        *("balance", "sequence", "head", "end"),
+        *("user_id", "username", "wallet_id", "level", "home", "accounts"),
+        *("sequence", "head", "end"),
     )
 
-    def __init__(self, user, wallet_id: int, level: int, home: Table) -> None:
+    def __init__(
+        self, user, wallet_id: int, level: int, home: Table, accounts: dict[int, Account]
+    ) -> None:
         self.user_id, self.username, self.wallet_id = user.pk, user.get_username(), wallet_id
         self.level, self.home = level, home
-        self.balance, self.sequence, self.head, self.end = 0, 0, GENESIS_HASH, None
+        self.accounts = accounts  # by holder id
+        self.sequence, self.head, self.end = 0, GENESIS_HASH, None
 
 
 @dataclass(frozen=True)
@@ -173,12 +193,11 @@ def setup_tables(tag: str, holders: int, effective, switch_us: int) -> list[Tabl
         )
         staff = _Holder(holder, manager, officer, dates)
         offering, first = staff.table("Table 1", staff.layout("Main floor", "red"), _MINIMUM)
-        tables.append(
-            Table(f"{name} / Table 1", (first, staff.amend(offering, ODDS_V2)), switch_us)
-        )
+        eras = (first, staff.amend(offering, ODDS_V2))
+        tables.append(Table(f"{name} / Table 1", eras, switch_us, holder_id=holder.pk))
         if i % 2 == 0:  # a second table: a black-first wheel, a paytable above the minimum
             _, era = staff.table("Table 2", staff.layout("Garden room", "black"), ODDS_TABLE_2)
-            tables.append(Table(f"{name} / Table 2", (era,)))
+            tables.append(Table(f"{name} / Table 2", (era,), holder_id=holder.pk))
     return tables
 
 
@@ -190,7 +209,22 @@ def setup_players(tag: str, count: int, tables: list[Table], rng) -> list[Player
         for n in range(1, count + 1)
     ]
     wallets = Wallet.objects.bulk_create(Wallet(player=user) for user in users)
+    holders = list(dict.fromkeys(table.holder_id for table in tables))
+    opened = GamingAccount.objects.bulk_create(
+        GamingAccount(player=user, holder_id=holder) for user in users for holder in holders
+    )
+    accounts: dict[int, dict[int, Account]] = {user.pk: {} for user in users}
+    for account, user in zip(opened, (u for u in users for _ in holders), strict=True):
+        # As a first deposit opens it (``portal.game.funds``): the player opens it.
+        audit_record(
+            actor=user,
+            action="account.open",
+            object_type="player_account",
+            object_id=account.pk,
+            after=account_picture(account),
+        )
+        accounts[user.pk][account.holder_id] = Account(account.pk)
     return [
-        Player(user, wallet.pk, rng.choice(LEVELS), tables[n % len(tables)])
+        Player(user, wallet.pk, rng.choice(LEVELS), tables[n % len(tables)], accounts[user.pk])
         for n, (user, wallet) in enumerate(zip(users, wallets, strict=True))
     ]

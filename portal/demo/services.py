@@ -57,12 +57,22 @@ from portal.compliance.services.rules import (
     rules_submission_withdraw,
 )
 from portal.core.padates import pa_today
-from portal.game.services import round_play, wallet_top_up
+from portal.game.funds import (
+    MAX_DEMO_TOP_UP,
+    deposit_make,
+    deposit_record,
+    withdrawal_pay,
+    withdrawal_refuse,
+    withdrawal_request,
+)
+from portal.game.limits import LimitKind, limit_set
+from portal.game.models import DepositMethod
+from portal.game.services import round_play
 from portal.reports.models import ReportKind
 from portal.reports.services.runs import report_run_request
 
 DEMO_PASSWORD = "jinzi-demo-2026"
-DEMO_BALANCE = 100_000  # $1,000.00 of demo credit for the player
+DEMO_BALANCE = MAX_DEMO_TOP_UP  # $1,000.00 of demo credit for the player, with each holder
 USERS = (
     ("admin", None, None),  # superuser
     ("officer", Role.COMPLIANCE, None),
@@ -70,6 +80,8 @@ USERS = (
     ("manager", Role.MANAGER, "PA-DEMO-001"),
     ("manager2", Role.MANAGER, "PA-DEMO-002"),
     ("auditor", Role.AUDITOR, None),
+    ("payments", Role.PAYMENTS, "PA-DEMO-001"),
+    ("payments2", Role.PAYMENTS, "PA-DEMO-002"),
     ("player", Role.PLAYER, None),
 )
 HOLDERS = (
@@ -239,6 +251,39 @@ def _play_demo_rounds(player, offering) -> None:
         )
 
 
+def _seed_money(player, holders, payments) -> None:
+    """The player's accounts (§ 812a.4): a demo deposit with each holder; at the first
+    holder, a cash deposit taken at its cage, a withdrawal paid, one refused and one
+    pending in its payments queue (§ 812a.10); at the second, one pending too; and a
+    largest single wager the player chose (§ 814a.2)."""
+    accounts = {}
+    for licence, holder in holders.items():
+        deposit = deposit_make(
+            player=player, holder_id=holder.pk, amount=DEMO_BALANCE, method=DepositMethod.DEMO
+        )
+        accounts[licence] = deposit.account_id
+    first, second = accounts.values()
+    staff = payments
+    deposit_record(
+        actor=staff,
+        account_id=first,
+        amount=25_000,
+        method=DepositMethod.CASH,
+        reference="Cage receipt DEMO-0001",
+    )
+    paid = withdrawal_request(player=player, account_id=first, amount=20_000)
+    withdrawal_pay(actor=staff, withdrawal_id=paid.pk, payout_reference="ACH DEMO-7781")
+    refused = withdrawal_request(player=player, account_id=first, amount=90_000)
+    withdrawal_refuse(
+        actor=staff,
+        withdrawal_id=refused.pk,
+        reason="Identity check pending: bring a photo ID to the cage",
+    )
+    withdrawal_request(player=player, account_id=first, amount=5_000)
+    withdrawal_request(player=player, account_id=second, amount=2_500)
+    limit_set(player=player, account_id=first, kind=LimitKind.WAGER, value=50_000)
+
+
 def _seed_holder(holder, manager, officer):
     layout = _layout(manager, holder, "Main floor layout", "approved", officer)
     paytable = _paytable(manager, holder, "Standard (§ 617b.8(f) minimum)", "approved", officer)
@@ -340,7 +385,7 @@ def seed_demo() -> list[tuple[str, str, str]]:
     _seed_holder(second, users["manager2"], users["officer2"])
     _more_statuses(first, users["manager"], users["officer"], paytable, layout)
     _seed_statuses(first, users["manager"], users["officer"])
-    wallet_top_up(player=users["player"], amount=DEMO_BALANCE)
+    _seed_money(users["player"], holders, users["payments"])
     _play_demo_rounds(users["player"], table)
     # One report of each kind already run (in-process without a broker; queued with one).
     report_run_request(actor=users["auditor"], kind=ReportKind.EXPIRY, parameters={}, via="page")

@@ -22,7 +22,7 @@ from portal.core.lists import (
     Sort,
     instant_column,
 )
-from portal.game.models import Round, RoundStatus
+from portal.game.models import Round, RoundStatus, Withdrawal, WithdrawalStatus
 
 NOT_A_TABLE_ID = "offering filter must be a table id"
 # Digits a signed 64-bit id column always holds.
@@ -156,3 +156,13 @@ class RoundFilter(PlayerRoundFilter):
 
     class Meta(PlayerRoundFilter.Meta):
         pass
+
+
+class WithdrawalFilter(django_filters.FilterSet):
+    """Withdrawal requests (§ 812a.10) by status: the payments queue is the pending ones."""
+
+    status = django_filters.ChoiceFilter(field_name="status", choices=WithdrawalStatus.choices)
+
+    class Meta:
+        model = Withdrawal
+        fields: list[str] = []

@@ -1,4 +1,5 @@
-"""What the game API reads (a round's bets, a top-up) and answers (a round, the wallet).
+"""What the game API reads (a round's bets, a top-up, a deposit, a withdrawal, a limit) and
+answers (a round, the wallet, a player's accounts with the holders and their movements).
 
 The bodies are read strictly (no unknown field, none missing), but each value is handed to
 the services as given: whether a wager, a stake or a table is legal is theirs and
@@ -10,13 +11,22 @@ from __future__ import annotations
 
 import datetime
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
+from rest_framework.fields import empty
 
 import jinzi
 from portal.api.fields import AsGiven, StrictInput
 from portal.game import presenters
-from portal.game.models import Round, RoundStatus
+from portal.game.limits import UNKNOWN_KIND, LimitKind
+from portal.game.models import (
+    AccountStatus,
+    DepositMethod,
+    Round,
+    RoundStatus,
+    WithdrawalStatus,
+)
 
 
 class GivenInteger(AsGiven, serializers.IntegerField):
@@ -81,6 +91,11 @@ class RoundOut(serializers.Serializer):
 
     id = serializers.IntegerField()
     offering = serializers.IntegerField()
+    holder = serializers.IntegerField(
+        help_text="The certificate holder whose table it was: the round was played from the "
+        "player's account with it (§ 812a.4), whose balances are balance_before and "
+        "balance_after."
+    )
     player = serializers.CharField()
     game_name = serializers.CharField()
     software_version = serializers.CharField(help_text="The game engine's version.")
@@ -104,22 +119,29 @@ class RoundOut(serializers.Serializer):
     wagers = WagerOut(many=True)
     total_staked = serializers.IntegerField()
     total_returned = serializers.IntegerField()
-    balance_before = serializers.IntegerField()
-    balance_after = serializers.IntegerField()
+    balance_before = serializers.IntegerField(help_text="The account's, before the stake.")
+    balance_after = serializers.IntegerField(help_text="The account's, after the return.")
     sequence = serializers.IntegerField()
     hash = serializers.CharField()
 
     def to_representation(self, instance) -> dict:
         """A round as ``presenters.round_data`` shows it (the game page and the replay show
-        the same data), read through the fields above: a key they do not declare is not
-        sent, and one they declare must be there. Given a ``Round``, its bets are its own;
-        a caller holding them in order passes ``round_data(round, bets)`` instead."""
+        the same data), with the holder of its table, read through the fields above: a key
+        they do not declare is not sent, and one they declare must be there. Given a
+        ``Round`` (its offering loaded), its bets are its own; a caller holding them in
+        order passes ``round_answer(round, bets)`` instead."""
         if isinstance(instance, Round):
-            instance = presenters.round_data(instance)
+            instance = round_answer(instance)
         return super().to_representation(instance)
 
 
+def round_answer(round_obj: Round, bets=None) -> dict:
+    """``presenters.round_data`` and the holder whose account the round was played from."""
+    return presenters.round_data(round_obj, bets) | {"holder": round_obj.offering.holder_id}
+
+
 class LedgerEntryOut(serializers.Serializer):
+    id = serializers.IntegerField()
     kind = serializers.CharField(
         help_text='"deposit", "withdrawal", "stake", "return"; on older entries "top_up", '
         '"carried_out" or "carried_in".'
@@ -135,8 +157,7 @@ class LedgerEntryOut(serializers.Serializer):
     at = UtcInstantField(source="created_at")
 
 
-# One wallet, not a list of them, though GET /api/wallet/ is the viewset's "list" route.
-@extend_schema_serializer(many=False, component_name="Wallet")
+@extend_schema_serializer(component_name="WalletAccount")
 class WalletAccountOut(serializers.Serializer):
     id = serializers.IntegerField()
     holder = serializers.IntegerField(source="holder_id")
@@ -147,8 +168,187 @@ class WalletAccountOut(serializers.Serializer):
     status = serializers.CharField()
 
 
+# One wallet, not a list of them, though GET /api/wallet/ is the viewset's "list" route.
+@extend_schema_serializer(many=False, component_name="Wallet")
 class WalletOut(serializers.Serializer):
     balance = serializers.IntegerField(help_text="Minor units (cents), over every account.")
     currency = serializers.CharField()
     accounts = WalletAccountOut(many=True, help_text="One per certificate holder (§ 812a.4).")
     entries = LedgerEntryOut(many=True, help_text="The latest 20, newest first.")
+
+
+# The player's accounts with the holders (Chapter 812a) ------------------------------------
+
+
+class PendingLimitOut(serializers.Serializer):
+    value = serializers.IntegerField(
+        allow_null=True, help_text="The raised limit; null: no limit at all."
+    )
+    effective_from = serializers.CharField(
+        source="from",
+        help_text="The instant (ISO 8601) the current period ends, from which the player may "
+        "confirm it.",
+    )
+
+
+@extend_schema_serializer(component_name="PlayerAccount")
+class AccountOut(serializers.Serializer):
+    """A player's interactive gaming account with one certificate holder (§ 812a.4)."""
+
+    id = serializers.IntegerField()
+    holder = serializers.IntegerField(source="holder_id")
+    holder_name = serializers.CharField(source="holder.name")
+    player = serializers.CharField(source="player.username", help_text="The player's username.")
+    balance = serializers.IntegerField(help_text="Minor units (cents).")
+    held = serializers.IntegerField(help_text="Held for pending withdrawals (§ 812a.10).")
+    available = serializers.IntegerField(help_text="What play may use: balance less held.")
+    # Its values are documented once, on the body that sets them (StatusIn).
+    status = serializers.CharField(help_text="open, suspended or self_excluded.")
+    status_reason = serializers.CharField(
+        help_text="Why the holder suspended it or recorded a self-exclusion (§ 812a.12, "
+        "§ 812a.6); blank while it was never restricted."
+    )
+    status_changed_at = UtcInstantField(allow_null=True)
+    paused_until = UtcInstantField(
+        allow_null=True, help_text="The player's own suspension of play, until (§ 814a.2)."
+    )
+    limits = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="The limits in force (§ 814a.2), by kind: cents, or minutes for time_day.",
+    )
+    pending_limits = serializers.DictField(
+        child=PendingLimitOut(),
+        help_text="Raises waiting for their period to end and the player to confirm them.",
+    )
+    opened_at = UtcInstantField()
+
+
+class DepositIn(StrictInput):
+    """The player's own deposit into their account with ``holder``, opening it if need be
+    (§ 812a.7(a)); never credit (§ 812a.7(b))."""
+
+    holder = GivenInteger(help_text="The certificate holder's id.")
+    amount = GivenInteger(help_text="Minor units (cents).")
+    method = GivenText(
+        help_text="card, bank or prepaid (and demo on the demo portal); cash, cheque and "
+        "promotional credit are recorded by the holder's payments staff."
+    )
+    reference = GivenText(
+        required=False, help_text="The payment's reference (up to 100 characters)."
+    )
+
+
+class DepositRecordIn(StrictInput):
+    """A deposit made at the holder, recorded by its payments staff (§ 812a.7(a))."""
+
+    amount = GivenInteger(help_text="Minor units (cents).")
+    method = GivenText(help_text="cash, cheque or promotional.")
+    reference = GivenText(help_text="The receipt's or payment's reference.")
+
+
+class DepositOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    account = serializers.IntegerField(source="account_id")
+    amount = serializers.IntegerField()
+    method = serializers.ChoiceField(choices=DepositMethod.choices)
+    reference = serializers.CharField()
+    made_by = serializers.CharField(source="made_by.username")
+    made_at = UtcInstantField()
+    ledger_entry = serializers.IntegerField(source="entry_id")
+    balance_after = serializers.IntegerField(source="entry.balance_after")
+
+
+class WithdrawIn(StrictInput):
+    amount = GivenInteger(help_text="Minor units (cents), at most the available balance.")
+
+
+class WithdrawalOut(serializers.Serializer):
+    """A request to be paid from an account (§ 812a.10)."""
+
+    id = serializers.IntegerField()
+    account = serializers.IntegerField(source="account_id")
+    holder = serializers.IntegerField(source="account.holder_id")
+    holder_name = serializers.CharField(source="account.holder.name")
+    player = serializers.CharField(source="account.player.username")
+    amount = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=WithdrawalStatus.choices)
+    requested_at = UtcInstantField()
+    age_seconds = serializers.SerializerMethodField(
+        help_text="How long a pending request has waited; null once decided."
+    )
+    decided_at = UtcInstantField(allow_null=True)
+    decided_by = serializers.CharField(source="decided_by.username", allow_null=True)
+    payout_reference = serializers.CharField()
+    reason = serializers.CharField(help_text="Why it was refused (blank otherwise).")
+    ledger_entry = serializers.IntegerField(source="entry_id", allow_null=True)
+
+    def get_age_seconds(self, withdrawal) -> int | None:
+        if withdrawal.status != WithdrawalStatus.PENDING:
+            return None
+        return int((self.context["now"] - withdrawal.requested_at).total_seconds())
+
+
+class PayIn(StrictInput):
+    payout_reference = GivenText(help_text="The payout's reference (up to 100 characters).")
+
+
+class ReasonIn(StrictInput):
+    reason = GivenText(help_text="Kept with the record and shown to the player.")
+
+
+class LimitKindField(GivenChoice):
+    """A limit's kind: a string is handed to ``limits`` as given (its message names every
+    kind); anything else is refused here with the same message."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(choices=[(k.value, k.label) for k in LimitKind], **kwargs)
+
+    def run_validation(self, data=empty):
+        if data is not empty and not isinstance(data, str):
+            kinds = ", ".join(k.label for k in LimitKind)
+            raise serializers.ValidationError(UNKNOWN_KIND.format(kinds=kinds))
+        return super().run_validation(data)
+
+
+class LimitIn(StrictInput):
+    """One responsible-gaming limit (§ 814a.2): lower takes effect at once; higher, or null
+    (no limit), once the current period has ended and the player confirms it."""
+
+    kind = LimitKindField()
+    value = GivenInteger(allow_null=True, help_text="Cents (minutes for time_day); null: no limit.")
+
+
+# Its values are documented once, on LimitIn (an enum in two bodies has no one name).
+@extend_schema_field(OpenApiTypes.STR)
+class ConfirmedKindField(LimitKindField):
+    pass
+
+
+class LimitConfirmIn(StrictInput):
+    kind = ConfirmedKindField(help_text="The kind of limit whose raise to confirm (as LimitIn's).")
+
+
+class LimitChangeOut(serializers.Serializer):
+    kind = serializers.CharField()
+    value = serializers.IntegerField(allow_null=True)
+    applied = serializers.BooleanField(
+        help_text="False: waiting for the period's end and the player's confirmation."
+    )
+    effective_from = UtcInstantField()
+    account = AccountOut()
+
+
+class PauseIn(StrictInput):
+    """The player's own suspension of play and deposits with the holder (§ 814a.2): hours
+    or days, one of them."""
+
+    hours = GivenInteger(required=False, help_text="1 to 720.")
+    days = GivenInteger(required=False, help_text="1 to 365.")
+
+
+class StatusIn(StrictInput):
+    """Suspend (§ 812a.12), record a self-exclusion from the Board's list (§ 812a.6), or
+    reopen; always with the reason."""
+
+    status = GivenChoice(choices=AccountStatus.choices)
+    reason = GivenText()

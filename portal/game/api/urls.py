@@ -1,9 +1,11 @@
 """The game API's routes under /api/ (registered on the one router by ``portal.urls``)."""
 
 from portal.api.routers import Route
-from portal.game.api.views import RoundViewSet, WalletViewSet
+from portal.game.api.views import AccountViewSet, RoundViewSet, WalletViewSet, WithdrawalViewSet
 
 routes = [
     Route("rounds", RoundViewSet, "round"),
     Route("wallet", WalletViewSet, "wallet"),
+    Route("accounts", AccountViewSet, "account"),
+    Route("withdrawals", WithdrawalViewSet, "withdrawal"),
 ]

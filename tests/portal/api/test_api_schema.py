@@ -17,6 +17,7 @@ pytestmark = pytest.mark.django_db
 
 RESOURCES = ["holders", "layouts", "paytables", "rules-submissions", "offerings", "audit-events"]
 ROOT_RESOURCES = [*RESOURCES, "availability", "tokens", "reports", "rounds", "wallet", "regulation"]
+ROOT_RESOURCES += ["accounts", "withdrawals"]  # the player's accounts (§ 812a.4, § 812a.10)
 ACTIONS = ["submit", "approve", "reject", "request-changes", "withdraw", "amend"]
 
 
@@ -42,6 +43,19 @@ def test_the_openapi_schema_describes_every_route(api_as, officer):
     assert {"get", "post"} <= set(paths["/api/tokens/"])
     assert "delete" in paths["/api/tokens/{id}/"]
     assert "bearerToken" in schema["components"]["securitySchemes"]
+    # The player's accounts with the holders (Chapter 812a): read, and acted on by route.
+    assert {"get"} == set(paths["/api/accounts/"]) - {"head", "options"}
+    assert "get" in paths["/api/accounts/{id}/"]
+    assert "get" in paths["/api/accounts/{id}/entries/"]
+    assert "get" in paths["/api/withdrawals/"] and "get" in paths["/api/withdrawals/{id}/"]
+    for route in ("deposit", "{id}/deposits", "{id}/withdraw", "{id}/limits"):
+        assert set(paths[f"/api/accounts/{route}/"]) == {"post"}
+    for route in ("{id}/limits/confirm", "{id}/pause", "{id}/status"):
+        assert set(paths[f"/api/accounts/{route}/"]) == {"post"}
+    for step in ("cancel", "pay", "refuse"):
+        assert set(paths[f"/api/withdrawals/{{id}}/{step}/"]) == {"post"}
+    assert "put" not in paths["/api/accounts/{id}/"]
+    assert "delete" not in paths["/api/withdrawals/{id}/"]
 
 
 def test_action_bodies_are_documented():
@@ -57,6 +71,19 @@ def test_action_bodies_are_documented():
     assert body("/api/rules-submissions/{id}/approve/") == "RulesSubmissionApproveInput"
     assert body("/api/paytables/{id}/reject/") == "ReasonInput"
     assert "requestBody" not in paths["/api/layouts/{id}/submit/"]["post"]
+    assert body("/api/accounts/deposit/") == "DepositIn"
+    assert body("/api/accounts/{id}/deposits/") == "DepositRecordIn"
+    assert body("/api/accounts/{id}/withdraw/") == "WithdrawIn"
+    assert body("/api/accounts/{id}/limits/") == "LimitIn"
+    assert body("/api/accounts/{id}/limits/confirm/") == "LimitConfirmIn"
+    assert body("/api/accounts/{id}/pause/") == "PauseIn"
+    assert body("/api/accounts/{id}/status/") == "StatusIn"
+    assert body("/api/withdrawals/{id}/pay/") == "PayIn"
+    assert body("/api/withdrawals/{id}/refuse/") == "ReasonIn"
+    entries = paths["/api/accounts/{id}/entries/"]["get"]
+    assert "page" in {p["name"] for p in entries["parameters"]}  # a paginated list
+    withdrawals = paths["/api/withdrawals/"]["get"]
+    assert "status" in {p["name"] for p in withdrawals["parameters"]}
     export = paths["/api/audit-events/export/"]["get"]
     assert {"since", "until", "action"} <= {p["name"] for p in export["parameters"]}
 

@@ -63,8 +63,8 @@ def test_a_refused_export_may_answer_in_csv_as_documented(schema):
     assert set(refused["content"]) == {"application/json", "text/csv"}
 
 
-def test_the_wallet_is_documented_as_one_object_as_it_is_answered(api_as, player, schema):
-    wallet_top_up(player=player, amount=1_000)
+def test_the_wallet_is_documented_as_one_object_as_it_is_answered(api_as, player, holder_a, schema):
+    wallet_top_up(player=player, amount=1_000, holder=holder_a)
 
     answer = api_as(player).get("/api/wallet/").json()
 

@@ -39,14 +39,19 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
+from portal.access.roles import Role
 from portal.accounts.models import ApiToken
 from portal.accounts.tokens import api_token_issue
+from portal.game.funds import withdrawal_request
+from portal.game.models import GamingAccount
 from portal.wsgi import application
 from tests.portal.access.world import build_world
+from tests.portal.factories import make_user
+from tests.portal.funding import wallet_top_up
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
-ROLES = ("player", "auditor", "manager_a", "officer", "superuser")
+ROLES = ("player", "auditor", "manager_a", "payments_a", "officer", "superuser")
 POSITIVE, NEGATIVE = GenerationMode.POSITIVE, GenerationMode.NEGATIVE
 PROBE = 5
 SEED = 617  # fixed: CI sends the same requests on every run
@@ -80,6 +85,8 @@ RECORDS_FOR = {
     "reports": ("report_run",),
     "rounds": ("round",),
     "tokens": ("token",),
+    "accounts": ("account", "other_account"),
+    "withdrawals": ("withdrawal", "other_withdrawal"),
 }
 REPORT_FORMATS = ("json", "csv", "xlsx", "pdf")
 
@@ -130,9 +137,25 @@ class Bearer:
 
 
 @pytest.fixture
-def world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser):
+def world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser, payments_a):
     world = build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser)
     world["other_holder"] = holder_b
+    world["users"]["payments_a"] = payments_a
+    # The player's account with holder A and a pending withdrawal from it; another player's
+    # at holder B, which none but its player and that holder's staff may see.
+    player = world["users"]["player"]
+    if "account" not in world:
+        world["account"] = GamingAccount.objects.get(player=player, holder=holder_a)
+    if "withdrawal" not in world:
+        world["withdrawal"] = withdrawal_request(
+            player=player, account_id=world["account"].pk, amount=1_000
+        )
+    other = make_user("other_player", Role.PLAYER)
+    wallet_top_up(player=other, amount=5_000, holder=holder_b)
+    world["other_account"] = GamingAccount.objects.get(player=other)
+    world["other_withdrawal"] = withdrawal_request(
+        player=other, account_id=world["other_account"].pk, amount=1_000
+    )
     return world
 
 
@@ -154,6 +177,7 @@ def real_ids(operation, world: dict, user) -> st.SearchStrategy[dict]:
 # Ids in request bodies that name records: a real one in half of the valid bodies, so a
 # round is played on the live table and a rules submission lists real records.
 BODY_RECORDS = {"offering": "offering", "paytable": "paytable", "layout": "layout"}
+BODY_RECORDS |= {"holder": "holder"}
 
 
 def cases(operation, mode: GenerationMode, world: dict, user) -> st.SearchStrategy:

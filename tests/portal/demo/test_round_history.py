@@ -23,13 +23,15 @@ from portal.core.padates import day_starts, pa_today
 from portal.demo.history import (
     AUDIT_ROW,
     BET_ROW,
+    DEPOSIT_ROW,
     LEDGER_ROW,
     ROUND_ROW,
     HistoryError,
     generate_history,
 )
 from portal.game.chain import digest_of
-from portal.game.models import Bet, LedgerEntry, Round, Wallet
+from portal.game.funds import MAX_DEMO_TOP_UP
+from portal.game.models import Bet, Deposit, GamingAccount, LedgerEntry, Round, Wallet
 from portal.game.services import round_play
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS
@@ -64,6 +66,7 @@ def test_rows_name_every_column_of_the_game_tables():
     assert set(ROUND_ROW) == {f.attname for f in Round._meta.concrete_fields}
     assert {"id", *BET_ROW} == {f.attname for f in Bet._meta.concrete_fields}
     assert set(LEDGER_ROW) == {f.attname for f in LedgerEntry._meta.concrete_fields}
+    assert set(DEPOSIT_ROW) == {f.attname for f in Deposit._meta.concrete_fields}
     assert {"id", *AUDIT_ROW} == {f.attname for f in AuditEvent._meta.concrete_fields}
 
 
@@ -85,37 +88,74 @@ def test_a_history_verifies_and_adds_up():
         assert (staked, back) == (total_staked, total_returned)
 
 
-def test_811a7_every_top_up_has_its_audit_event_chained_after_the_trail():
+def test_812a7_811a7_every_deposit_has_its_record_and_audit_event_chained_after_the_trail():
+    """Each account is funded as ``deposit_make`` funds it by the demo method: a deposit
+    ledger entry on the account, its ``Deposit`` (made by the player, reference "demo"),
+    and its ``account.deposit`` event, chained after the trail's head."""
     report, rounds = history()
 
-    top_ups = LedgerEntry.objects.filter(
-        kind="top_up", wallet__player__in=rounds.values("player")
-    ).select_related("wallet__player")
+    deposits = LedgerEntry.objects.filter(
+        kind="deposit", wallet__player__in=rounds.values("player")
+    ).select_related("wallet__player", "deposit", "account")
     events = {
         event.after["ledger_entry"]: event
-        for event in AuditEvent.objects.filter(action="wallet.top_up")
+        for event in AuditEvent.objects.filter(action="account.deposit")
     }
-    assert report.top_ups == report.audit_events == len(top_ups) == len(events) > 0
-    for entry in top_ups:
-        event = events[entry.pk]
-        assert (event.actor_id, event.actor_username) == (
-            entry.wallet.player_id,
-            entry.wallet.player.username,
+    assert report.deposits == report.audit_events == len(deposits) == len(events) > 0
+    for entry in deposits:
+        event, deposit = events[entry.pk], entry.deposit
+        player = entry.wallet.player
+        assert entry.account.player_id == player.pk and entry.round_id is None
+        assert (deposit.account_id, deposit.amount, deposit.method, deposit.reference) == (
+            entry.account_id,
+            entry.amount,
+            "demo",
+            "demo",
         )
-        assert (event.object_type, event.object_id) == ("wallet", str(entry.wallet_id))
+        assert (deposit.made_by_id, deposit.made_at) == (player.pk, entry.created_at)
+        assert 0 < deposit.amount <= MAX_DEMO_TOP_UP
+        assert (event.actor_id, event.actor_username) == (player.pk, player.username)
+        assert (event.object_type, event.object_id) == ("player_account", str(entry.account_id))
         assert event.after == {
+            "deposit": deposit.pk,
             "ledger_entry": entry.pk,
             "amount": entry.amount,
+            "method": "demo",
+            "reference": "demo",
             "balance_after": entry.balance_after,
         }
         assert event.before == {"balance": entry.balance_after - entry.amount}
-        assert event.occurred_at == entry.created_at  # when the credit was given
+        assert event.occurred_at == entry.created_at  # when the money came in
+    assert not LedgerEntry.objects.filter(kind="top_up").exists()
     last = AuditEvent.objects.order_by("-sequence").first()
     head = AuditHead.objects.get()
     assert (head.sequence, head.hash) == (last.sequence, last.hash)
     assert last.sequence == AuditEvent.objects.count()  # one unbroken sequence
     text = verified()
     assert "audit chain intact" in text and "records intact" in text
+
+
+def test_812a4_each_round_is_played_from_the_account_with_its_tables_holder():
+    """A player has one account with each holder; a round's balances are that account's,
+    and each account's entries chain its balance from 0 to what it holds."""
+    _, rounds = history(holders=3)
+
+    players = set(rounds.values_list("player_id", flat=True))
+    accounts = GamingAccount.objects.filter(player_id__in=players)
+    assert accounts.count() == len(players) * 3
+    assert not Wallet.objects.filter(player_id__in=players).exclude(balance=0).exists()
+    for account in accounts:
+        running = 0
+        for entry in account.entries.order_by("pk"):
+            running += entry.amount
+            assert entry.balance_after == running
+            if entry.round_id is not None:
+                assert entry.round.offering.holder_id == account.holder_id
+        assert (account.balance, account.held) == (running, 0)
+    for round_obj in rounds.select_related("offering"):
+        stake = round_obj.ledger_entries.get(kind="stake")
+        assert stake.account.holder_id == round_obj.offering.holder_id
+        assert stake.balance_after == round_obj.balance_before - round_obj.total_staked
 
 
 def test_every_bet_pays_what_the_engine_says_under_the_recorded_paytable():
@@ -173,27 +213,42 @@ def test_each_players_rounds_and_ledger_follow_in_time():
     _, rounds = history()
 
     by_player = defaultdict(list)
-    for round_obj in rounds.order_by("player_id", "sequence"):
+    for round_obj in rounds.select_related("offering").order_by("player_id", "sequence"):
         by_player[round_obj.player_id].append(round_obj)
     assert len(by_player) == 5
     for player_id, played in by_player.items():
         assert [r.sequence for r in played] == list(range(1, len(played) + 1))
         for earlier, later in zip(played, played[1:], strict=False):
             assert earlier.ended_at <= later.started_at
-            assert later.balance_before >= earlier.balance_after  # top-ups only add
+        by_holder = defaultdict(list)  # one account per holder (§ 812a.4)
+        for r in played:
+            by_holder[r.offering.holder_id].append(r)
+        for mine in by_holder.values():
+            for earlier, later in zip(mine, mine[1:], strict=False):
+                assert later.balance_before >= earlier.balance_after  # deposits only add
         for r in played:
             assert r.started_at < r.bets_closed_at < r.ended_at
             assert datetime.date(2026, 10, 1) <= r.started_at.date() <= datetime.date(2026, 10, 11)
         wallet = Wallet.objects.get(player_id=player_id)
         last = played[-1]
-        assert (wallet.balance, wallet.rounds_played) == (last.balance_after, last.sequence)
+        assert (wallet.balance, wallet.rounds_played) == (0, last.sequence)
         assert (wallet.chain_head, wallet.updated_at) == (last.hash, last.ended_at)
-        for entry in wallet.entries.select_related("round"):
+        for holder_id, mine in by_holder.items():
+            account = GamingAccount.objects.get(player_id=player_id, holder_id=holder_id)
+            assert (account.balance, account.updated_at) == (
+                mine[-1].balance_after,
+                mine[-1].ended_at,
+            )
+        for entry in wallet.entries.select_related("round", "account"):
             if entry.round is not None:
                 assert entry.created_at == entry.round.ended_at
             else:
-                funded = rounds.filter(player_id=player_id, started_at__gte=entry.created_at)
-                assert entry.kind == "top_up" and funded.exists()
+                funded = rounds.filter(
+                    player_id=player_id,
+                    offering__holder_id=entry.account.holder_id,
+                    started_at__gte=entry.created_at,
+                )
+                assert entry.kind == "deposit" and funded.exists()
 
 
 def test_a_history_round_is_what_the_service_stores():
@@ -213,7 +268,7 @@ def test_a_history_round_is_what_the_service_stores():
     )
     assert again.replayed and again.round.pk == last.pk
     # A new round on the same table, through the service, continues the player's chain.
-    wallet_top_up(player=player, amount=10_000)
+    wallet_top_up(player=player, amount=10_000, holder=last.offering.holder)
     real = round_play(
         player=player,
         offering_id=last.offering_id,

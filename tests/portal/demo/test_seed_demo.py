@@ -54,3 +54,43 @@ def test_seed_demo_plays_rounds_and_runs_one_report_of_each_kind(
     assert set(runs) == {"expiry", "audit"}
     assert runs["audit"].status == "succeeded"
     assert runs["audit"].files.count() == 4
+
+
+def test_812a4_812a10_the_demo_player_has_an_account_with_each_holder_and_a_payments_queue(
+    capsys,
+):
+    from portal.access.roles import Role, holder_id_of, roles_of
+    from portal.compliance.models import CertificateHolder
+    from portal.game.models import GamingAccount, LedgerEntry, Withdrawal
+
+    call_command("seed_demo")
+
+    out = capsys.readouterr().out
+    holders = {h.licence_number: h for h in CertificateHolder.objects.all()}
+    for username, licence in (("payments", "PA-DEMO-001"), ("payments2", "PA-DEMO-002")):
+        assert f"  {username}" in out
+        user = django_user(username)
+        assert roles_of(user) == {Role.PAYMENTS}
+        assert holder_id_of(user) == holders[licence].pk
+        assert user.check_password(DEMO_PASSWORD)
+    accounts = GamingAccount.objects.filter(player__username="player")
+    assert {a.holder_id for a in accounts} == {h.pk for h in holders.values()}
+    for account in accounts:
+        entries = list(account.entries.order_by("pk"))
+        assert (entries[0].kind, entries[0].amount) == ("deposit", 100_000)
+        assert account.balance == sum(e.amount for e in entries) == entries[-1].balance_after
+        pending = Withdrawal.objects.filter(account=account, status="pending")
+        assert pending.exists() and account.held == sum(w.amount for w in pending)
+    assert set(Withdrawal.objects.values_list("status", flat=True)) == {
+        "pending",
+        "paid",
+        "refused",
+    }
+    assert LedgerEntry.objects.filter(kind="withdrawal").count() == 1
+    assert not LedgerEntry.objects.filter(kind="top_up").exists()
+
+
+def django_user(username):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(username=username)

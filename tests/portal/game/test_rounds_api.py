@@ -2,7 +2,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from portal.game import messages as msg
-from portal.game.models import LedgerEntry, Round, Wallet
+from portal.game.models import GamingAccount, LedgerEntry, Round
 from tests.portal.game.conftest import MONEY_TESTS
 
 pytestmark = MONEY_TESTS
@@ -20,9 +20,9 @@ def _round(offering, wagers, key="api-round-0001"):
 
 
 def _nothing_moved(player, rounds=0):
-    assert Wallet.objects.get(player=player).balance == 100_000
+    assert GamingAccount.objects.get(player=player).balance == 100_000
     assert Round.objects.count() == rounds
-    assert LedgerEntry.objects.count() == 1 + 2 * rounds  # the top-up (+ stake/return)
+    assert LedgerEntry.objects.count() == 1 + 2 * rounds  # the deposit (+ stake/return)
 
 
 def test_post_round_returns_the_settled_round_with_its_record(api, live_offering):
@@ -34,7 +34,9 @@ def test_post_round_returns_the_settled_round_with_its_record(api, live_offering
     body = response.json()
     stored = Round.objects.get(pk=body["id"])
     assert body["outcome"] == stored.outcome
-    assert body["balance_after"] == stored.balance_after == Wallet.objects.get().balance
+    account = GamingAccount.objects.get()
+    assert body["balance_after"] == stored.balance_after == account.balance
+    assert body["holder"] == account.holder_id == live_offering.holder_id  # § 812a.4
     assert body["wagers"] == [
         {
             "kind": "red",
@@ -185,7 +187,7 @@ def test_anonymous_users_get_403(live_offering):
 def test_wallet_shows_balance_and_ledger_and_tops_up(api):
     wallet = api.get("/api/wallet/").json()
     assert wallet["balance"] == 100_000
-    assert wallet["entries"][0]["kind"] == "top_up"
+    assert wallet["entries"][0]["kind"] == "deposit"
 
     topped = api.post("/api/wallet/top-up/", {"amount": 5000}, format="json")
     assert topped.status_code == 200

@@ -36,7 +36,8 @@ def test_a_round_is_answered_with_exactly_its_documented_fields(api, live_offeri
         body = answer.json()
         assert list(body) == list(schema["RoundOut"]["properties"])
         assert [list(wager) for wager in body["wagers"]] == [list(schema["WagerOut"]["properties"])]
-        assert body == presenters.round_data(Round.objects.get(pk=round_id))
+        stored = Round.objects.select_related("offering").get(pk=round_id)
+        assert body == presenters.round_data(stored) | {"holder": stored.offering.holder_id}
         assert body["started_at"].endswith("+00:00")
     assert api.get("/api/rounds/").json()["results"] == [created.json()]
 
@@ -60,7 +61,9 @@ def test_the_wallet_is_answered_with_its_documented_fields_in_utc(api, schema):
     assert list(entry) == list(schema["LedgerEntryOut"]["properties"])
     stored = LedgerEntry.objects.get()
     assert entry == {
+        "id": stored.pk,
         "kind": stored.kind,
+        "account": stored.account_id,
         "amount": stored.amount,
         "balance_after": stored.balance_after,
         "round": None,

@@ -21,7 +21,8 @@ class Command(BaseCommand):
     help = (
         "BENCH/DEMO DATA: write N rounds of history over past Pennsylvania days, each stored "
         "as a real round is (CSPRNG outcome, jinzi settlement, the player's hash chain, stake "
-        "and return ledger entries, top-ups), in bulk. Every run sets up NEW certificate "
+        "and return ledger entries, the demo deposits that fund each player's account with the "
+        "table's holder), in bulk. Every run sets up NEW certificate "
         "holders, tables and players (named hist-<tag>-…) through the services, never reusing "
         "earlier ones: table 1 of each holder moves from the minimum paytable to a more "
         "generous v2 halfway through the period; every second holder also runs a table 2 "
@@ -75,7 +76,7 @@ class Command(BaseCommand):
             self.stdout.write(f"  {table.label} (offering {table.offering_id}): {versions}")
         self.stdout.write(
             f"  {report.players:,} players; {report.rounds:,} rounds, {report.bets:,} bets, "
-            f"{report.entries:,} ledger entries ({report.top_ups:,} top-ups)"
+            f"{report.entries:,} ledger entries ({report.deposits:,} deposits)"
         )
         rss = _peak_rss_mb()
         self.stdout.write(
