@@ -50,6 +50,8 @@ def _holder_of(obj) -> int | None:
         return None
     if hasattr(obj, "holder_id"):
         return obj.holder_id
+    if hasattr(obj, "account"):  # a player's movement of money: its account's holder
+        return obj.account.holder_id
     return getattr(obj, "pk", None)  # a CertificateHolder itself
 
 

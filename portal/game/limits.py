@@ -138,7 +138,7 @@ def period_span(period: Period, at: Instant) -> tuple[Instant, Instant]:
 
 
 def _kind(kind) -> LimitKind:
-    if kind not in {k.value for k in LimitKind}:
+    if not isinstance(kind, str) or kind not in {k.value for k in LimitKind}:
         raise ValidationFailed.on(
             "kind", UNKNOWN_KIND.format(kinds=", ".join(k.label for k in LimitKind))
         )

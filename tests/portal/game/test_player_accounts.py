@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db.models import Sum
 
+from portal.access.policy import OTHER_HOLDER, Action, denial
 from portal.access.roles import Role
 from portal.audit.models import AuditEvent
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
@@ -347,3 +348,11 @@ def test_812a6_only_staff_of_the_holder_or_compliance_restrict_an_account_and_sa
     account_a.refresh_from_db()
     assert account_a.status == AccountStatus.OPEN
     assert AuditEvent.objects.filter(action="account.status").count() == 2
+
+
+def test_812a10_the_policy_reads_a_withdrawals_holder_through_its_account(
+    funded_player, account_a, payments_a, payments_b
+):
+    asked = withdrawal_request(player=funded_player, account_id=account_a.pk, amount=100)
+    assert denial(payments_a, Action.PAY_OUT, asked) is None
+    assert denial(payments_b, Action.PAY_OUT, asked) == OTHER_HOLDER

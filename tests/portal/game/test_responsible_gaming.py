@@ -231,3 +231,9 @@ def test_814a2_promotional_credit_from_the_holder_counts_against_no_deposit_limi
         )
     account.refresh_from_db()
     assert account.balance == 100_000 + 5_000 + 1_000
+
+
+@pytest.mark.parametrize("kind", [["loss_day"], {"k": 1}, None, 3])
+def test_814a2_a_limit_kind_that_is_not_a_name_is_refused_clearly(funded_player, account, kind):
+    with pytest.raises(ValidationFailed, match="the limits are"):
+        limit_set(player=funded_player, account_id=account.pk, kind=kind, value=100)

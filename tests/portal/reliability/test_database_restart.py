@@ -254,6 +254,7 @@ def test_810a11_database_restart_mid_play_answers_clean_503s_and_leaves_no_half_
     assert held["bets_mismatched"] == 0
     assert held["ledger_mismatched"] == 0
     assert held["wallets_mismatched"] == 0
+    assert held["accounts_mismatched"] == 0
     decisions = [a for who, _, key, a in play.answers if who == "officer" and key]
     approved = sum(answer.status == 200 for answer in decisions)
     refused = sum(answer.status == 503 for answer in decisions)
