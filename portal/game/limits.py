@@ -283,26 +283,50 @@ def check_deposit(
         raise Conflict(reason)
     if promotional:
         return
-    for kind in DEPOSIT_KINDS:
+    _within_period_limits(account, DEPOSIT_KINDS, amount, at, _deposited, "amount", "deposit")
+
+
+def _deposited(account: GamingAccount, start: Instant, end: Instant) -> int:
+    """What the player deposited from ``start`` to ``end`` (the holder's promotional credit
+    is not the player's money: it counts against no deposit limit)."""
+    return (
+        Deposit.objects.filter(account=account, made_at__gte=start, made_at__lt=end)
+        .exclude(method=DepositMethod.PROMOTIONAL)
+        .aggregate(total=Sum("amount"))["total"]
+        or 0
+    )
+
+
+def _lost(account: GamingAccount, start: Instant, end: Instant) -> int:
+    """What the account's rounds staked less what they returned from ``start`` to ``end``."""
+    net = LedgerEntry.objects.filter(
+        account=account,
+        kind__in=(LedgerKind.STAKE, LedgerKind.RETURN),
+        created_at__gte=start,
+        created_at__lt=end,
+    ).aggregate(net=Sum("amount"))["net"]
+    return -(net or 0)
+
+
+def _within_period_limits(account, kinds, amount, at, used_in, field, what) -> None:
+    """Refuse ``amount`` where, with what ``used_in`` finds in the period of one of
+    ``kinds`` the player has set, it would pass that limit: naming it, what it still
+    allows, and when it resets."""
+    for kind in kinds:
         limit = account.limits.get(kind.value)
         if limit is None:
             continue
         start, resets = period_span(kind.period, at)
-        made = (
-            Deposit.objects.filter(account=account, made_at__gte=start, made_at__lt=resets)
-            .exclude(method=DepositMethod.PROMOTIONAL)
-            .aggregate(total=Sum("amount"))["total"]
-            or 0
-        )
-        if made + amount > limit:
+        used = used_in(account, start, resets)
+        if used + amount > limit:
             raise ValidationFailed.on(
-                "amount",
+                field,
                 OVER_LIMIT.format(
                     label=kind.label,
                     limit=dollars(limit),
-                    left=dollars(max(limit - made, 0)),
+                    left=dollars(max(limit - used, 0)),
                     resets=when(resets),
-                    what="deposit",
+                    what=what,
                     amount=dollars(amount),
                 ),
             )
@@ -326,32 +350,7 @@ def check_round(account: GamingAccount, stakes: list[tuple[str, int]], *, at) ->
                     WAGER_OVER.format(limit=dollars(largest), spot=spot, amount=dollars(stake)),
                 )
     total = sum(stake for _, stake in stakes)
-    for kind in LOSS_KINDS:
-        limit = found.get(kind.value)
-        if limit is None:
-            continue
-        start, resets = period_span(kind.period, at)
-        lost = -(
-            LedgerEntry.objects.filter(
-                account=account,
-                kind__in=(LedgerKind.STAKE, LedgerKind.RETURN),
-                created_at__gte=start,
-                created_at__lt=resets,
-            ).aggregate(net=Sum("amount"))["net"]
-            or 0
-        )
-        if lost + total > limit:
-            raise ValidationFailed.on(
-                "wagers",
-                OVER_LIMIT.format(
-                    label=kind.label,
-                    limit=dollars(limit),
-                    left=dollars(max(limit - lost, 0)),
-                    resets=when(resets),
-                    what="round's stake",
-                    amount=dollars(total),
-                ),
-            )
+    _within_period_limits(account, LOSS_KINDS, total, at, _lost, "wagers", "round's stake")
     minutes = found.get(LimitKind.TIME_DAY.value)
     if minutes is not None:
         start, resets = period_span(Period.DAY, at)

@@ -1,7 +1,8 @@
 """The game API's routes under /api/ (registered on the one router by ``portal.urls``)."""
 
 from portal.api.routers import Route
-from portal.game.api.views import AccountViewSet, RoundViewSet, WalletViewSet, WithdrawalViewSet
+from portal.game.api.accounts import AccountViewSet, WithdrawalViewSet
+from portal.game.api.views import RoundViewSet, WalletViewSet
 
 routes = [
     Route("rounds", RoundViewSet, "round"),
