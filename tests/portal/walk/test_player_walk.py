@@ -29,7 +29,8 @@ def test_a_player_bets_spins_and_reads_the_round_record_and_the_replay(
 
     table_row.get_by_role("link", name=live_offering.name).click()
     expect(page.get_by_role("heading", name=live_offering.name, level=1)).to_be_visible()
-    balance = page.get_by_text(re.compile(r"^Balance:"))
+    # § 812a.4: the table says which account, with which holder, is in play.
+    balance = page.get_by_text(re.compile(r"^Your account with Keystone Casino:"))
     expect(balance).to_contain_text("$1,000.00")
     spin = page.get_by_role("button", name="Confirm bets and spin")
     expect(spin).to_be_disabled()  # nothing on the layout yet
