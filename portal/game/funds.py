@@ -159,12 +159,9 @@ def deposit_make(*, player, holder_id, amount, method, reference="") -> Deposit:
     require(player, Action.PLAY)
     holder = holder_or_404(holder_id)
     chosen = _method(player, method, by_staff=False)
-    if chosen == DepositMethod.DEMO:
-        amount = _amount(amount, maximum=MAX_DEMO_TOP_UP)
-        reference = reference or "demo"
-    else:
-        amount = _amount(amount)
-    reference = _reference(reference, message=msg.REFERENCE_NEEDED)
+    demo = chosen == DepositMethod.DEMO  # no payment behind it, so nothing to refer to
+    amount = _amount(amount, maximum=MAX_DEMO_TOP_UP if demo else MAX_AMOUNT)
+    reference = _reference(reference, message=msg.REFERENCE_NEEDED, required=not demo)
     account = _ensure_account(player, holder)
     return _deposit(player, account, amount, chosen, reference)
 

@@ -21,7 +21,8 @@ from portal.compliance.services.rules import (
     rules_submission_submit,
     rules_submission_update,
 )
-from portal.game.models import Round
+from portal.game.funds import withdrawal_request
+from portal.game.models import GamingAccount, Round
 from portal.reports.models import ReportRun
 from tests.portal.browser import needs_chromium
 from tests.portal.factories import MINIMUM_ODDS, make_paytable, png_upload
@@ -155,4 +156,18 @@ def test_accessibility_player(walk, axe, funded_player, live_offering):
     _visit(walk, axe, "my games", "/play/history/")
     _visit(walk, axe, "round record", f"/play/rounds/{Round.objects.get().pk}/")
     _visit(walk, axe, "replay", "/play/replay/")
+    account = GamingAccount.objects.get(player=funded_player)
+    _visit(walk, axe, "my account", "/play/account/")
+    _visit(walk, axe, "statement", f"/play/account/{account.pk}/statement/")
+    axe.assert_no_serious_violations()
+
+
+def test_accessibility_payments(walk, axe, payments_a, funded_player, live_offering):
+    account = GamingAccount.objects.get(player=funded_player)
+    asked = withdrawal_request(player=funded_player, account_id=account.pk, amount=2_500)
+    walk.sign_in(payments_a.username)
+    _visit(walk, axe, "payments queue", "/play/payments/")
+    _visit(walk, axe, "withdrawal", f"/play/payments/withdrawals/{asked.pk}/")
+    _visit(walk, axe, "player accounts", "/play/players/")
+    _visit(walk, axe, "player account (staff)", f"/play/players/{account.pk}/")
     axe.assert_no_serious_violations()
