@@ -41,8 +41,11 @@ def account_of(player, holder: CertificateHolder) -> GamingAccount | None:
 
 
 def locked(account_id: int, player_id: int) -> tuple[Wallet, GamingAccount]:
-    """The player's wallet, then the account, locked in that order (as a round takes them)."""
+    """The player's wallet, then the account, locked in that order (as a round takes them).
+    The wallet's row is touched too: a round whose read waited for this lock then knows
+    that the account it read beside the wallet may have moved (``portal.game.sql``)."""
     wallet = Wallet.objects.select_for_update().get(player_id=player_id)
+    wallet.save(update_fields=["updated_at"])
     # Only the account's row: never the holder's, which every player's money shares.
     account = (
         GamingAccount.objects.select_for_update(of=("self",))

@@ -85,7 +85,7 @@ def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> Pla
     if previous_fingerprint != request.fingerprint:
         raise Conflict(msg.KEY_REUSED.format(key=idempotency_key))
     return PlayedRound(
-        Round.objects.select_related("player").get(pk=previous_id),
+        Round.objects.select_related("player", "offering").get(pk=previous_id),
         list(Bet.objects.filter(round_id=previous_id).order_by("position")),
         replayed=True,
     )
@@ -216,4 +216,5 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         return None
     stored, stored_bets = written
     stored.player = request.player
+    stored.offering = offering  # as read for the round: its answer names its holder
     return PlayedRound(stored, stored_bets, replayed=False)

@@ -1,19 +1,17 @@
 """The round's two fixed statements on PostgreSQL: every line of SQL a round sends.
 
 A round is the portal's hottest request. On PostgreSQL, two statements written once
-here (and the account's lock) play it at about twice the rate of the ORM
-(``bench/bench_rounds.py``):
+here play it at about twice the rate of the ORM (``bench/bench_rounds.py``):
 
 1. **read**: the player's wallet, locked (``FOR UPDATE OF w``), with the round already
-   played under the same idempotency key, if any, and the offering with everything its
+   played under the same idempotency key, if any, the offering with everything its
    liveness and settlement need (its rules submission, layout, paytable and the
-   submission's Jinzi Roulette listing);
+   submission's Jinzi Roulette listing) and the player's account with the offering's
+   holder (§ 812a.4);
 2. **write**: the round, its bets, its ledger entries, the wallet's new chain head and
    the account's new balance, in one statement of data-modifying CTEs; the bets and
    entries go as one JSON document each, typed by ``jsonb_to_recordset``, so the text
-   never changes and the server keeps it prepared;
-3. between them, the player's account with the offering's holder, locked by the ORM in
-   a statement of its own, so it reads the balance as the wallet's lock left it.
+   never changes and the server keeps it prepared.
 
 Both run inside the caller's ordinary ``transaction.atomic()``. The ORM path of
 ``portal.game.store`` is the reference: a test plays the same seeded rounds both ways
@@ -25,7 +23,11 @@ The read sees the database as it was when the statement began, except for the lo
 wallet row, which is its newest version: a round committed by another request of the
 player while this one waited for the lock is not in the join. So the read also returns
 the wallet's round count as the snapshot saw it, and the caller looks the key up again
-when the two differ. The write's ``ON CONFLICT DO NOTHING`` on (player, idempotency key)
+when the two differ. The account is the same: every movement of a player's money (a
+round, a deposit, a withdrawal and its decision) takes the wallet's lock first and touches
+its row, so when the wallet's ``updated_at`` moved while the read waited, the account it
+joined may be stale, and the caller reads the account again (a third statement, only
+then). The write's ``ON CONFLICT DO NOTHING`` on (player, idempotency key)
 is the last guard: it writes nothing at all, and the caller answers with the round that won.
 """
 
@@ -77,11 +79,8 @@ FIELD_COVERAGE: dict[type[models.Model], dict[str, str]] = {
         **dict.fromkeys(WALLET_WRITTEN, "read and written"),
     },
     GamingAccount: {
-        **{
-            f.name: "read by the ORM, locked, in its own statement after the wallet's lock"
-            for f in GamingAccount._meta.concrete_fields
-        },
-        **dict.fromkeys(ACCOUNT_WRITTEN, "read by the ORM and written"),
+        **{f.name: "read" for f in GamingAccount._meta.concrete_fields},
+        **dict.fromkeys(ACCOUNT_WRITTEN, "read and written"),
     },
 }
 # The constraint round_once_per_key: a second round under a key is not written.
@@ -160,6 +159,9 @@ def _read_parts() -> dict[str, Selected]:
         "layout": Selected(Layout, (*_RECORD_READ, "wheel_order", "first_colour"), "l"),
         "paytable": Selected(Paytable, (*_RECORD_READ, "odds"), "p"),
         "listing": Selected(ListedGame, (f.name for f in ListedGame._meta.concrete_fields), "g"),
+        "account": Selected(
+            GamingAccount, (f.name for f in GamingAccount._meta.concrete_fields), "a"
+        ),
     }
 
 
@@ -171,7 +173,9 @@ def _read_sql() -> str:
         "r.id AS previous_id, r.request_fingerprint AS previous_fingerprint, "
         # The wallet as the statement's snapshot saw it; the locked row is the newest one.
         f"(SELECT s.rounds_played FROM {Wallet._meta.db_table} s WHERE s.id = w.id) "
-        "AS snapshot_rounds_played "
+        "AS snapshot_rounds_played, "
+        f"(SELECT s.updated_at FROM {Wallet._meta.db_table} s WHERE s.id = w.id) "
+        "AS snapshot_updated_at "
         f"FROM {Wallet._meta.db_table} w "
         f"LEFT JOIN {Round._meta.db_table} r "
         "ON r.player_id = w.player_id AND r.idempotency_key = %s "
@@ -180,15 +184,19 @@ def _read_sql() -> str:
         f"LEFT JOIN {Layout._meta.db_table} l ON l.id = o.layout_id "
         f"LEFT JOIN {Paytable._meta.db_table} p ON p.id = o.paytable_id "
         f"LEFT JOIN {ListedGame._meta.db_table} g ON g.submission_id = rs.id AND g.game = %s "
+        f"LEFT JOIN {GamingAccount._meta.db_table} a "
+        "ON a.player_id = w.player_id AND a.holder_id = o.holder_id "
         "WHERE w.player_id = %s FOR UPDATE OF w"
     )
 
 
 def read_for_round(connection, *, player_id: int, idempotency_key: str, offering_id: int):
-    """The read: (wallet, previous, offering, listing, moved_while_waiting), or None
-    when the player has no wallet. ``previous`` is (id, request fingerprint) of the round
-    already played under ``idempotency_key``; the offering comes with its rules
-    submission, layout and paytable attached, as ``select_related`` leaves them."""
+    """The read: (wallet, previous, offering, listing, moved_while_waiting, account), or
+    None when the player has no wallet. ``account`` is the player's account with the
+    offering's holder, or None where it may be stale (or there is none). ``previous`` is
+    (id, request fingerprint) of the round already played under ``idempotency_key``; the
+    offering comes with its rules submission, layout and paytable attached, as
+    ``select_related`` leaves them."""
     row = _fetch_named(
         connection,
         _read_sql(),
@@ -207,7 +215,12 @@ def read_for_round(connection, *, player_id: int, idempotency_key: str, offering
         previous = (row["previous_id"], row["previous_fingerprint"])
     wallet = parts["wallet"]
     moved = row["snapshot_rounds_played"] != wallet.rounds_played
-    return wallet, previous, offering, parts["listing"], moved
+    # Every movement of the player's money touches the wallet's row under its lock: if the
+    # row changed while this statement waited for it, the account joined from the
+    # statement's snapshot may be stale, and None says "read it again".
+    fresh = row["snapshot_updated_at"] == row["w__updated_at"]
+    account = parts["account"] if fresh else None
+    return wallet, previous, offering, parts["listing"], moved, account
 
 
 def _typed_columns(model: type[models.Model], names: Iterable[str], connection) -> str:

@@ -100,8 +100,9 @@ class SqlRounds(OrmRounds):
         )
         if found is None:
             return None
-        wallet, previous, offering, listing, moved = found
-        account = _account(offering, player_id) if previous is None else None
+        wallet, previous, offering, listing, moved, account = found
+        if account is None and previous is None:  # none, or joined before the wallet moved
+            account = _account(offering, player_id)
         return RoundInputs(
             wallet, previous, offering, listing, account=account, moved_while_waiting=moved
         )

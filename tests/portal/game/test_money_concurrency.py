@@ -3,11 +3,16 @@ rounds, withdrawal requests and limits never overdraw an account or exceed a lim
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
+from django.db import transaction
 from django.db.models import Sum
 
 from portal.core.errors import ValidationFailed
-from portal.game.funds import withdrawal_request
+from portal.game.accounts import locked
+from portal.game.funds import deposit_make, withdrawal_request
 from portal.game.limits import limit_set
 from portal.game.models import GamingAccount, LedgerEntry, Round, Withdrawal
 from portal.game.services import PlayedRound
@@ -84,3 +89,33 @@ def test_814a2_a_spend_limit_reached_mid_session_holds_under_simultaneous_rounds
     assert all("daily spend limit" in r.message for r in refused)
     consistent(account)
     assert account.balance == 10_000 - 1_800 == Round.objects.get(sequence=3).balance_after
+
+
+def test_812a7_a_round_that_waited_for_a_deposit_plays_on_the_deposited_balance(
+    player, live_offering, holder_a
+):
+    """The round's read waits for the wallet's lock while a deposit holds it; the account it
+    joined before the deposit committed is stale, so it is read again: the round stakes
+    money the deposit brought."""
+    account = wallet_top_up(player=player, amount=1_000, holder=holder_a)
+    locked_now = threading.Event()
+
+    def slow_deposit():
+        with transaction.atomic():
+            locked(account.pk, player.pk)  # the wallet's lock, then the account's
+            locked_now.set()
+            time.sleep(0.5)  # the round's read starts, and waits for the wallet
+            deposit_make(player=player, holder_id=holder_a.pk, amount=5_000, method="demo")
+
+    def round_after_lock():
+        locked_now.wait(10)
+        time.sleep(0.1)
+        return play_round(
+            player, live_offering, "after-deposit-1", wagers=[{"kind": "red", "stake": 4_000}]
+        )
+
+    _, played = run_together(slow_deposit, round_after_lock)
+
+    assert isinstance(played, PlayedRound), played
+    assert played.round.balance_before == 6_000
+    consistent(account)

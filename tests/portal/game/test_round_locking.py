@@ -41,15 +41,15 @@ def money(player):
     return balance, wallet.rounds_played, LedgerEntry.objects.count()
 
 
-def test_a_round_is_three_statements_in_an_ordinary_transaction(
+def test_a_round_is_two_statements_in_an_ordinary_transaction(
     funded_player, live_offering, django_assert_num_queries
 ):
     play(funded_player, live_offering, "atomic-warm-up")  # first use creates caches
 
-    # BEGIN, the read, the account's lock (§ 812a.4), the write, COMMIT: for one wager or ten.
-    with django_assert_num_queries(5):
+    # BEGIN, the read (the account with it, § 812a.4), the write, COMMIT: for one wager or ten.
+    with django_assert_num_queries(4):
         play(funded_player, live_offering, "atomic-one-wager", RED)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(4):
         played = play(funded_player, live_offering, "atomic-ten-wagers").round
 
     assert Round.objects.get(pk=played.pk).hash == played.hash

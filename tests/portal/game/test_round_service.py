@@ -216,12 +216,12 @@ def test_round_statements_do_not_grow_with_the_number_of_wagers(
     one = [{"kind": "red", "stake": 200}]
     ten = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
     play(funded_player, live_offering, one, key="warm-up-key")  # first use creates caches
-    # SQLite, in a savepoint of the test's transaction: the ORM's 10 statements (the locked
-    # wallet, the key, the offering and its listing, the account with its holder (§ 812a.4);
-    # the round, bets, ledger, wallet and account).
-    # PostgreSQL, a transaction of its own: BEGIN, the read, the write, COMMIT (the account
-    # locked in a statement of its own between them).
-    statements = {"postgresql": 5, "sqlite": 12}[connection.vendor]
+    # SQLite, in a savepoint of the test's transaction (its two statements) around the
+    # ORM's 10: the locked wallet, the key, the offering, its listing and the account
+    # (§ 812a.4); the round, its bets, its ledger entries, the wallet and the account.
+    # PostgreSQL, a transaction of its own: BEGIN, the read (the account joined), the
+    # write, COMMIT.
+    statements = {"postgresql": 4, "sqlite": 12}[connection.vendor]
 
     with django_assert_num_queries(statements) as one_wager:
         play(funded_player, live_offering, one, key="one-wager-key")

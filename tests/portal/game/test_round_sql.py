@@ -45,7 +45,7 @@ def test_every_field_said_to_be_written_is_in_the_write(model):
 @pytest.mark.postgres
 def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
     with transaction.atomic():
-        wallet, previous, offering, listing, moved = sql.read_for_round(
+        wallet, previous, offering, listing, moved, account = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="no-round-yet-0001",
@@ -64,6 +64,7 @@ def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
         (offering.layout, reference.layout),
         (offering.paytable, reference.paytable),
         (listing, jinzi_listing(reference.rules_submission)),
+        (account, GamingAccount.objects.get(player=funded_player, holder=reference.holder)),
     ):
         assert type(read) is type(orm)
         for field in type(read)._meta.concrete_fields:

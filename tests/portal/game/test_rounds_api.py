@@ -1,4 +1,5 @@
 import pytest
+from django.db import connection
 from rest_framework.test import APIClient
 
 from portal.game import messages as msg
@@ -213,3 +214,21 @@ def test_round_list_queries_do_not_grow_with_rounds(api, live_offering, django_a
     with django_assert_num_queries(3) as many:
         assert api.get("/api/rounds/").json()["count"] == 8
     assert len(one.captured_queries) == len(many.captured_queries)
+
+
+def test_812a4_a_rounds_answer_names_its_holder_without_a_query_of_its_own(
+    api, live_offering, django_assert_num_queries
+):
+    """The played round's answer says whose account paid (§ 812a.4) from the offering the
+    round read: the request sends the round's statements, no more (the client's user keeps
+    its roles from the first request)."""
+    api.post("/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json")
+    statements = {"postgresql": 4, "sqlite": 12}[connection.vendor]
+    with django_assert_num_queries(statements):
+        answer = api.post(
+            "/api/rounds/",
+            _round(live_offering, [{"kind": "red", "stake": 200}], key="api-round-0002"),
+            format="json",
+        )
+    assert answer.status_code == 201
+    assert answer.json()["holder"] == live_offering.holder_id
