@@ -312,7 +312,7 @@ def withdrawal_refuse(*, actor, withdrawal_id, reason) -> Withdrawal:
     withdrawal = withdrawal_or_404(withdrawal_id)
     require(actor, Action.PAY_OUT, withdrawal.account)
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 2000:
-        raise ValidationFailed.on("reason", msg.REASON_NEEDED)
+        raise ValidationFailed.on("reason", msg.REASON_NEEDED.format(clause="§ 812a.10"))
     decided = _pending_locked(withdrawal, "refused")
     return _release(actor, decided, WithdrawalStatus.REFUSED, "refuse", reason=reason.strip())
 
@@ -401,7 +401,7 @@ def account_set_status(*, actor, account_id, status, reason) -> GamingAccount:
         statuses = ", ".join(str(s.label) for s in AccountStatus)
         raise ValidationFailed.on("status", msg.STATUS_UNKNOWN.format(statuses=statuses))
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 2000:
-        raise ValidationFailed.on("reason", msg.REASON_NEEDED)
+        raise ValidationFailed.on("reason", msg.REASON_NEEDED.format(clause="§ 812a.6, § 812a.12"))
     _, account = locked(account.pk, account.player_id)
     if account.status == status:
         return account

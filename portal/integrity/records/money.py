@@ -349,24 +349,43 @@ def check_deposits(report: RecordsReport) -> None:
     ``account.deposit`` audit event naming both, its account, who made it, its amount and
     the balance it left; every deposit is a deposit entry's, and every such event names
     one."""
+    _check_backed_entries(
+        report,
+        kind=DEPOSIT,
+        record="deposit",
+        action=DEPOSIT_ACTION,
+        clause=DEPOSIT_CLAUSE,
+        columns=DEPOSIT_COLUMNS,
+        counted="deposits",
+        recorded_as="a deposit",
+        check_one=_check_deposit,
+    )
+
+
+def _check_backed_entries(
+    report, *, kind, record, action, clause, columns, counted, recorded_as, check_one
+) -> None:
+    """The ledger entries of ``kind`` and those ``record`` (a deposit, a withdrawal) names,
+    in entry order, each beside the audit events of ``action`` naming it, given to
+    ``check_one``; an event naming no such entry is a problem of its own."""
     entries = (
-        LedgerEntry.objects.filter(Q(kind=DEPOSIT) | Q(deposit__isnull=False))
+        LedgerEntry.objects.filter(Q(kind=kind) | Q(**{f"{record}__isnull": False}))
         .order_by("pk")
-        .values_list(*DEPOSIT_COLUMNS)
+        .values_list(*columns)
     )
     streamed = entries.iterator(chunk_size=CHUNK)
-    events = _events_naming_entries(DEPOSIT_ACTION, "deposit", DEPOSIT_CLAUSE, report)
+    events = _events_naming_entries(action, record, clause, report)
     for entry, entry_id, named in merged(streamed, events, key=first_of):
         if entry is None:
             report.add(
-                "deposit",
+                record,
                 f"audit event #{named[0][1]}",
-                f"{DEPOSIT_CLAUSE}: it records a deposit as ledger entry #{entry_id}, which "
-                "is no deposit in the ledger",
+                f"{clause}: it records {recorded_as} as ledger entry #{entry_id}, which "
+                f"is no {record} in the ledger",
             )
             continue
-        report.count("deposits")
-        _check_deposit(entry, named or [], report)
+        report.count(counted)
+        check_one(entry, named or [], report)
 
 
 def _check_deposit(row: tuple, events: list[tuple], report: RecordsReport) -> None:
@@ -427,24 +446,17 @@ def check_withdrawals(report: RecordsReport) -> None:
     """Every withdrawal entry is its paid withdrawal's (same account, minus its amount),
     with exactly one ``withdrawal.pay`` audit event naming both, who paid it, the amount
     and the balance it left; every such event names one."""
-    entries = (
-        LedgerEntry.objects.filter(Q(kind=WITHDRAWAL) | Q(withdrawal__isnull=False))
-        .order_by("pk")
-        .values_list(*WITHDRAWAL_COLUMNS)
+    _check_backed_entries(
+        report,
+        kind=WITHDRAWAL,
+        record="withdrawal",
+        action=PAY_ACTION,
+        clause=WITHDRAWAL_CLAUSE,
+        columns=WITHDRAWAL_COLUMNS,
+        counted="withdrawals paid",
+        recorded_as="a payout",
+        check_one=_check_withdrawal,
     )
-    streamed = entries.iterator(chunk_size=CHUNK)
-    events = _events_naming_entries(PAY_ACTION, "withdrawal", WITHDRAWAL_CLAUSE, report)
-    for entry, entry_id, named in merged(streamed, events, key=first_of):
-        if entry is None:
-            report.add(
-                "withdrawal",
-                f"audit event #{named[0][1]}",
-                f"{WITHDRAWAL_CLAUSE}: it records a payout as ledger entry #{entry_id}, which "
-                "is no withdrawal in the ledger",
-            )
-            continue
-        report.count("withdrawals paid")
-        _check_withdrawal(entry, named or [], report)
 
 
 def _check_withdrawal(row: tuple, events: list[tuple], report: RecordsReport) -> None:
