@@ -9,6 +9,9 @@ Views, the API, the admin and the services all ask here. Who does what (reading:
 - payments staff see their own holder's player accounts, pay or refuse withdrawals and
   record deposits made at the holder (§ 812a.10); with managers and compliance officers
   they suspend accounts and record self-exclusions (§ 812a.6);
+- a holder's supervisors, with compliance officers, propose and decide the voids and
+  adjustments of settled rounds at their own holder's tables (§ 617a.6, § 812a.7(a)(9)),
+  one proposing and another deciding (four-eyes, enforced in the corrections' workflow);
 - a superuser may do what compliance and managers may (still under four-eyes).
 """
 
@@ -37,6 +40,7 @@ class Action(StrEnum):
     VIEW_PLAYER_ACCOUNTS = "view_player_accounts"  # players' accounts with a holder
     PAY_OUT = "pay_out"  # decide withdrawals, record deposits made at the holder
     RESTRICT_ACCOUNTS = "restrict_accounts"  # suspend, record a self-exclusion
+    CORRECT_ROUNDS = "correct_rounds"  # propose and decide voids and adjustments of rounds
 
 
 NOT_SIGNED_IN = "sign in first"
@@ -108,7 +112,7 @@ def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> s
     if action is Action.VIEW_PLAYER_ACCOUNTS:
         if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
             return None
-        if roles & {Role.MANAGER, Role.PAYMENTS}:
+        if roles & {Role.MANAGER, Role.PAYMENTS, Role.SUPERVISOR}:
             return _own_holder(user, target_holder)
         return WRONG_ROLE.format(action="see players' accounts")
     if action is Action.PAY_OUT:
@@ -123,6 +127,12 @@ def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> s
         if roles & {Role.MANAGER, Role.PAYMENTS}:
             return _own_holder(user, target_holder)
         return WRONG_ROLE.format(action="suspend accounts or record self-exclusions")
+    if action is Action.CORRECT_ROUNDS:
+        if superuser or Role.COMPLIANCE in roles:
+            return None
+        if Role.SUPERVISOR in roles:
+            return _own_holder(user, target_holder)
+        return WRONG_ROLE.format(action="void or adjust rounds")
     if action is Action.MANAGE_HOLDERS:
         return None if superuser else WRONG_ROLE.format(action="manage certificate holders")
     raise ValueError(f"unknown action {action!r}")
@@ -155,7 +165,8 @@ def visible_accounts(user, queryset: QuerySet) -> QuerySet:
     roles = roles_of(user)
     if user.is_authenticated and (user.is_superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}):
         return queryset
-    if roles & {Role.MANAGER, Role.PAYMENTS} and (own := holder_id_of(user)) is not None:
+    staff = {Role.MANAGER, Role.PAYMENTS, Role.SUPERVISOR}
+    if roles & staff and (own := holder_id_of(user)) is not None:
         field = "holder_id" if hasattr(queryset.model, "holder_id") else "account__holder_id"
         return queryset.filter(**{field: own})
     return queryset.none()

@@ -19,6 +19,7 @@ class Role(models.TextChoices):
     AUDITOR = "Auditor", "Auditor"
     PLAYER = "Player", "Player"
     PAYMENTS = "Payments", "Payments staff"
+    SUPERVISOR = "Supervisor", "Holder supervisor"
 
 
 _ROLES_ATTR = "_jinzi_roles"

@@ -18,7 +18,7 @@ from portal.core.validation import clean_text
 HOLDER_TAKEN = "a certificate holder with this name or licence number already exists"
 MANAGER_NEEDS_HOLDER = "managers and payments staff act for a certificate holder: choose one"
 # The roles that act for one certificate holder.
-HOLDER_ROLES = (Role.MANAGER, Role.PAYMENTS)
+HOLDER_ROLES = (Role.MANAGER, Role.PAYMENTS, Role.SUPERVISOR)
 GAMING_DAY_HOUR = (
     "the gaming day starts at a whole hour from 0 to 23, Pennsylvania time (reading:gaming-day)"
 )

@@ -67,6 +67,16 @@ def payments_b(holder_b):
 
 
 @pytest.fixture
+def supervisor_a(holder_a):
+    return make_user("supervisor_a", Role.SUPERVISOR, holder_a)
+
+
+@pytest.fixture
+def supervisor_b(holder_b):
+    return make_user("supervisor_b", Role.SUPERVISOR, holder_b)
+
+
+@pytest.fixture
 def player(db):
     return make_user("player", Role.PLAYER)
 

@@ -16,6 +16,7 @@ from portal.game.models.accounts import (
     Withdrawal,
     WithdrawalStatus,
 )
+from portal.game.models.corrections import CorrectionKind, CorrectionStatus, RoundCorrection
 from portal.game.models.records import Bet, Round, RoundStatus
 
 __all__ = [
@@ -23,6 +24,8 @@ __all__ = [
     "DEBITS",
     "AccountStatus",
     "Bet",
+    "CorrectionKind",
+    "CorrectionStatus",
     "Deposit",
     "DepositMethod",
     "GamingAccount",
@@ -30,6 +33,7 @@ __all__ = [
     "LedgerKind",
     "PlaySession",
     "Round",
+    "RoundCorrection",
     "RoundStatus",
     "Wallet",
     "Withdrawal",

@@ -109,10 +109,17 @@ class LedgerKind(models.TextChoices):
     WITHDRAWAL = "withdrawal", "Withdrawal paid"
     CARRIED_OUT = "carried_out", "Moved to the holder accounts"
     CARRIED_IN = "carried_in", "Carried over from the single wallet"
+    # A voided round (§ 617a.6, reading:voids-and-adjustments): its stakes given back, its
+    # returns taken back (as far as the account can cover them).
+    VOID_STAKES = "void_stakes", "Void: stakes given back"
+    VOID_RETURNS = "void_returns", "Void: returns taken back"
+    # An adjustment of a round (§ 812a.7(a)(9)): the difference, either way.
+    ADJUSTMENT_CREDIT = "adjust_credit", "Adjustment credited"
+    ADJUSTMENT_DEBIT = "adjust_debit", "Adjustment debited"
 
 
-CREDITS = ("return", "top_up", "deposit", "carried_in")
-DEBITS = ("stake", "withdrawal", "carried_out")
+CREDITS = ("return", "top_up", "deposit", "carried_in", "void_stakes", "adjust_credit")
+DEBITS = ("stake", "withdrawal", "carried_out", "void_returns", "adjust_debit")
 
 
 class LedgerEntry(models.Model):
