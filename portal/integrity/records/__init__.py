@@ -31,6 +31,12 @@ rows beside them, which an attacker with database rights can still change. So:
   minus its amount) with exactly one ``withdrawal.pay`` event naming both, who paid it, the
   amount and the balance it left; what an account holds back is the sum of its pending
   withdrawals.
+- **Voids and adjustments** (§ 617a.6, § 812a.7(a)(9)). Every void or adjustment entry is
+  the credit or debit of one approved correction of its kind, in its account, for its round,
+  moving what the correction says; an approved void gave back its round's stakes and took
+  back its returns (the rest recorded as uncollected), an adjustment its difference; each
+  correction has one proposal event and, once decided, one decision event saying what the
+  row says (``portal.integrity.records.corrections``).
 - **Balances.** Every entry's ``balance_after`` is its account's running sum (or its single
   wallet's), so the last entry's is the ledger's sum; each account's balance, and each
   single wallet's, is the sum of its ledger; what was carried out of a single wallet (to
@@ -50,6 +56,7 @@ import time
 from django.db import connection, transaction
 
 from portal.integrity.records.compliance import RECORD_MODELS, check_records
+from portal.integrity.records.corrections import check_corrections
 from portal.integrity.records.money import (
     check_deposits,
     check_round_entries,
@@ -66,7 +73,8 @@ __all__ = ["MAX_LISTED", "Problem", "RecordsReport", "verify_records"]
 CHECKED = (
     *(f"{model.kind.replace('_', ' ')}s" for model in RECORD_MODELS),
     *("record events replayed", "rounds", "ledger entries", "top-ups", "deposits"),
-    *("withdrawals paid", "accounts", "wallets"),
+    *("withdrawals paid", "voids", "void entries", "adjustments", "adjustment entries"),
+    *("accounts", "wallets"),
 )
 
 
@@ -100,4 +108,5 @@ def _check_all(report: RecordsReport) -> None:
     check_top_ups(report)
     check_deposits(report)
     check_withdrawals(report)
+    check_corrections(report)
     check_wallets(report)

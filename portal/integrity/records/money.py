@@ -49,8 +49,17 @@ from portal.integrity.records.report import (
 STAKE, RETURN, TOP_UP = LedgerKind.STAKE, LedgerKind.RETURN, LedgerKind.TOP_UP
 DEPOSIT, WITHDRAWAL = LedgerKind.DEPOSIT, LedgerKind.WITHDRAWAL
 CARRIED_OUT, CARRIED_IN = LedgerKind.CARRIED_OUT, LedgerKind.CARRIED_IN
+# A void's and an adjustment's entries: each names its round (checked against its
+# correction in ``portal.integrity.records.corrections``).
+CORRECTION_KINDS = (
+    LedgerKind.VOID_STAKES,
+    LedgerKind.VOID_RETURNS,
+    LedgerKind.ADJUSTMENT_CREDIT,
+    LedgerKind.ADJUSTMENT_DEBIT,
+)
+ROUND_KINDS = (STAKE, RETURN, *CORRECTION_KINDS)
 # Kinds that always move a holder account's money, and those of the single wallet only.
-ACCOUNT_KINDS = (DEPOSIT, WITHDRAWAL, CARRIED_IN)
+ACCOUNT_KINDS = (DEPOSIT, WITHDRAWAL, CARRIED_IN, *CORRECTION_KINDS)
 WALLET_KINDS = (TOP_UP, CARRIED_OUT)
 PAY_ACTION = WITHDRAWAL_ACTIONS["pay"]
 
@@ -100,7 +109,8 @@ def check_round_entries(report: RecordsReport) -> None:
     bad = LedgerEntry.objects.filter(
         (Q(kind=STAKE) & ~stake_ok)
         | (Q(kind=RETURN) & ~return_ok)
-        | (~Q(kind__in=(STAKE, RETURN)) & Q(round__isnull=False))
+        | (~Q(kind__in=ROUND_KINDS) & Q(round__isnull=False))
+        | (Q(kind__in=CORRECTION_KINDS) & ~Q(same_player, same_holder, round__isnull=False))
         | Q(kind__in=ACCOUNT_KINDS, account__isnull=True)
         | Q(kind__in=WALLET_KINDS, account__isnull=False)
         | (Q(account__isnull=False) & ~Q(account__player_id=F("wallet__player_id")))
@@ -133,12 +143,12 @@ def _entry_problem(row: tuple) -> str | None:
             f"{clause}: it is in player {player}'s wallet, its account #{account} is player "
             f"{a_player}'s"
         )
-    if kind not in (STAKE, RETURN):
+    if kind not in ROUND_KINDS:
         if round_id is not None:
             what = "a top-up" if kind == TOP_UP else f"a {kind} entry"
             return (
-                f"{clause}: {what} names round #{round_id}; only stakes and returns belong "
-                "to a round"
+                f"{clause}: {what} names round #{round_id}; only stakes, returns, voids and "
+                "adjustments belong to a round"
             )
         if kind == CARRIED_OUT and after != 0:
             return (
@@ -158,6 +168,8 @@ def _entry_problem(row: tuple) -> str | None:
             f"{ACCOUNT_CLAUSE}: it is in account #{account} with holder #{a_holder}, its round "
             f"#{round_id} was played at a table of holder #{r_holder}"
         )
+    if kind in CORRECTION_KINDS:
+        return None  # its amount is its correction's: ``check_corrections``
     moved, recorded = (-staked, r_before - staked) if kind == STAKE else (returned, r_after)
     if amount != moved:
         return f"{MONEY_CLAUSE}: it moves {amount:+d}, its round #{round_id} recorded {moved:+d}"
