@@ -12,6 +12,7 @@ from django.db.models import Sum
 from portal.access.roles import Role
 from portal.audit.models import AuditEvent
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
+from portal.game import retention
 from portal.game.corrections import (
     correction_approve,
     correction_propose,
@@ -72,6 +73,8 @@ def test_617a6_a_void_gives_back_the_stakes_and_takes_back_the_returns(
     assert (round_obj.hash, round_obj.status) == (hash_before, "complete")
     state = with_state(Round.objects.filter(pk=round_obj.pk)).get()
     assert (state.voided, state.adjusted) == (True, False)
+    # The chains and the ledger still verify, with the void's entries naming the round.
+    assert retention.verify_stored().ok
     events = AuditEvent.objects.filter(object_type="void", object_id=str(void.pk))
     assert list(events.order_by("sequence").values_list("action", flat=True)) == [
         "void.propose",
