@@ -195,6 +195,53 @@ def with_state(rounds: QuerySet[Round]) -> QuerySet[Round]:
     )
 
 
+def corrections_of(round_ids) -> dict[int, list[RoundCorrection]]:
+    """Each round's voids and adjustments, oldest first, in one query."""
+    found: dict[int, list[RoundCorrection]] = {}
+    rows = RoundCorrection.objects.filter(round_id__in=list(round_ids)).select_related(
+        "proposed_by", "decided_by"
+    )
+    for correction in rows.order_by("pk"):
+        found.setdefault(correction.round_id, []).append(correction)
+    return found
+
+
+def state_of(corrections) -> str:
+    """What a round's record says it is now: "void", "adjusted" or "complete" (as settled).
+    Only an approved correction changes it; one waiting or rejected does not."""
+    approved = {c.kind for c in corrections if c.status == S.APPROVED}
+    if CorrectionKind.VOID in approved:
+        return "void"
+    return "adjusted" if CorrectionKind.ADJUSTMENT in approved else "complete"
+
+
+STATE_WORDS = {"void": "Void", "adjusted": "Adjusted", "complete": "Complete"}
+
+
+def correction_data(correction: RoundCorrection) -> dict:
+    """One void or adjustment as pages, the API and exports show it: who, when and why."""
+    decided_by = correction.decided_by
+    return {
+        "id": correction.pk,
+        "round": correction.round_id,
+        "kind": correction.kind,
+        "kind_label": CorrectionKind(correction.kind).label,
+        "status": correction.status,
+        "status_label": CorrectionStatus(correction.status).label,
+        "amount": correction.amount,
+        "reason": correction.reason,
+        "notice": correction.notice,
+        "proposed_by": correction.proposed_by.get_username(),
+        "proposed_at": correction.proposed_at,
+        "decided_by": decided_by.get_username() if decided_by is not None else None,
+        "decided_at": correction.decided_at,
+        "decision_reason": correction.decision_reason,
+        "credited": correction.credited,
+        "debited": correction.debited,
+        "uncollected": correction.uncollected,
+    }
+
+
 # Proposing --------------------------------------------------------------------------------
 
 
