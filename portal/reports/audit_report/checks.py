@@ -75,6 +75,7 @@ def reconciliation_section(reconciliation: dict) -> dict:
         return "" if flag else "does not reconcile"
 
     stakes, returns = reconciliation["stakes"], reconciliation["returns"]
+    voids, adjusted = reconciliation["voids"], reconciliation["adjustments"]
     chains, audit = reconciliation["round_chains"], reconciliation["audit_chain"]
     rows = [
         {
@@ -92,8 +93,28 @@ def reconciliation_section(reconciliation: dict) -> dict:
             "flag": ok(returns["rounds"] == returns["bets"] == returns["ledger"]),
         },
         {
+            "check": f"Void rounds ({voids['rounds']:,}): their stakes = stakes given back",
+            "rounds": voids["staked"],
+            "ledger": voids["given_back"],
+            "flag": ok(voids["staked"] == voids["given_back"]),
+        },
+        {
+            "check": "Void rounds: their returns = returns taken back + uncollected "
+            f"({voids['uncollected']:,} cents uncollected)",
+            "rounds": voids["returned"],
+            "ledger": voids["taken_back"] + voids["uncollected"],
+            "flag": ok(voids["returned"] == voids["taken_back"] + voids["uncollected"]),
+        },
+        {
+            "check": f"Adjustments ({adjusted['count']:,}): differences = credited − debited "
+            f"− uncollected ({adjusted['uncollected']:,} cents uncollected)",
+            "rounds": adjusted["difference"],
+            "ledger": adjusted["credited"] - adjusted["debited"] - adjusted["uncollected"],
+            "flag": ok(adjusted["ok"]),
+        },
+        {
             "check": "Player accounts: opening + deposits − withdrawals paid − stakes + "
-            f"returns (+ carried in − carried out) = closing "
+            f"returns (+ carried in − carried out, + voids and adjustments in − out) = closing "
             f"({reconciliation['accounts']['checked']:,} accounts)",
             "flag": ok(not reconciliation["accounts"]["mismatched"]),
         },
@@ -131,6 +152,10 @@ MONEY_OF_ACCOUNT = (
     "returns",
     "carried_in",
     "carried_out",
+    "voids_in",
+    "voids_out",
+    "adjustments_in",
+    "adjustments_out",
     "closing",
 )
 
@@ -164,16 +189,21 @@ def accounts_section(rows: list[dict]) -> dict:
         column("returns", "Returns", "money"),
         column("carried_in", "Carried in", "money"),
         column("carried_out", "Carried out", "money"),
+        column("voids_in", "Void: stakes given back", "money"),
+        column("voids_out", "Void: returns taken back", "money"),
+        column("adjustments_in", "Adjustments credited", "money"),
+        column("adjustments_out", "Adjustments debited", "money"),
         column("closing", "Closing", "money"),
         column("flag", "Check", "flag"),
     ]
-    keys = ("entries", "deposits", "withdrawals", "stakes", "returns", "carried_in", "carried_out")
+    keys = ("entries", *MONEY_OF_ACCOUNT[1:-1])
     totals = {key: sum(row[key] for row in rows) for key in keys}
     notes = [
         "Each player account's ledger over the period's instants (§ 811a.9, § 812a.4): "
         "opening (its last entry before) + deposits − withdrawals paid − stakes + returns "
-        "(+ carried in − carried out) = closing; every entry's running balance; every round "
-        "entry against the balances its round recorded. A withdrawal still pending moves "
+        "(+ carried in − carried out, + voids and adjustments in − out) = closing; every "
+        "entry's running balance; every stake and return entry against the balances its "
+        "round recorded. A withdrawal still pending moves "
         "nothing until it is paid (§ 812a.10).",
         "Demo top-ups of the single wallet used before accounts per holder count as "
         "deposits; that wallet's balance was carried into the player's holder accounts "

@@ -2,11 +2,15 @@
 
 - **Stakes and returns three ways:** Σ the rounds' stakes = Σ their bets' stakes = − Σ
   their stake ledger entries; Σ the rounds' returns = Σ their bets' returns = Σ their
-  return ledger entries.
+  return ledger entries (of the rounds played: void rounds are reconciled apart).
+- **Voids and adjustments** (§ 617a.6, § 812a.7(a)(9)): the void rounds' stakes were given
+  back, their returns taken back or recorded as uncollected; each adjustment's difference
+  was credited, or debited and uncollected.
 - **Every account** that moved in the period (reading:one-account-per-holder; and the
   single wallet of before accounts per holder, where its older entries fall in it):
   opening balance (its last entry before) + deposits (older top-ups among them) −
-  withdrawals paid − stakes + returns (+ carried in − carried out) = closing balance,
+  withdrawals paid − stakes + returns (+ carried in − carried out, + voids and adjustments
+  in − out) = closing balance,
   every entry's running balance, and every round entry against its round's recorded
   balances. A report of one holder reads only that holder's accounts.
 - **The chains:** the round chains of the period's rounds (``resettle``), and the whole
@@ -18,11 +22,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, OuterRef, Q, Subquery, Sum, Value
 
 from portal.audit.chain import stored_head, verify_stored
 from portal.game.chain import heads_digest
-from portal.game.models import GamingAccount, LedgerEntry, LedgerKind, Round, Wallet
+from portal.game.models import (
+    CorrectionKind,
+    CorrectionStatus,
+    GamingAccount,
+    LedgerEntry,
+    LedgerKind,
+    Round,
+    RoundCorrection,
+    Wallet,
+)
 from portal.reports.audit_report.resettle import Pass
 from portal.reports.audit_report.scope import Scope
 
@@ -39,8 +52,8 @@ class Money:
 
 
 def ledger_of_rounds(scope: Scope) -> tuple[int, int]:
-    """(− Σ stake entries, Σ return entries) of the scope's rounds."""
-    sums = LedgerEntry.objects.filter(scope.q("round__")).aggregate(
+    """(− Σ stake entries, Σ return entries) of the scope's rounds played (not void)."""
+    sums = LedgerEntry.objects.filter(scope.played("round__")).aggregate(
         stakes=Sum("amount", filter=Q(kind=LedgerKind.STAKE)),
         returns=Sum("amount", filter=Q(kind=LedgerKind.RETURN)),
     )
@@ -94,7 +107,7 @@ def accounts(scope: Scope) -> list[dict]:
         row["closing"] += amount
         if after != row["closing"] and not row["problem"]:
             row["problem"] = f"an entry says {after}, the ledger adds up to {row['closing']}"
-        if round_id is not None and not row["problem"]:
+        if kind in ROUND_KINDS and not row["problem"]:
             recorded = r_before - r_staked if kind == LedgerKind.STAKE else r_after
             if after != recorded:
                 row["problem"] = f"round {round_id} recorded {recorded}, its entry {after}"
@@ -153,8 +166,91 @@ KIND_SUM = {
     LedgerKind.RETURN: "returns",
     LedgerKind.CARRIED_IN: "carried_in",
     LedgerKind.CARRIED_OUT: "carried_out",
+    LedgerKind.VOID_STAKES: "voids_in",
+    LedgerKind.VOID_RETURNS: "voids_out",
+    LedgerKind.ADJUSTMENT_CREDIT: "adjustments_in",
+    LedgerKind.ADJUSTMENT_DEBIT: "adjustments_out",
 }
-MONEY_MOVED = ("deposits", "withdrawals", "stakes", "returns", "carried_in", "carried_out")
+MONEY_MOVED = (
+    *("deposits", "withdrawals", "stakes", "returns", "carried_in", "carried_out"),
+    *("voids_in", "voids_out", "adjustments_in", "adjustments_out"),
+)
+# The entries a round writes, checked against the balances it recorded.
+ROUND_KINDS = (LedgerKind.STAKE, LedgerKind.RETURN)
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """The money of the period's void rounds and of its rounds' adjustments (decided before
+    the cutoff), as the rounds, the corrections and the ledger each say it."""
+
+    void_rounds: int
+    void_staked: int  # Σ the void rounds' stakes
+    void_returned: int  # Σ their returns
+    given_back: int  # Σ void "stakes given back" entries
+    taken_back: int  # Σ void "returns taken back" entries (unsigned)
+    void_uncollected: int
+    adjustments: int
+    adjusted: int  # Σ the adjustments' differences (signed)
+    adjusted_in: int  # Σ adjustment credits
+    adjusted_out: int  # Σ adjustment debits (unsigned)
+    adjustment_uncollected: int
+
+    @property
+    def voids_ok(self) -> bool:
+        return (
+            self.given_back == self.void_staked
+            and self.taken_back + self.void_uncollected == self.void_returned
+        )
+
+    @property
+    def adjustments_ok(self) -> bool:
+        return self.adjusted == self.adjusted_in - self.adjusted_out - self.adjustment_uncollected
+
+
+def corrected(scope: Scope) -> Corrected:
+    """Three queries: the void rounds' totals, the corrections' sums, their entries' sums.
+    A void of a round in the period counts here whenever the money moved, since it is
+    the round's period it corrects."""
+    void_rounds = Round.objects.filter(pk__in=sorted(scope.voided)).aggregate(
+        staked=Sum("total_staked"), returned=Sum("total_returned")
+    )
+    decided = RoundCorrection.objects.filter(
+        scope.q("round__"), status=CorrectionStatus.APPROVED, decided_at__lt=scope.cutoff
+    )
+    void, adjustment = Q(kind=CorrectionKind.VOID), Q(kind=CorrectionKind.ADJUSTMENT)
+    sums = decided.aggregate(
+        void_uncollected=Sum("uncollected", filter=void),
+        adjusted=Sum("amount", filter=adjustment),
+        adjustment_uncollected=Sum("uncollected", filter=adjustment),
+        adjustments=Count("pk", filter=adjustment),
+    )
+    moved = LedgerEntry.objects.filter(
+        Q(correction_credited__in=decided) | Q(correction_debited__in=decided)
+    ).aggregate(
+        **{
+            kind.value: Sum("amount", filter=Q(kind=kind))
+            for kind in (
+                LedgerKind.VOID_STAKES,
+                LedgerKind.VOID_RETURNS,
+                LedgerKind.ADJUSTMENT_CREDIT,
+                LedgerKind.ADJUSTMENT_DEBIT,
+            )
+        }
+    )
+    return Corrected(
+        void_rounds=len(scope.voided),
+        void_staked=void_rounds["staked"] or 0,
+        void_returned=void_rounds["returned"] or 0,
+        given_back=moved[LedgerKind.VOID_STAKES] or 0,
+        taken_back=-(moved[LedgerKind.VOID_RETURNS] or 0),
+        void_uncollected=sums["void_uncollected"] or 0,
+        adjustments=sums["adjustments"],
+        adjusted=sums["adjusted"] or 0,
+        adjusted_in=moved[LedgerKind.ADJUSTMENT_CREDIT] or 0,
+        adjusted_out=-(moved[LedgerKind.ADJUSTMENT_DEBIT] or 0),
+        adjustment_uncollected=sums["adjustment_uncollected"] or 0,
+    )
 
 
 def scope_players(scope: Scope):
@@ -168,15 +264,46 @@ def ledger_label(row: dict) -> str:
     return f"wallet #{row['wallet']} (single wallet)"
 
 
-def reconciliation(*, stakes: Money, returns: Money, account_rows: list[dict], found: Pass) -> dict:
+def reconciliation(
+    *,
+    stakes: Money,
+    returns: Money,
+    account_rows: list[dict],
+    found: Pass,
+    corrections: Corrected,
+) -> dict:
     """The contract's ``reconciliation`` object; the audit chain is verified here."""
     audit = verify_stored()
     sequence, head = stored_head()
     bad = [row for row in account_rows if not row["ok"]]
+    c = corrections
     return {
-        "ok": stakes.ok and returns.ok and not bad and found.chain_problem_count == 0 and audit.ok,
+        "ok": stakes.ok
+        and returns.ok
+        and c.voids_ok
+        and c.adjustments_ok
+        and not bad
+        and found.chain_problem_count == 0
+        and audit.ok,
         "stakes": {"rounds": stakes.rounds, "bets": stakes.bets, "ledger": stakes.ledger},
         "returns": {"rounds": returns.rounds, "bets": returns.bets, "ledger": returns.ledger},
+        "voids": {
+            "ok": c.voids_ok,
+            "rounds": c.void_rounds,
+            "staked": c.void_staked,
+            "returned": c.void_returned,
+            "given_back": c.given_back,
+            "taken_back": c.taken_back,
+            "uncollected": c.void_uncollected,
+        },
+        "adjustments": {
+            "ok": c.adjustments_ok,
+            "count": c.adjustments,
+            "difference": c.adjusted,
+            "credited": c.adjusted_in,
+            "debited": c.adjusted_out,
+            "uncollected": c.adjustment_uncollected,
+        },
         "accounts": {"checked": len(account_rows), "mismatched": [ledger_label(r) for r in bad]},
         "round_chains": {
             "ok": found.chain_problem_count == 0,

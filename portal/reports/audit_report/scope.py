@@ -9,11 +9,17 @@ figure is computed over exactly those rounds.
 Rounds started after the report began (``cutoff``), or stored after it (``last_round``), are
 left out, so a report of a day still being played is a fixed picture: every part of it
 reads the same rounds.
+
+A round voided by then (§ 617a.6, reading:voids-and-adjustments: an approved void decided
+before the cutoff) stays in the period of the round but is counted apart from play:
+``played`` leaves it out of handle, win, E and SD, while the pass still re-settles and
+chain-checks every round of ``q`` and the reconciliation accounts for the void's money.
 """
 
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime
 from dataclasses import dataclass, field
 
@@ -22,7 +28,7 @@ from django.db.models import Max, Q
 from portal.accounts.models import CertificateHolder
 from portal.compliance.models import Offering
 from portal.core.padates import day_starts
-from portal.game.models import Round
+from portal.game.models import CorrectionKind, CorrectionStatus, Round, RoundCorrection
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,8 @@ class Scope:
     last_round: int  # the highest round id stored when the report began
     holders: dict[int, Holder]
     offerings: dict[int, tuple[int, str]]  # offering pk → (holder pk, name), all in scope
+    # The rounds of the period voided before the cutoff: out of play, still in the pass.
+    voided: frozenset[int] = frozenset()
 
     @property
     def days(self) -> list[datetime.date]:
@@ -85,6 +93,12 @@ class Scope:
             condition &= Q(**{f"{prefix}offering_id": self.offering_id})
         return condition & Q(**{f"{prefix}pk__lte": self.last_round})
 
+    def played(self, prefix: str = "") -> Q:
+        """``q`` without the void rounds: the rounds that count as play."""
+        if not self.voided:
+            return self.q(prefix)
+        return self.q(prefix) & ~Q(**{f"{prefix}pk__in": sorted(self.voided)})
+
     def gaming_day(self, offering_id: int, started_at: datetime.datetime) -> datetime.date:
         """The gaming day of a round in scope (by bisection on its holder's day starts)."""
         starts = self.holders[self.offerings[offering_id][0]].day_starts
@@ -118,7 +132,7 @@ def scope_of(
     # Rounds are append-only and stored in one short transaction: capping the id as well
     # as the start keeps every part of the report on the same rounds while play goes on.
     last_round = Round.objects.filter(started_at__lt=cutoff).aggregate(last=Max("pk"))["last"]
-    return Scope(
+    scope = Scope(
         start=start,
         end=end,
         holder_id=holder_id,
@@ -131,3 +145,10 @@ def scope_of(
             for pk, holder, name in offerings.values_list("pk", "holder_id", "name")
         },
     )
+    voids = RoundCorrection.objects.filter(
+        scope.q("round__"),
+        kind=CorrectionKind.VOID,
+        status=CorrectionStatus.APPROVED,
+        decided_at__lt=cutoff,
+    )
+    return dataclasses.replace(scope, voided=frozenset(voids.values_list("round_id", flat=True)))

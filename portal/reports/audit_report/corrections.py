@@ -1,0 +1,155 @@
+"""The audit report's voids and adjustments (§ 617a.6, § 812a.7(a)(9),
+reading:voids-and-adjustments), listed with the exceptions.
+
+- **Void rounds:** every round of the period voided before the report's cutoff, counted
+  apart from play (out of handle, win, expected win and its SD; still re-settled and
+  chain-checked), with what the void gave back, took back and could not collect.
+- **Adjustments:** every adjustment of a round of the period decided before the cutoff,
+  with the difference, what moved and what was not collected.
+- Proposals still waiting for a decision are counted in a note: until decided they change
+  nothing.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+
+from portal.game.models import CorrectionKind, CorrectionStatus, RoundCorrection
+from portal.reports.audit_report.checks import player_ref
+from portal.reports.audit_report.scope import Scope
+from portal.reports.document import column, section
+
+LISTED = 1_000
+
+COLUMNS = (
+    "pk", "kind", "round_id", "round__offering_id", "round__player_id", "round__started_at",
+    "round__total_staked", "round__total_returned", "amount", "credited", "debited",
+    "uncollected", "reason", "notice", "proposed_by__username", "proposed_at",
+    "decided_by__username", "decided_at",
+)  # fmt: skip
+
+
+def _decided(scope: Scope, kind: CorrectionKind):
+    return (
+        RoundCorrection.objects.filter(
+            scope.q("round__"),
+            kind=kind,
+            status=CorrectionStatus.APPROVED,
+            decided_at__lt=scope.cutoff,
+        )
+        .order_by("round_id", "pk")
+        .values(*COLUMNS)
+    )
+
+
+def _common(scope: Scope, row: dict) -> dict:
+    offering = row["round__offering_id"]
+    return {
+        "round": row["round_id"],
+        "holder": scope.holders[scope.offerings[offering][0]].name,
+        "offering": scope.offerings[offering][1],
+        "player": player_ref(row["round__player_id"]),
+        "started": row["round__started_at"].isoformat(),
+        "reason": row["reason"],
+        "proposed": f"{row['proposed_by__username']}, {row['proposed_at'].isoformat()}",
+        "decided": f"{row['decided_by__username']}, {row['decided_at'].isoformat()}",
+    }
+
+
+PEOPLE = [
+    column("reason", "Reason"),
+    column("proposed", "Proposed by, at"),
+    column("decided", "Approved by, at"),
+]
+
+
+def _waiting_note(scope: Scope, kind: CorrectionKind) -> str:
+    waiting = RoundCorrection.objects.filter(
+        scope.q("round__"),
+        Q(status=CorrectionStatus.PROPOSED) | Q(decided_at__gte=scope.cutoff),
+        kind=kind,
+        proposed_at__lt=scope.cutoff,
+    ).count()
+    label = CorrectionKind(kind).label.lower()
+    return (
+        f"{waiting:,} {label} proposals of the period's rounds were waiting for a decision "
+        "when the report was made: they change nothing until approved."
+    )
+
+
+def voids_section(scope: Scope) -> dict:
+    rows = [
+        {
+            **_common(scope, row),
+            "staked": row["round__total_staked"],
+            "returned": row["round__total_returned"],
+            "given_back": row["credited"],
+            "taken_back": row["debited"],
+            "uncollected": row["uncollected"],
+        }
+        for row in _decided(scope, CorrectionKind.VOID)[:LISTED]
+    ]
+    columns = [
+        column("round", "Round id", "integer"),
+        column("holder", "Certificate holder"),
+        column("offering", "Offering"),
+        column("player", "Player"),
+        column("started", "Started", "datetime"),
+        column("staked", "Staked", "money"),
+        column("returned", "Returned", "money"),
+        column("given_back", "Stakes given back", "money"),
+        column("taken_back", "Returns taken back", "money"),
+        column("uncollected", "Uncollected", "money"),
+        *PEOPLE,
+    ]
+    notes = [
+        f"§ 617a.6: a malfunction voids all pays and plays. {len(scope.voided):,} rounds of "
+        "the period were voided before the report was made: they are counted apart from "
+        "play (out of handle, win, expected win and its standard deviation), still settled "
+        "again and chain-checked. What a void could not take back from the account is "
+        "uncollected.",
+        _waiting_note(scope, CorrectionKind.VOID),
+    ]
+    if len(rows) == LISTED:
+        notes.append(f"The first {LISTED:,} are listed, by round id.")
+    keys = ("staked", "returned", "given_back", "taken_back", "uncollected")
+    totals = {key: sum(row[key] for row in rows) for key in keys} if rows else None
+    return section("voids", "Void rounds", columns, rows, totals=totals, notes=notes)
+
+
+def adjustments_section(scope: Scope) -> dict:
+    rows = [
+        {
+            **_common(scope, row),
+            "difference": row["amount"],
+            "credited": row["credited"],
+            "debited": row["debited"],
+            "uncollected": row["uncollected"],
+            "notice": row["notice"],
+        }
+        for row in _decided(scope, CorrectionKind.ADJUSTMENT)[:LISTED]
+    ]
+    columns = [
+        column("round", "Round id", "integer"),
+        column("holder", "Certificate holder"),
+        column("offering", "Offering"),
+        column("player", "Player"),
+        column("started", "Started", "datetime"),
+        column("difference", "Difference owed to the player", "money"),
+        column("credited", "Credited", "money"),
+        column("debited", "Debited", "money"),
+        column("uncollected", "Uncollected", "money"),
+        column("notice", "Notification to the player"),
+        *PEOPLE,
+    ]
+    notes = [
+        "§ 812a.7(a)(9): a wrong payout or an upheld dispute is adjusted by the difference, "
+        "decided by a second person, with the notification sent to the player. The rounds "
+        "stay in play as settled; the adjustments are shown here, apart.",
+        _waiting_note(scope, CorrectionKind.ADJUSTMENT),
+    ]
+    if len(rows) == LISTED:
+        notes.append(f"The first {LISTED:,} are listed, by round id.")
+    keys = ("difference", "credited", "debited", "uncollected")
+    totals = {key: sum(row[key] for row in rows) for key in keys} if rows else None
+    return section("adjustments", "Adjustments", columns, rows, totals=totals, notes=notes)
