@@ -21,7 +21,7 @@ AXE_VERSION := 4.14.1
 NODE_DIR := var/node
 AXE_STAMP := $(NODE_DIR)/.axe-core-$(AXE_VERSION)-stamp
 
-.PHONY: run test lint bench install axe migrate seed lock clean fmt
+.PHONY: run test lint bench install axe migrate seed lock clean fmt mutation
 
 $(STAMP): pyproject.toml requirements/constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
@@ -68,6 +68,15 @@ test: lint axe
 
 bench: install
 	$(DEMO_ENV) $(PY) bench/run.py
+
+# Mutation testing of the engine (docs/mutation.md); minutes, so not part of `make test` or CI.
+# mutmut changes the modules [tool.mutmut] lists one small step at a time in a fresh copy under
+# mutants/ (ignored) and runs tests/jinzi on each change; then the score of each file is
+# printed, and any surviving change that docs/mutation.md does not explain fails the target.
+mutation: install
+	rm -rf mutants
+	$(DEMO_ENV) $(BIN)/mutmut run
+	$(BIN)/mutmut results --all true | $(PY) tests/jinzi/mutation_scores.py docs/mutation.md
 
 fmt: install
 	$(BIN)/ruff format .

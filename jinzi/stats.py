@@ -33,6 +33,7 @@ CHI_SQUARE_ALARM = 0.01  # flag the outcome counts when p < 0.01
 
 COUNTS_WRONG = "outcome counts are 13 whole numbers, one per number 0–12, not negative; got {got}"
 EVEN_DEGREES = "the p-value here is exact for an even number of degrees of freedom; got {got}"
+VARIANCE_NEGATIVE = "a variance cannot be negative; got {got}"
 
 
 @dataclass(frozen=True)
@@ -85,8 +86,11 @@ class HoldCheck:
 
 
 def hold_check(*, win: int, expected_win: Fraction, variance: Fraction, rounds: int) -> HoldCheck:
-    """W against E ± SD, for a period of ``rounds`` rounds (see the module's reading)."""
-    sd = math.sqrt(variance) if variance > 0 else 0.0
+    """W against E ± SD, for a period of ``rounds`` rounds (see the module's reading); a
+    negative variance, which no period can have, is refused."""
+    if variance < 0:
+        raise JinziError(VARIANCE_NEGATIVE.format(got=variance))
+    sd = math.sqrt(variance)
     z = float((win - expected_win) / Fraction(sd)) if sd else None
     if rounds < LOW_VOLUME_ROUNDS or z is None:
         flag = "low volume"

@@ -20,6 +20,7 @@ from jinzi import (
     Paytable,
     RoundMoments,
     RoundMomentsTable,
+    SettlementTable,
     Wager,
     Wheel,
     house_edge,
@@ -111,10 +112,12 @@ HAND_CHECKED = [
     HAND_CHECKED,
     ids=[f"{case[0]}-{'+'.join(spot for spot, _ in case[1])}" for case in HAND_CHECKED],
 )
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_g_moments_of_hand_checked_rounds(paytable, bets, stake, mean, variance):
     assert moments(bets, PAYTABLES[paytable]) == (stake, mean, variance)
 
 
+@pytest.mark.clause("617b.8(g)", kind="related")
 def test_617b8_g_red_and_black_together_nearly_cancel():
     # 1 unit on each (a stake of 2 minor units each): the round returns 2 units on every
     # non-zero outcome and ½ + ½ = 1 on 0 (half back on both, § 617b.8(g)(2)).
@@ -139,7 +142,8 @@ def test_617b8_g_red_and_black_together_nearly_cancel():
     assert 2 * red[2] == Fraction(1272, 169) == Fraction(53, 2) * together[2]
 
 
-@pytest.mark.clause("reading:expected-win")
+@pytest.mark.clause("reading:expected-win", kind="proves")
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_expected_win_is_the_stake_times_the_edge_of_each_spot():
     bets = [("straight:0", 2), ("red", 4), ("split:1-2", 2)]
     m = both_forms([(Wager.parse(spot), stake) for spot, stake in bets])
@@ -192,6 +196,7 @@ bets_lists = st.lists(
 
 
 @given(bets=bets_lists, paytable=paytables, wheel=wheels)
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_g_moments_match_a_brute_force_enumeration_of_the_outcomes(bets, paytable, wheel):
     m = both_forms(bets, paytable, wheel)
     assert (m.stake, m.mean_return, m.variance) == brute_force(bets, paytable, wheel)
@@ -253,6 +258,8 @@ BAD_STAKES = [
 
 
 @pytest.mark.parametrize(("stake", "message", "clause"), BAD_STAKES)
+@pytest.mark.clause("617b.8(g)", kind="cites-in-message")
+@pytest.mark.clause("reading:even-stakes", kind="proves")
 def test_617b8_g_a_stake_that_is_not_a_positive_even_integer_is_refused(stake, message, clause):
     with pytest.raises(InvalidStake) as single:
         round_moments([(Wager("big"), 2), (Wager("red"), stake)])
@@ -283,3 +290,54 @@ def test_617b8_d_an_illegal_spot_cannot_even_be_named():
 def test_a_round_needs_one_stake_per_spot():
     with pytest.raises(ValueError, match=COLUMNS_MISMATCH.format(spots=2, stakes=1)):
         RoundMomentsTable.for_().moments([0, 1], [2])
+
+
+# A straight up at 15 to 1 returns 16 a unit, 32 per half-stake: the largest return of the
+# table, and a power of two, so a stake can put a return exactly on 2**64.
+FIFTEEN = Paytable({**MINIMUM, "straight": 15})
+
+
+@pytest.fixture
+def plain_settlements(monkeypatch):
+    """The outcomes a compiled moments table settles bet by bet (its plain path)."""
+    settled = []
+    settle_columns = SettlementTable.settle_columns
+
+    def counting(table, outcome, spots, stakes):
+        settled.append(outcome)
+        return settle_columns(table, outcome, spots, stakes)
+
+    monkeypatch.setattr(SettlementTable, "settle_columns", counting)
+    return settled
+
+
+@pytest.mark.parametrize(("half", "packed"), [(2**59 - 1, True), (2**59, False)])
+def test_617b8_f_a_return_of_exactly_2_to_the_64_takes_the_plain_path(
+    half, packed, plain_settlements
+):
+    # 32 × (2**59 − 1) still fits a 64-bit field; 32 × 2**59 = 2**64 would spill into the next.
+    bets = [(Wager("straight", (5,)), 2 * half)]
+    table = RoundMomentsTable.for_(FIFTEEN)
+
+    assert table.moments([5], [2 * half]) == RoundMoments(*brute_force_scaled(bets, FIFTEEN))
+    assert plain_settlements == ([] if packed else list(NUMBERS))
+
+
+def test_617b8_f_rounds_of_ordinary_stakes_are_added_up_packed(plain_settlements):
+    table = RoundMomentsTable.for_()
+    bets = [(Wager("straight", (0,)), 2), (Wager("red"), 4), (Wager("split", (1, 2)), 2)]
+
+    assert table.moments(*zip(*bets, strict=True)) == RoundMoments(*brute_force_scaled(bets))
+    assert plain_settlements == []
+    # Odds that round some returns up are not linear in the stake, so nothing is packed.
+    assert RoundMomentsTable.for_(ROUNDING).moments([Wager("red")], [2]).variance_x169 == 1002
+    assert plain_settlements == list(NUMBERS)
+
+
+def test_617b8_f_c_a_compiled_moments_table_is_of_the_paytable_and_wheel_it_was_given():
+    wheel = Wheel((0, *range(1, 13)), "black")
+    for table in (RoundMomentsTable(HALVES, wheel), RoundMomentsTable.for_(HALVES, wheel)):
+        assert table.paytable == HALVES
+        assert table.wheel == wheel
+    assert RoundMomentsTable.for_().paytable == Paytable.minimum()
+    assert RoundMomentsTable.for_().wheel == Wheel.standard()

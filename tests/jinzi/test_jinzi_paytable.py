@@ -18,9 +18,11 @@ from jinzi import (
 )
 from jinzi.paytable import (
     BELOW_MINIMUM,
+    MAX_ODDS,
     MISSING_KINDS,
     NOT_A_MAPPING,
     ODDS_NOT_EXACT,
+    ODDS_TOO_LARGE,
     ODDS_UNREADABLE,
     UNKNOWN_KINDS,
 )
@@ -228,3 +230,29 @@ def test_617b8_f_absurdly_large_odds_are_refused(huge):
         jinzi.Paytable(odds)
     with pytest.raises(jinzi.InvalidPaytable):
         jinzi.Paytable.from_dict({**{k: str(v) for k, v in odds.items()}, "straight": huge})
+
+
+@pytest.mark.parametrize(
+    ("odds", "shown"),
+    [(None, "None (NoneType)"), ([("straight", 11)], "[('straight', 11)] (list)")],
+)
+def test_what_was_given_instead_of_a_paytable_is_shown_in_the_error(odds, shown):
+    for read in (Paytable, Paytable.from_dict):
+        with pytest.raises(InvalidPaytable) as raised:
+            read(odds)
+        assert str(raised.value) == NOT_A_MAPPING.format(got=shown)
+
+
+def test_617b8_f_an_unknown_kind_that_is_not_text_is_shown_with_its_type():
+    with pytest.raises(InvalidPaytable) as raised:
+        Paytable({**MINIMUM, None: 1, 1.5: 2})
+    assert str(raised.value) == UNKNOWN_KINDS.format(kinds="None (NoneType), 1.5 (float)")
+    assert raised.value.clause == "617b.8(f)"
+
+
+@pytest.mark.parametrize("read", [Paytable, Paytable.from_dict])
+def test_odds_too_large_are_refused_naming_the_kind_and_the_odds(read):
+    with pytest.raises(InvalidPaytable) as raised:
+        read(with_odds(split=10**9))
+    assert str(raised.value) == ODDS_TOO_LARGE.format(label="Split", limit=MAX_ODDS, got=10**9)
+    assert str(raised.value) == "odds for Split must be below 1,000,000,000 to 1, got 1000000000"

@@ -8,6 +8,7 @@ import pytest
 
 import jinzi
 from jinzi import RNG_METHOD, Draw, RandomSourceError, draw, spin, spins
+from jinzi.rng import BAD_COUNT, BAD_RAW, NO_RANDBITS
 
 SEED = 6178
 CHI_SQUARE_99_12_DOF = 26.217
@@ -98,3 +99,20 @@ def test_a_source_without_randbits_is_refused():
 def test_spins_needs_a_whole_count(count):
     with pytest.raises(ValueError, match="count must be a non-negative whole number"):
         spins(count)
+
+
+def test_no_spins_are_an_empty_list():
+    assert spins(0) == []
+    assert spins(0, ScriptedBits([])) == []
+
+
+def test_what_the_random_source_or_the_count_was_is_shown_in_the_error():
+    with pytest.raises(RandomSourceError) as raised:
+        draw(ScriptedBits([16]))
+    assert str(raised.value) == BAD_RAW.format(got="16")
+    with pytest.raises(RandomSourceError) as raised:
+        draw("dice")
+    assert str(raised.value) == NO_RANDBITS.format(got="'dice' (str)")
+    with pytest.raises(ValueError) as raised:
+        spins(-1)
+    assert str(raised.value) == BAD_COUNT.format(got="-1")

@@ -23,8 +23,12 @@ from jinzi import (
 from jinzi.settlement import (
     BETS_NOT_PAIRS,
     COLUMNS_MISMATCH,
+    NOT_A_PAYTABLE,
+    NOT_A_WAGER,
+    NOT_A_WHEEL,
     STAKE_MESSAGE,
     STAKE_ODD_MESSAGE,
+    spot_indices,
 )
 from jinzi.wheel import OUTCOME_MESSAGE
 
@@ -77,14 +81,14 @@ def test_617b8_g_1_straight_up_on_zero_pays_eleven_to_one_when_zero_comes_up():
     assert settle(Wager("straight", (0,)), 1000, 0) == 12000
 
 
-@pytest.mark.clause("reading:placed-on-zero")
+@pytest.mark.clause("reading:placed-on-zero", kind="proves")
 @pytest.mark.parametrize("spot", sorted(ON_ZERO))
 def test_617b8_g_wagers_placed_on_zero_win_at_their_own_odds_when_zero_comes_up(spot):
     odds = MINIMUM[spot.partition(":")[0]]
     assert settle(Wager.parse(spot), 100, 0) == 100 * (odds + 1)
 
 
-@pytest.mark.clause("reading:placed-on-zero")
+@pytest.mark.clause("reading:placed-on-zero", kind="proves")
 def test_617b8_g_2_every_wager_not_placed_on_zero_returns_half_when_zero_comes_up():
     others = [w for w in legal_wagers() if w.spot not in ON_ZERO]
     assert len(others) == 46
@@ -127,7 +131,7 @@ def test_the_settlement_table_matches_settle_for_every_spot_outcome_and_paytable
                 assert table.settle_many(outcome, bets) == single
 
 
-@pytest.mark.clause("reading:round-up")
+@pytest.mark.clause("reading:round-up", kind="proves")
 def test_617b8_f_rounding_reading_fractional_odds_round_the_return_up_to_the_minor_unit():
     paytable = Paytable({**MINIMUM, "straight": Fraction(35, 3)})
     straight = Wager("straight", (5,))
@@ -151,7 +155,8 @@ def test_617b8_f_rounding_reading_fractional_odds_round_the_return_up_to_the_min
         (3, STAKE_ODD_MESSAGE.format(got=3)),
     ],
 )
-@pytest.mark.clause("reading:even-stakes")
+@pytest.mark.clause("reading:even-stakes", kind="proves")
+@pytest.mark.clause("617b.8(g)", kind="cites-in-message")
 def test_617b8_g_stakes_must_be_positive_even_ints_never_coerced(stake, message):
     with pytest.raises(InvalidStake) as raised:
         settle(Wager("red"), stake, 1)
@@ -161,7 +166,8 @@ def test_617b8_g_stakes_must_be_positive_even_ints_never_coerced(stake, message)
         SettlementTable.for_().settle_many(1, [(Wager("red"), 2), (Wager("red"), stake)])
 
 
-@pytest.mark.clause("reading:even-stakes")
+@pytest.mark.clause("reading:even-stakes", kind="proves")
+@pytest.mark.clause("617b.8(g)", kind="cites-in-message")
 def test_617b8_g_an_odd_stake_is_refused_citing_the_zero_rule():
     with pytest.raises(InvalidStake) as raised:
         settle(Wager("straight", (10,)), 3, 5)
@@ -256,3 +262,57 @@ def test_batch_settlement_equals_single_settlement(bets, outcome, paytable, whee
         for spot, stake in bets
     ]
     assert table.settle_many(outcome, bets) == expected
+
+
+def test_617b8_g_a_stake_of_1_is_refused_as_odd_citing_the_zero_rule():
+    # 1 is positive: what is wrong with it is that half of it is no whole minor unit.
+    with pytest.raises(InvalidStake) as raised:
+        settle(Wager("red"), 1, 1)
+    assert str(raised.value) == STAKE_ODD_MESSAGE.format(got=1)
+    assert raised.value.clause == "617b.8(g)"
+
+
+def test_what_was_given_instead_of_a_wager_paytable_or_wheel_is_shown_in_the_error():
+    with pytest.raises(TypeError) as raised:
+        settle("red", 2, 1)  # type: ignore[arg-type]
+    assert str(raised.value) == NOT_A_WAGER.format(got="'red' (str)")
+    with pytest.raises(TypeError) as raised:
+        settle(Wager("red"), 2, 1, paytable=MINIMUM)  # type: ignore[arg-type]
+    assert str(raised.value) == NOT_A_PAYTABLE.format(got=f"{MINIMUM!r} (dict)")
+    with pytest.raises(TypeError) as raised:
+        settle(Wager("red"), 2, 1, wheel=(0, 1))  # type: ignore[arg-type]
+    assert str(raised.value) == NOT_A_WHEEL.format(got="(0, 1) (tuple)")
+
+
+def test_617b8_f_c_a_compiled_table_is_of_the_paytable_and_wheel_it_was_given():
+    generous = Paytable({**MINIMUM, "straight": 12})
+    wheel = Wheel((0, *range(1, 13)), "black")
+    for table in (SettlementTable(generous, wheel), SettlementTable.for_(generous, wheel)):
+        assert table.paytable is generous
+        assert table.wheel is wheel
+    assert SettlementTable.for_().paytable is Paytable.minimum()
+    assert SettlementTable.for_().wheel is Wheel.standard()
+
+
+def test_617b8_g_whole_returns_per_half_stake_are_compiled_when_every_return_is_whole():
+    # Under the minimum paytable every return is a whole multiple of half the stake (the
+    # zero half-back is the only fraction), so the table keeps them as integers.
+    table = SettlementTable.for_()
+    assert table.per_half_stake == tuple(
+        tuple(int(2 * multiple) for multiple in table.multiples(outcome)) for outcome in range(13)
+    )
+    assert table.per_half_stake[0][Wager("straight", (0,)).spot_index] == 24
+    assert table.per_half_stake[0][Wager("red").spot_index] == 1
+    assert table.per_half_stake[1][Wager("red").spot_index] == 4
+    # Halves keep whole returns per half-stake (2 × 13/2 = 13); thirds do not (2 × 38/3).
+    halves = SettlementTable.for_(Paytable({**MINIMUM, "split": Fraction(11, 2)}))
+    assert halves.per_half_stake[1][Wager("split", (1, 2)).spot_index] == 13
+    thirds = SettlementTable.for_(Paytable({**MINIMUM, "straight": Fraction(35, 3)}))
+    assert thirds.per_half_stake is None
+    assert thirds.settle(Wager("straight", (5,)), 2, 5) == 26  # rounded up, as settle pays
+
+
+def test_617b8_d_spot_indices_already_in_range_are_used_as_given():
+    indices = [0, 51, 17, 0]
+    assert spot_indices(indices) is indices
+    assert spot_indices([Wager("red"), Wager.at(0)]) == [Wager("red").spot_index, 0]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 import jinzi
+from jinzi import hold, paytable, settlement, wheel
 
 
 @pytest.mark.parametrize("wager", jinzi.legal_wagers(), ids=lambda w: w.spot)
@@ -92,3 +93,20 @@ def test_617b8_f_a_bad_paytable_is_refused_exactly_as_by_from_dict(stored):
         jinzi.Paytable.of(stored)
 
     assert str(shared.value) == str(direct.value)
+
+
+@pytest.mark.parametrize("round_", [1, 2])
+def test_every_test_starts_with_the_shared_instances_forgotten(round_):
+    # tests/jinzi/conftest.py empties the engine's caches before each test, so no test reads
+    # a table compiled by code other than its own (under `make mutation`, by other code).
+    caches = (
+        settlement._compiled,
+        hold._compiled,
+        paytable._shared_paytable,
+        wheel._shared_wheel,
+    )
+    assert [cache.cache_info().currsize for cache in caches] == [0, 0, 0, 0]
+    jinzi.RoundMomentsTable.for_()
+    jinzi.Paytable.of(jinzi.Paytable.minimum().as_dict())
+    jinzi.Wheel.of(list(jinzi.STANDARD_ORDER))
+    assert [cache.cache_info().currsize for cache in caches] == [1, 1, 1, 1]

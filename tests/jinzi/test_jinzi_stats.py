@@ -8,7 +8,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import jinzi
-from jinzi.stats import LOW_VOLUME_ROUNDS
+from jinzi.stats import (
+    COUNTS_WRONG,
+    EVEN_DEGREES,
+    EXCEPTION_Z,
+    LOW_VOLUME_ROUNDS,
+    REVIEW_Z,
+    VARIANCE_NEGATIVE,
+    HoldCheck,
+)
 
 
 def test_810a5_a_perfectly_even_wheel_has_chi_square_0_and_p_1():
@@ -98,7 +106,7 @@ def test_hold_outside_the_expected_band_is_flagged(win, flag):
     assert result.flag == flag
 
 
-@pytest.mark.clause("reading:low-volume")
+@pytest.mark.clause("reading:low-volume", kind="proves")
 def test_a_small_sample_is_low_volume_whatever_z_says():
     result = _check(1_000, rounds=LOW_VOLUME_ROUNDS - 1)
 
@@ -121,7 +129,7 @@ def test_no_play_has_no_z():
     assert (result.sd, result.z, result.flag) == (0.0, None, "low volume")
 
 
-@pytest.mark.clause("reading:expected-win")
+@pytest.mark.clause("reading:expected-win", kind="proves")
 def test_the_band_uses_a_rounds_own_variance_red_and_black_nearly_cancel():
     # 1,000 rounds of red + black, 1 unit (2 cents) each: E per round = 4 - 50/13 cents,
     # variance per round 48/169 cents² (jinzi.round_moments): the band is narrow.
@@ -137,3 +145,73 @@ def test_the_band_uses_a_rounds_own_variance_red_and_black_nearly_cancel():
     assert expected == Fraction(2000, 13)
     assert variance == Fraction(48_000, 169)
     assert result.flag == "exception"  # 60 cents off with SD ≈ 16.9 cents
+
+
+def test_810a5_a_tiny_statistic_has_a_p_value_of_1_never_more():
+    # e^-x · (1 + x + x²/2 + …) comes out at 1.0000000000000002 in floating point for this x;
+    # a probability is never above 1.
+    assert jinzi.chi_square_p(3.3e-8, 12) == 1.0
+    assert jinzi.chi_square_p(Fraction(1, 10**9), 2) <= 1.0
+
+
+def test_810a5_no_spins_give_a_statistic_of_0_on_12_degrees_of_freedom_and_p_1():
+    result = jinzi.outcome_chi_square([0] * 13)
+
+    assert result == jinzi.ChiSquare(Fraction(0), 12, 1.0)
+    assert isinstance(result.statistic, Fraction)
+    assert not result.alarm
+
+
+def test_810a5_counts_that_are_not_13_whole_numbers_are_shown_in_the_error():
+    with pytest.raises(jinzi.JinziError) as raised:
+        jinzi.outcome_chi_square([1] * 12 + [-1])
+
+    assert str(raised.value) == COUNTS_WRONG.format(got=[1] * 12 + [-1])
+
+
+def test_the_degrees_of_freedom_refused_are_shown_in_the_error():
+    with pytest.raises(jinzi.JinziError) as raised:
+        jinzi.chi_square_p(10, 3)
+
+    assert str(raised.value) == EVEN_DEGREES.format(got=3)
+
+
+@pytest.mark.parametrize(
+    ("win", "expected", "z", "flag"),
+    [
+        (198, Fraction(100), REVIEW_Z, "ok"),
+        (2, Fraction(100), -REVIEW_Z, "ok"),
+        (265, Fraction(201, 2), EXCEPTION_Z, "review"),
+        (-64, Fraction(201, 2), -EXCEPTION_Z, "review"),
+    ],
+)
+def test_reading_expected_win_a_z_exactly_on_a_line_is_not_beyond_it(win, expected, z, flag):
+    # SD = 50: 98 / 50 = 1.96 and 164.5 / 50 = 3.29 exactly. "Outside E ± 1.96 SD" and
+    # "beyond ± 3.29 SD" are strict, so the line itself takes the milder flag.
+    result = _check(win, expected=expected)
+
+    assert result.z == z
+    assert result.flag == flag
+
+
+def test_reading_expected_win_a_variance_below_1_still_gives_a_band():
+    result = jinzi.hold_check(
+        win=1, expected_win=Fraction(0), variance=Fraction(1, 4), rounds=LOW_VOLUME_ROUNDS
+    )
+
+    # SD = ½ cent, so a win 1 cent above E is z = 2.
+    assert result == HoldCheck(win=1, expected_win=Fraction(0), sd=0.5, z=2.0, flag="review")
+
+
+def test_reading_expected_win_the_check_reports_the_win_and_expected_win_it_judged():
+    result = _check(150, expected=Fraction(301, 3))
+
+    assert (result.win, result.expected_win) == (150, Fraction(301, 3))
+
+
+def test_a_negative_variance_is_refused():
+    with pytest.raises(jinzi.JinziError) as raised:
+        _check(100, variance=Fraction(-1, 4))
+
+    assert str(raised.value) == VARIANCE_NEGATIVE.format(got=Fraction(-1, 4))
+    assert str(raised.value) == "a variance cannot be negative; got -1/4"

@@ -75,7 +75,7 @@ def test_617b8_d_there_are_52_legal_spots():
     assert len(set(legal_wagers())) == 52
 
 
-@pytest.mark.clause("reading:zero-splits")
+@pytest.mark.clause("reading:zero-splits", kind="proves")
 def test_617b8_d_splits_are_the_pairs_next_to_each_other_on_the_layout():
     assert numbers_of("split") == SPLITS
 
@@ -231,7 +231,7 @@ def test_617b8_d_red_and_black_coverage_follows_the_wheel():
     assert Wager("small").covers(wheel) == {1, 2, 3, 4, 5, 6}
 
 
-@pytest.mark.clause("reading:placed-on-zero")
+@pytest.mark.clause("reading:placed-on-zero", kind="proves")
 def test_617b8_g_wagers_placed_on_zero_are_the_six_spots_covering_zero():
     on_zero = {w.spot for w in legal_wagers() if w.covers_zero}
     assert on_zero == {
@@ -273,7 +273,7 @@ def test_617b8_d_1_straight_up_is_each_number_0_to_12_alone():
     assert refusal("straight", (1, 2)) == STRAIGHT_WRONG_COUNT.format(count=2)
 
 
-@pytest.mark.clause("reading:zero-splits")
+@pytest.mark.clause("reading:zero-splits", kind="proves")
 def test_617b8_d_2_splits_are_the_20_pairs_next_to_each_other_on_the_layout():
     across = {(row[i], row[i + 1]) for row in GRID for i in range(2)}
     down = {(GRID[r][c], GRID[r + 1][c]) for r in range(3) for c in range(3)}
@@ -389,3 +389,28 @@ def test_reading_corner_block_0_1_2_3_is_no_corner():
     assert refusal("corner", (0, 1, 2, 3)) == CORNER_NOT_A_BLOCK.format(spot="0-1-2-3")
     with pytest.raises(InvalidWager, match="corner 0-1-2-3 is not a 2×2 block"):
         Wager.parse("corner:0-1-2-3")
+
+
+@pytest.mark.parametrize(
+    ("kind", "shown"), [(None, "None (NoneType)"), (1.5, "1.5 (float)"), ("Red", "'Red'")]
+)
+def test_617b8_d_an_unknown_kind_is_shown_with_its_type_unless_it_is_text(kind, shown):
+    assert refusal(kind) == UNKNOWN_KIND.format(kind=shown)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (5, SPOT_UNREADABLE.format(text="5")),
+        (None, SPOT_UNREADABLE.format(text="None (NoneType)")),
+        ("split:1:2", SPOT_UNREADABLE.format(text="'split:1:2'")),
+        ("straight", STRAIGHT_WRONG_COUNT.format(count=0)),
+        ("split", WRONG_COUNT.format(label="split", needed=2, count=0)),
+        ("red:", SPOT_UNREADABLE.format(text="'red:'")),
+    ],
+)
+def test_617b8_d_a_spot_id_that_names_no_legal_spot_is_refused_saying_why(text, message):
+    with pytest.raises(InvalidWager) as raised:
+        Wager.parse(text)
+    assert str(raised.value) == message
+    assert raised.value.clause == "617b.8(d)"

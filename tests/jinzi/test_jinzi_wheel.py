@@ -59,7 +59,7 @@ def test_617b8_c_colours_alternate_clockwise_starting_red_after_zero(order):
     assert wheel.red | wheel.black == frozenset(range(1, 13))
 
 
-@pytest.mark.clause("reading:wheel-order")
+@pytest.mark.clause("reading:wheel-order", kind="proves")
 @given(wheel_orders, st.sampled_from(["black", Colour.BLACK]))
 def test_617b8_c_a_black_first_wheel_is_accepted_and_alternates_from_black(order, first):
     wheel = Wheel(order, first=first)
@@ -71,7 +71,7 @@ def test_617b8_c_a_black_first_wheel_is_accepted_and_alternates_from_black(order
     assert wheel.red | wheel.black == frozenset(range(1, 13))
 
 
-@pytest.mark.clause("reading:wheel-order")
+@pytest.mark.clause("reading:wheel-order", kind="proves")
 def test_617b8_c_black_first_swaps_the_standard_colours():
     wheel = Wheel(STANDARD, first="black")
     assert wheel.red == Wheel.standard().black == frozenset({2, 4, 6, 7, 9, 11})
@@ -79,7 +79,7 @@ def test_617b8_c_black_first_swaps_the_standard_colours():
     assert wheel != Wheel.standard()  # same order, another wheel
 
 
-@pytest.mark.clause("reading:wheel-order")
+@pytest.mark.clause("reading:wheel-order", kind="proves")
 def test_617b8_c_red_first_is_the_default():
     assert Wheel(STANDARD).first is Colour.RED
     assert Wheel(STANDARD) == Wheel(STANDARD, first="red") == Wheel(STANDARD, Colour.RED)
@@ -256,3 +256,33 @@ def test_617b8_c_colour_of_something_not_on_the_wheel_is_refused(outcome, shown)
 def test_position_counts_clockwise_from_zero():
     wheel = Wheel.standard()
     assert [wheel.position(n) for n in STANDARD] == list(range(13))
+
+
+@pytest.mark.parametrize(("order", "shown"), [(13, "13"), ("0,1,2", "'0,1,2' (str)")])
+def test_617b8_c_an_order_that_is_not_a_sequence_is_shown_in_the_error(order, shown):
+    assert_wheel_rejected(order, WHEEL_NOT_SEQUENCE.format(got=shown))
+
+
+def test_617b8_c_every_missing_number_is_named():
+    order = (0, 1, 7, 8, 2, 3, 9, 10, 4, 5, 11, 1, 1)
+    assert_wheel_rejected(
+        order, WHEEL_NOT_ONCE_EACH.format(problems="1 appears 3 times; missing 6, 12")
+    )
+
+
+@pytest.mark.parametrize(("text", "shown"), [(5, "5"), (None, "None (NoneType)")])
+def test_617b8_c_from_text_refuses_what_is_not_text_showing_it(text, shown):
+    with pytest.raises(RegulationError) as raised:
+        Wheel.from_text(text)
+    assert str(raised.value) == WHEEL_NOT_SEQUENCE.format(got=shown)
+    assert raised.value.clause == "617b.8(c)"
+
+
+@pytest.mark.parametrize("colour", [None, 1, b"red", ("red",)])
+def test_617b8_c_from_segments_refuses_a_colour_that_is_not_text(colour):
+    segments = [(n, str(Wheel.standard().color(n))) for n in STANDARD]
+    segments[3] = (8, colour)
+    with pytest.raises(RegulationError) as raised:
+        Wheel.from_segments(segments)
+    assert str(raised.value) == COLOUR_UNKNOWN.format(number=8, colour=colour)
+    assert raised.value.clause == "617b.8(c)"
