@@ -38,11 +38,11 @@ DAYS = 30
 SQL = {
     "spots": """
         SELECT r.offering_id, r.paytable_id, r.paytable_version, r.paytable_odds, b.spot,
-               COUNT(*), SUM(b.stake), SUM(b.returned)
+               b.stake, COUNT(*), SUM(b.stake), SUM(b.returned)
         FROM game_bet b JOIN game_round r ON r.id = b.round_id
         JOIN compliance_offering o ON o.id = r.offering_id
         WHERE o.holder_id IN ({holders}) AND r.started_at >= %s AND r.started_at < %s
-        GROUP BY 1, 2, 3, 4, 5""",
+        GROUP BY 1, 2, 3, 4, 5, 6""",
     "rounds": """
         SELECT r.offering_id, r.paytable_id, r.paytable_version, COUNT(*),
                COUNT(DISTINCT r.player_id), SUM(r.total_staked), SUM(r.total_returned)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from jinzi.edge import edge_table, format_percent, hold_range, paytable_flags
+from jinzi.edge import EVERY_EVEN_STAKE, edge_table, format_percent, hold_range, paytable_flags
 from jinzi.errors import JinziError
 from jinzi.game import GAME_NAME, GAME_VERSION, ZERO
 from jinzi.layout import LAYOUT_ROWS
@@ -142,14 +142,16 @@ def _cmd_edge(args: argparse.Namespace, out: TextIO) -> None:
     print(f"Exact house edge, paytable {source}, wheel {wheel.text}", file=out)
     header = f"{'wager':<14} {'odds':>9} {'spots':>5}  {'lowest':<20} highest"
     print(header, file=out)
-    for row in edge_table(paytable, wheel):
+    # reading:round-up: what each even stake from 2 cents is actually paid, as the portal
+    # shows it (with whole or half odds, the odds' own edge).
+    for row in edge_table(paytable, wheel, stakes=EVERY_EVEN_STAKE):
         odds = format_odds(row.odds)
         low, high = (f"{v} = {format_percent(v)}" for v in (row.lowest, row.highest))
         line = f"{row.label:<14} {odds:>9} {row.spots:>5}  {low:<20} {high}"
         print(line, file=out)
     # reading:expected-win: a period's hold follows the mix of bets, so give its range.
     print("Range of hold (lowest to highest spot edge):", file=out)
-    bands = hold_range(paytable, wheel)
+    bands = hold_range(paytable, wheel, stakes=EVERY_EVEN_STAKE)
     for label, (low, high) in (
         ("wagers not covering 0", bands.not_covering_zero),
         ("wagers covering 0", bands.covering_zero),
@@ -158,7 +160,7 @@ def _cmd_edge(args: argparse.Namespace, out: TextIO) -> None:
         if high != low:
             span += f" to {high} = {format_percent(high)}"
         print(f"  {label:<22} {span}", file=out)
-    for flag in paytable_flags(paytable, wheel):
+    for flag in paytable_flags(paytable, wheel, stakes=EVERY_EVEN_STAKE):
         print(f"WARNING: {flag.message}", file=out)
 
 

@@ -3,6 +3,11 @@
 Each regulatory rule cites its clause.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import jinzi
 from portal.access.workflow import REASON_REQUIRED  # noqa: F401  (one home; tests import it here)
 
 SUNSET_TEXT = "2028-06-14"
@@ -45,9 +50,20 @@ ARTWORK_REQUIRED = "§ 601a.10(a): a layout is submitted with its artwork (PDF, 
 REFERENCE_REQUIRED = "§ 601a.10(a): record the Bureau of Gaming Operations reference number"
 DATES_REQUIRED = "an approval needs an effective date and an expiry date"
 EDGE_OVERRIDE_REQUIRED = (
-    "§ 617b.8(f): this paytable gives the house an edge of zero or less on {spots}; "
-    "approving it needs an explicit override reason"
+    "§ 617b.8(f): paid with each return rounded up to the cent, this paytable gives the house "
+    "an edge of zero or less on {spots} (at the stake in brackets); approving it needs an "
+    "explicit override reason"
 )
+LISTING_EDGE_REASON_REQUIRED = (
+    "§ 617b.8(f): at the stakes its table allows ({stakes}), paid with each return rounded up "
+    "to the cent, paytable {paytable} gives the house an edge of zero or less on {spots} (at "
+    "the stake in brackets); approving this rules submission needs a reason that accepts it"
+)
+LISTING_STAKES = "multiples of {unit} from {lowest} to {highest}"
+LOWEST_AT_STAKE = "lowest on a stake of {stake}, its return rounded up"
+SPOT_AT_STAKE = "{label} ({stake})"
+MORE_SPOTS = "{spots} and {more} more"
+SPOTS_NAMED = 6  # a message names this many flagged spots, then counts the rest
 CHIP_UNIT_ODD = (
     "chip unit must be an even number of minor units so that the § 617b.8(g) half-back is "
     "exact; got {value}"
@@ -65,3 +81,25 @@ OFFERING_MISMATCH = (
     "§ 617b.8(a): the rules submission does not list Jinzi Roulette with this {what}"
 )
 OFFERING_RETIRED = "offering {name} is retired"
+
+
+def cents(amount: int) -> str:
+    """An amount of minor units in words: "2 cents", "1,000 cents"."""
+    return f"{amount:,} cent" if amount == 1 else f"{amount:,} cents"
+
+
+def flagged_spots(flags: Sequence[jinzi.SpotEdge]) -> tuple[str, ...]:
+    """Each flagged spot with the smallest stake at its lowest edge: "Straight up 1 (2 cents)"."""
+    return tuple(
+        flag.wager.label
+        if flag.stake is None
+        else SPOT_AT_STAKE.format(label=flag.wager.label, stake=cents(flag.stake))
+        for flag in flags
+    )
+
+
+def spots_named(flags: Sequence[jinzi.SpotEdge]) -> str:
+    """The first ``SPOTS_NAMED`` flagged spots, then how many more."""
+    named = ", ".join(flagged_spots(flags[:SPOTS_NAMED]))
+    more = len(flags) - SPOTS_NAMED
+    return MORE_SPOTS.format(spots=named, more=more) if more > 0 else named

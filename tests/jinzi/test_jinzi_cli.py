@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import jinzi
 
 ROOT = Path(jinzi.__file__).resolve().parent.parent
@@ -124,6 +126,7 @@ def test_617b8_d_settle_refuses_an_illegal_wager():
     )
 
 
+@pytest.mark.clause("617b.8(g)", kind="cites-in-message")
 def test_617b8_c_and_g_settle_refuses_bad_stakes_and_outcomes():
     assert_refused(
         run("settle", "red", "--stake", "3", "--outcome", "1"),
@@ -139,6 +142,7 @@ def test_617b8_c_and_g_settle_refuses_bad_stakes_and_outcomes():
     )
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_edge_prints_the_exact_table_for_the_minimum_paytable():
     result = run("edge")
     assert result.returncode == 0
@@ -151,6 +155,7 @@ def test_617b8_f_edge_prints_the_exact_table_for_the_minimum_paytable():
     assert "WARNING" not in result.stdout
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_edge_reads_a_paytable_from_stdin_and_warns_when_a_spot_has_no_edge():
     result = run("edge", "--paytable", "-", stdin=json.dumps({**MINIMUM, "straight": 12}))
     assert result.returncode == 0
@@ -158,6 +163,22 @@ def test_617b8_f_edge_reads_a_paytable_from_stdin_and_warns_when_a_spot_has_no_e
     lines = result.stdout.splitlines()
     assert "  wagers not covering 0  -1/26 = -3.846 % to 1/26 = 3.846 %" in lines
     assert "  wagers covering 0      0 = 0.000 % to 1/13 = 7.692 %" in lines
+
+
+def test_reading_round_up_edge_flags_a_straight_at_34_3_on_a_2_cent_stake():
+    """A straight up on 1–12 at 34 to 3 keeps an edge of 1/39 by its odds, but 2 cents
+    returns 2 × 37/3 = 24⅔, paid 25, and 1 back when 0 comes up: (25 + 1)/13 = 2, so the
+    house keeps exactly nothing (reading:round-up). The straight on 0 gets no half back:
+    25/13 < 2, an edge remains."""
+    odds = {**MINIMUM, "straight": "34/3"}
+    result = run("edge", "--paytable", "-", stdin=json.dumps(odds))
+    assert result.returncode == 0
+    warned = [line for line in result.stdout.splitlines() if line.startswith("WARNING")]
+    assert len(warned) == 12  # straight up 1–12; the straight on 0 gets no half back
+    assert warned[0].startswith(
+        "WARNING: Straight up 1 has a house edge of 0.000 % on a stake of 2 minor units, "
+        "its return rounded up"
+    )
 
 
 def test_617b8_f_edge_refuses_a_paytable_below_the_minimum(tmp_path):

@@ -1,5 +1,11 @@
 """The exact house edge of a stored paytable and its range of hold, as both the pages and
-the API show them (§ 617b.8(f), (g))."""
+the API show them (§ 617b.8(f), (g)).
+
+reading:round-up: fractional odds round a return up to the cent, so each figure is that of
+what is paid, over the stakes allowed: every even stake from 2 cents for a paytable on its
+own (``jinzi.EVERY_EVEN_STAKE``), a listing's chip unit and limits where a table lists it.
+A kind's lowest edge may so come from a small stake, which the row names.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import jinzi
+from portal.compliance import messages as msg
 from portal.compliance.models import Paytable
 
 
@@ -20,7 +27,10 @@ class EdgeRow:
     edge_percent: str  # "3.846 %" (rounded for display only)
     lowest: Fraction
     highest: Fraction
-    flagged: bool  # some spot has an edge of zero or less
+    flagged: bool  # some spot has an edge of zero or less at some allowed stake
+    # "lowest on a 2-cent stake, its return rounded up" where rounding makes the lowest
+    # lower than the odds alone would; else "".
+    rounding_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -42,7 +52,9 @@ class EdgeReport:
     rows: tuple[EdgeRow, ...]
     # reading:expected-win: no single figure, since the hold follows the mix of bets.
     hold_bands: tuple[HoldBand, ...]
-    flagged_spots: tuple[str, ...]
+    flagged_spots: tuple[str, ...]  # labels, as the API gives them
+    # Each flagged spot with the smallest stake at its lowest edge: "Straight up 1 (2 cents)".
+    flag_texts: tuple[str, ...] = ()
 
     @property
     def flagged(self) -> bool:
@@ -90,8 +102,10 @@ def _percent_range(low: Fraction, high: Fraction) -> str:
     return f"{jinzi.format_percent(low)} – {jinzi.format_percent(high)}"
 
 
-def _hold_bands(domain: jinzi.Paytable, wheel: jinzi.Wheel | None) -> tuple[HoldBand, ...]:
-    spans = jinzi.hold_range(domain, wheel)
+def _hold_bands(
+    domain: jinzi.Paytable, wheel: jinzi.Wheel | None, stakes: jinzi.Stakes
+) -> tuple[HoldBand, ...]:
+    spans = jinzi.hold_range(domain, wheel, stakes=stakes)
     on_zero = sum(w.covers_zero for w in jinzi.legal_wagers())
     bands = []
     for key, label, note, spots in (
@@ -114,9 +128,21 @@ def _hold_bands(domain: jinzi.Paytable, wheel: jinzi.Wheel | None) -> tuple[Hold
     return tuple(bands)
 
 
-def edge_report(paytable: Paytable | jinzi.Paytable, wheel: jinzi.Wheel | None = None):
-    """Per kind: odds and exact house edge (from ``jinzi``); the range of hold; flags."""
+def _rounding_note(row: jinzi.KindEdge, own: jinzi.KindEdge) -> str:
+    if row.lowest_stake is None or row.lowest >= own.lowest:
+        return ""
+    return msg.LOWEST_AT_STAKE.format(stake=msg.cents(row.lowest_stake))
+
+
+def edge_report(
+    paytable: Paytable | jinzi.Paytable,
+    wheel: jinzi.Wheel | None = None,
+    stakes: jinzi.Stakes = jinzi.EVERY_EVEN_STAKE,
+) -> EdgeReport:
+    """Per kind: odds and exact house edge over ``stakes`` as paid, returns rounded up
+    (from ``jinzi``, reading:round-up); the range of hold; the spots flagged (edge ≤ 0)."""
     domain = paytable.to_domain() if isinstance(paytable, Paytable) else paytable
+    own = jinzi.edge_table(domain, wheel)
     rows = tuple(
         EdgeRow(
             kind=row.kind.value,
@@ -128,15 +154,14 @@ def edge_report(paytable: Paytable | jinzi.Paytable, wheel: jinzi.Wheel | None =
             lowest=row.lowest,
             highest=row.highest,
             flagged=row.lowest <= 0,
+            rounding_note=_rounding_note(row, before),
         )
-        for row in jinzi.edge_table(domain, wheel)
+        for row, before in zip(jinzi.edge_table(domain, wheel, stakes=stakes), own, strict=True)
     )
-    flags = tuple(flag.wager.label for flag in jinzi.paytable_flags(domain, wheel))
+    flags = jinzi.paytable_flags(domain, wheel, stakes=stakes)
     return EdgeReport(
         rows=rows,
-        hold_bands=_hold_bands(domain, wheel),
-        flagged_spots=flags,
+        hold_bands=_hold_bands(domain, wheel, stakes),
+        flagged_spots=tuple(flag.wager.label for flag in flags),
+        flag_texts=msg.flagged_spots(flags),
     )
-
-
-# --- What an amendment changes, and what each audit event changed -------------------------

@@ -53,9 +53,13 @@ def paytable_update(*, actor, paytable: Paytable, name=None, odds=None) -> Payta
     return workflow.update_draft(paytable, actor=actor, build=build)
 
 
-def paytable_flags(paytable: Paytable) -> tuple[jinzi.SpotEdge, ...]:
-    """Spots where this paytable gives the house an edge of zero or less."""
-    return jinzi.paytable_flags(paytable.to_domain())
+def paytable_flags(
+    paytable: Paytable, stakes: jinzi.Stakes = jinzi.EVERY_EVEN_STAKE
+) -> tuple[jinzi.SpotEdge, ...]:
+    """Spots where this paytable gives the house an edge of zero or less at some allowed
+    stake, each return rounded up to the cent as it is paid (reading:round-up). Before any
+    table lists it, every even stake from 2 cents is allowed (reading:even-stakes)."""
+    return jinzi.paytable_flags(paytable.to_domain(), stakes=stakes)
 
 
 def paytable_approve(
@@ -66,10 +70,8 @@ def paytable_approve(
     def check(locked: Paytable) -> None:
         flags = paytable_flags(locked)
         if flags and not override_reason:
-            spots = ", ".join(flag.wager.label for flag in flags[:6])
-            more = f" and {len(flags) - 6} more" if len(flags) > 6 else ""
             raise ValidationFailed.on(
-                "override_reason", msg.EDGE_OVERRIDE_REQUIRED.format(spots=spots + more)
+                "override_reason", msg.EDGE_OVERRIDE_REQUIRED.format(spots=msg.spots_named(flags))
             )
 
     return workflow.take(

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+import jinzi
 from portal.access.policy import Action, require
 from portal.accounts.models import CertificateHolder
 from portal.compliance import messages as msg
@@ -187,21 +188,60 @@ def rules_submission_update(
     )
 
 
-def _listed_records_approved(submission: RulesSubmission) -> None:
+def _listed_records_approved(listings: list[ListedGame]) -> None:
     errors: list[str] = []
-    listings = submission.games.select_related("paytable", "layout")
     for listing in listings:
         for kind, record in (("paytable", listing.paytable), ("layout", listing.layout)):
             if record.status != RecordStatus.APPROVED:
                 errors.append(
                     msg.LISTED_NOT_APPROVED.format(
                         kind=kind,
-                        label=f"{record.title_for_display!r} v{record.version}",
+                        label=_label(record),
                         status=record.get_status_display().lower(),
                     )
                 )
     if errors:
         raise ValidationFailed(" ".join(errors), field_errors={"games": errors})
+
+
+def _label(record) -> str:
+    return f"{record.title_for_display!r} v{record.version}"
+
+
+def listing_flags(listing: ListedGame) -> tuple[jinzi.SpotEdge, ...]:
+    """Spots where the listed paytable gives the house an edge of zero or less at a stake the
+    listing allows (a multiple of its chip unit from its minimum to its maximum wager), each
+    return rounded up to the cent as it is paid (§ 617b.8(f), reading:round-up)."""
+    stakes = jinzi.Stakes(listing.chip_unit, listing.min_wager, listing.max_wager)
+    return jinzi.paytable_flags(listing.paytable.to_domain(), listing.layout.wheel(), stakes=stakes)
+
+
+def _listings_accepted(listings: list[ListedGame], accepted: bool) -> None:
+    """The edge ≤ 0 flag, checked again at the stakes each table allows: a paytable approved
+    over every even stake may still leave the house no edge at this table's stakes, and
+    approving such a listing needs a reason that accepts it (``accepted``: one was given)."""
+    if accepted:
+        return
+    errors: list[str] = []
+    for listing in listings:
+        try:
+            flags = listing_flags(listing)
+        except jinzi.JinziError as error:
+            errors.append(str(error))
+            continue
+        if flags:
+            stakes = msg.LISTING_STAKES.format(
+                unit=msg.cents(listing.chip_unit),
+                lowest=msg.cents(listing.min_wager),
+                highest=msg.cents(listing.max_wager),
+            )
+            errors.append(
+                msg.LISTING_EDGE_REASON_REQUIRED.format(
+                    stakes=stakes, paytable=_label(listing.paytable), spots=msg.spots_named(flags)
+                )
+            )
+    if errors:
+        raise ValidationFailed(" ".join(errors), field_errors={"reason": errors})
 
 
 def rules_submission_submit(*, actor, submission: RulesSubmission) -> RulesSubmission:
@@ -216,11 +256,15 @@ def rules_submission_submit(*, actor, submission: RulesSubmission) -> RulesSubmi
 def rules_submission_approve(
     *, actor, submission: RulesSubmission, reason: str = ""
 ) -> RulesSubmission:
+    accepted = bool((reason or "").strip())
+
     def check(locked: RulesSubmission) -> None:
         if locked.effective_date is None or locked.expiry_date is None:
             raise ValidationFailed.on("expiry_date", msg.DATES_REQUIRED)
         check_dates(locked.effective_date, locked.expiry_date)
-        _listed_records_approved(locked)
+        listings = list(locked.games.select_related("paytable", "layout"))
+        _listed_records_approved(listings)
+        _listings_accepted(listings, accepted)
 
     return workflow.take(submission, "approve", actor=actor, reason=reason, check=check)
 

@@ -23,7 +23,9 @@ from portal.core.pages import domain_errors
 
 
 def edge_context(odds) -> dict:
-    """The edge table of ``odds`` (stored or typed form), or why it cannot be computed."""
+    """The edge table of ``odds`` (stored or typed form), or why it cannot be computed: the
+    edges as paid, each return rounded up, over every even stake from 2 cents
+    (reading:round-up), so the page, the live preview and approval flag the same spots."""
     try:
         report = edge_report(jinzi.Paytable.from_dict(odds))
     except jinzi.JinziError as error:

@@ -12,7 +12,8 @@ Its parts, in order (each timed in ``timings``, in seconds):
 2. ``pass``: one streamed pass over every bet (``resettle``): re-settlement, moments,
    round chains;
 3. ``reconciliation``: ledger, accounts and the audit chain (``reconcile``);
-4. ``exceptions``: big wins, generous paytables, changes, exports, violations;
+4. ``exceptions``: big wins, generous paytables, void rounds and adjustments, changes,
+   exports, violations;
 and the detail (``detail``), streamed again each time a CSV or XLSX file is written.
 """
 
@@ -28,6 +29,7 @@ from portal.accounts.models import CertificateHolder
 from portal.core.padates import pa_time
 from portal.reports.audit_report import (
     checks,
+    corrections,
     detail,
     exceptions,
     figures,
@@ -75,7 +77,7 @@ def audit_report(
         offering_id=offering_id,
         cutoff=now,
     )
-    spots = figures.spot_totals(scope)
+    spots = figures.spot_totals(scope, figures.Edges())
     rounds = figures.round_totals(scope)
     players = figures.distinct_players(scope)
     counts = figures.outcome_counts(scope)
@@ -98,6 +100,7 @@ def audit_report(
         ),
         account_rows=account_rows,
         found=found,
+        corrections=reconcile.corrected(scope),
     )
     done("reconciliation", 3)
 
@@ -105,6 +108,7 @@ def audit_report(
     exception_sections = [
         exceptions.big_wins_section(scope, wins, win_threshold),
         exceptions.generous_section(scope, spots),
+        *corrections.sections(scope),
         *exceptions.record_sections(scope),
         exceptions.exports_section(scope),
     ]

@@ -12,7 +12,7 @@ reading:voids-and-adjustments), listed with the exceptions.
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from portal.game.models import CorrectionKind, CorrectionStatus, RoundCorrection
 from portal.reports.audit_report.checks import player_ref
@@ -29,17 +29,22 @@ COLUMNS = (
 )  # fmt: skip
 
 
-def _decided(scope: Scope, kind: CorrectionKind):
-    return (
+def _decided(scope: Scope) -> dict[str, list[dict]]:
+    """The period's approved voids and adjustments by kind, the first ``LISTED`` of each:
+    one query."""
+    rows = (
         RoundCorrection.objects.filter(
-            scope.q("round__"),
-            kind=kind,
-            status=CorrectionStatus.APPROVED,
-            decided_at__lt=scope.cutoff,
+            scope.q("round__"), status=CorrectionStatus.APPROVED, decided_at__lt=scope.cutoff
         )
-        .order_by("round_id", "pk")
+        .order_by("kind", "round_id", "pk")
         .values(*COLUMNS)
     )
+    found: dict[str, list[dict]] = {kind: [] for kind in CorrectionKind}
+    for row in rows.iterator(chunk_size=LISTED):
+        listed = found[row["kind"]]
+        if len(listed) < LISTED:
+            listed.append(row)
+    return found
 
 
 def _common(scope: Scope, row: dict) -> dict:
@@ -63,21 +68,33 @@ PEOPLE = [
 ]
 
 
-def _waiting_note(scope: Scope, kind: CorrectionKind) -> str:
-    waiting = RoundCorrection.objects.filter(
+def _waiting(scope: Scope) -> dict[str, int]:
+    """How many of each kind were waiting for a decision at the cutoff: one query."""
+    return RoundCorrection.objects.filter(
         scope.q("round__"),
         Q(status=CorrectionStatus.PROPOSED) | Q(decided_at__gte=scope.cutoff),
-        kind=kind,
         proposed_at__lt=scope.cutoff,
-    ).count()
+    ).aggregate(**{kind.value: Count("pk", filter=Q(kind=kind)) for kind in CorrectionKind})
+
+
+def _waiting_note(waiting: dict[str, int], kind: CorrectionKind) -> str:
     label = CorrectionKind(kind).label.lower()
     return (
-        f"{waiting:,} {label} proposals of the period's rounds were waiting for a decision "
-        "when the report was made: they change nothing until approved."
+        f"{waiting[kind]:,} {label} proposals of the period's rounds were waiting for a "
+        "decision when the report was made: they change nothing until approved."
     )
 
 
-def voids_section(scope: Scope) -> dict:
+def sections(scope: Scope) -> list[dict]:
+    """The two sections, from two queries."""
+    decided, waiting = _decided(scope), _waiting(scope)
+    return [
+        voids_section(scope, decided[CorrectionKind.VOID], waiting),
+        adjustments_section(scope, decided[CorrectionKind.ADJUSTMENT], waiting),
+    ]
+
+
+def voids_section(scope: Scope, decided: list[dict], waiting: dict[str, int]) -> dict:
     rows = [
         {
             **_common(scope, row),
@@ -87,7 +104,7 @@ def voids_section(scope: Scope) -> dict:
             "taken_back": row["debited"],
             "uncollected": row["uncollected"],
         }
-        for row in _decided(scope, CorrectionKind.VOID)[:LISTED]
+        for row in decided
     ]
     columns = [
         column("round", "Round id", "integer"),
@@ -108,7 +125,7 @@ def voids_section(scope: Scope) -> dict:
         "play (out of handle, win, expected win and its standard deviation), still settled "
         "again and chain-checked. What a void could not take back from the account is "
         "uncollected.",
-        _waiting_note(scope, CorrectionKind.VOID),
+        _waiting_note(waiting, CorrectionKind.VOID),
     ]
     if len(rows) == LISTED:
         notes.append(f"The first {LISTED:,} are listed, by round id.")
@@ -117,7 +134,7 @@ def voids_section(scope: Scope) -> dict:
     return section("voids", "Void rounds", columns, rows, totals=totals, notes=notes)
 
 
-def adjustments_section(scope: Scope) -> dict:
+def adjustments_section(scope: Scope, decided: list[dict], waiting: dict[str, int]) -> dict:
     rows = [
         {
             **_common(scope, row),
@@ -127,7 +144,7 @@ def adjustments_section(scope: Scope) -> dict:
             "uncollected": row["uncollected"],
             "notice": row["notice"],
         }
-        for row in _decided(scope, CorrectionKind.ADJUSTMENT)[:LISTED]
+        for row in decided
     ]
     columns = [
         column("round", "Round id", "integer"),
@@ -146,7 +163,7 @@ def adjustments_section(scope: Scope) -> dict:
         "§ 812a.7(a)(9): a wrong payout or an upheld dispute is adjusted by the difference, "
         "decided by a second person, with the notification sent to the player. The rounds "
         "stay in play as settled; the adjustments are shown here, apart.",
-        _waiting_note(scope, CorrectionKind.ADJUSTMENT),
+        _waiting_note(waiting, CorrectionKind.ADJUSTMENT),
     ]
     if len(rows) == LISTED:
         notes.append(f"The first {LISTED:,} are listed, by round id.")

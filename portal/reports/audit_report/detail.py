@@ -1,8 +1,11 @@
 """The audit report's detail: one row per bet of the period, streamed (CSV and XLSX only).
+The bets of a void round are listed as recorded, marked "void" (counted apart from play,
+reading:voids-and-adjustments).
 
 Millions of rows never sit in memory: the rows are made as the writer asks for them, from
 the same two cursors the re-settlement walks (``rounds_with_bets``), each time a file is
-written.
+written. Each bet's house edge is that of its spot at its stake, as paid (returns rounded
+up, reading:round-up), worked out once per distinct odds, spot and stake of the file.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Iterator
 
 import jinzi
 from portal.reports.audit_report.checks import player_ref
-from portal.reports.audit_report.figures import spot_edge
+from portal.reports.audit_report.figures import Edges
 from portal.reports.audit_report.resettle import rounds_with_bets
 from portal.reports.audit_report.scope import Scope
 from portal.reports.document import column
@@ -67,12 +70,14 @@ COLUMNS = [
     column("balance_before", "Balance before", "money"),
     column("balance_after", "Balance after", "money"),
     column("hash", "Round hash"),
+    column("state", "Round state"),
 ]
 
 
 def detail_rows(scope: Scope) -> Iterator[list]:
     """The rows, as lists in ``COLUMNS`` order."""
     colours: dict[tuple, str] = {}
+    edges = Edges()
     for row, bets in rounds_with_bets(scope, ROUND_COLUMNS, BET_COLUMNS):
         r = dict(zip(ROUND_COLUMNS, row, strict=True))
         holder_pk, offering = scope.offerings[r["offering_id"]]
@@ -99,7 +104,9 @@ def detail_rows(scope: Scope) -> Iterator[list]:
             r["outcome"],
             colours[wheel_key],
         ]
-        tail = [r["balance_before"], r["balance_after"], r["hash"]]
+        # § 617a.6: a void round's bets are listed as recorded, and marked.
+        state = "void" if r["pk"] in scope.voided else ""
+        tail = [r["balance_before"], r["balance_after"], r["hash"], state]
         odds = r["paytable_odds"]
         for _, _, spot, kind, stake, returned in bets:
             yield [
@@ -110,13 +117,13 @@ def detail_rows(scope: Scope) -> Iterator[list]:
                 stake,
                 returned,
                 stake - returned,
-                _edge(odds, spot),
+                _edge(edges, odds, spot, stake),
                 *tail,
             ]
 
 
-def _edge(odds: dict, spot: str) -> float | None:
+def _edge(edges: Edges, odds: dict, spot: str, stake: int) -> float | None:
     try:
-        return float(spot_edge(odds, spot))
+        return float(edges.of(odds, spot, stake))
     except (jinzi.JinziError, KeyError):
         return None  # the re-settlement lists the round

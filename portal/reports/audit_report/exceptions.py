@@ -1,8 +1,9 @@
 """The audit report's exceptions: what an auditor looks at first.
 
 - single wins of at least the report's threshold (a round's returns less its stakes);
-- paytables with a spot whose house edge is 0 or less that took bets (legal under
-  § 617b.8(f), but to be flagged loudly);
+- paytables with a spot that took bets at a stake whose house edge is 0 or less, paid with
+  each return rounded up (reading:round-up; legal under § 617b.8(f), but to be flagged
+  loudly);
 - approvals, supersessions, expiries, withdrawals and openings/closings in the period, and
   rounds played on an offering that was not live: the expiry report's own sections
   (``portal.reports.expiry``), read over this report's period;
@@ -14,8 +15,8 @@ from __future__ import annotations
 from portal.audit.models import AuditEvent
 from portal.audit.services import EXPORTED
 from portal.reports.audit_report.checks import player_ref
-from portal.reports.audit_report.figures import LISTED, SpotTotal, spot_edge
-from portal.reports.audit_report.numbers import decimal_text
+from portal.reports.audit_report.figures import LISTED, SpotTotal
+from portal.reports.audit_report.numbers import decimal_text, ratio
 from portal.reports.audit_report.scope import Scope
 from portal.reports.document import column, section
 from portal.reports.expiry.activity import changes_section, violations_section
@@ -60,31 +61,39 @@ def big_wins_section(scope: Scope, wins: list[dict], threshold: int) -> dict:
 
 
 def generous_section(scope: Scope, spots: list[SpotTotal]) -> dict:
-    rows = []
-    for spot in spots:
-        edge = spot_edge(spot.odds, spot.spot)
-        if edge <= 0:
-            rows.append(
-                {
-                    "offering": scope.offerings[spot.group[0]][1],
-                    "paytable": f"#{spot.group[1]} v{spot.group[2]}",
-                    "spot": spot.wager.label,
-                    "edge": decimal_text(edge * 100),
-                    "bets": spot.bets,
-                    "handle": spot.handle,
-                }
-            )
+    flagged = sorted(
+        (spot for spot in spots if spot.lowest_edge is not None and spot.lowest_edge <= 0),
+        key=lambda s: (scope.offerings[s.group[0]][1], s.group, s.wager.spot_index),
+    )
+    rows = [
+        {
+            "offering": scope.offerings[spot.group[0]][1],
+            "paytable": f"#{spot.group[1]} v{spot.group[2]}",
+            "spot": spot.wager.label,
+            "edge": decimal_text(spot.lowest_edge * 100),
+            "stake": spot.lowest_stake,
+            "expected_hold": ratio(spot.expected_win, spot.handle),
+            "bets": spot.bets,
+            "handle": spot.handle,
+        }
+        for spot in flagged
+    ]
     columns = [
         column("offering", "Offering"),
         column("paytable", "Paytable"),
         column("spot", "Spot"),
-        column("edge", "House edge (%)", "decimal"),
+        column("edge", "Lowest house edge (%)", "decimal"),
+        column("stake", "At a stake of", "money"),
+        column("expected_hold", "Expected hold % (E/H)", "percent"),
         column("bets", "Bets", "integer"),
         column("handle", "Handle", "money"),
     ]
     notes = [
-        "Spots whose exact house edge under the recorded odds is 0 or less and that took "
-        "bets: legal under § 617b.8(f) (it sets minimums only), flagged for review."
+        "Spots that took bets at a stake whose exact house edge under the recorded odds is 0 "
+        "or less: legal under § 617b.8(f) (it sets minimums only), flagged for review.",
+        "Each edge is that of what the stake is paid, a return that fractional odds make "
+        "fractional rounded up to the cent (reading:round-up): the lowest among the stakes "
+        "the spot took, with the smallest stake at it; E/H is over all its stakes.",
     ]
     return section("generous", "Paytables with an edge of 0 or less", columns, rows, notes=notes)
 

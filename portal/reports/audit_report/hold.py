@@ -2,7 +2,9 @@
 by-kind table and the outcomes, from the database's sums and the pass's moments.
 
 reading:expected-win: handle H = Σ stakes, win W = H − Σ returns, hold % = W / H; expected
-win E = Σ stake × the exact edge of the spot under the odds the round recorded; its
+win E = Σ stake × the exact edge of the spot at that stake under the odds the round
+recorded, the edge of what is paid, each return rounded up to the cent where fractional odds
+need it (reading:round-up; ``figures.Edges``), so E agrees with the rounds' own moments; its
 standard deviation SD from each round's exact variance (a round's bets share one outcome;
 rounds are independent, so variances add); z = (W − E) / SD, flagged by ``jinzi.hold_check``.
 """
@@ -157,9 +159,11 @@ def summary(
     notes = [
         "H, returned and W are the bets' own figures, in cents; E and SD are exact, in "
         "cents to four decimal places (reading:expected-win).",
-        "E = Σ stake × the exact house edge of its spot under the odds the round recorded; SD "
-        "from each round's exact variance over the 13 outcomes (a round's bets share one "
-        "outcome; rounds are independent, so variances add).",
+        "E = Σ stake × the exact house edge of its spot at that stake under the odds the round "
+        "recorded, from what the stake is paid: a return that fractional odds make fractional "
+        "is rounded up to the cent (reading:round-up). SD from each round's exact variance "
+        "over the 13 outcomes (a round's bets share one outcome; rounds are independent, so "
+        "variances add).",
         f"Flag: 'review' outside E ± {REVIEW_Z} SD, 'exception' beyond "
         f"± {EXCEPTION_Z} SD, 'low volume' under "
         f"{LOW_VOLUME_ROUNDS:,} rounds (too few for the normal band: jinzi.stats).",
@@ -188,7 +192,9 @@ BY_KIND_COLUMNS = [
     column("expected_hold", "Expected hold % (E/H)", "percent"),
     column("expected_win", "Expected win E (cents)", "decimal"),
 ]
-COVERS_ZERO = "Covering 0 (§ 617b.8(g)(1))"
+# reading:placed-on-zero: a wager covering 0 is "placed on zero", so § 617b.8(g)(2)'s half
+# back on 0 is not for it (it wins there instead); (g)(1) speaks of the straight up on 0 only.
+COVERS_ZERO = "Covering 0 (placed on zero: no half back, § 617b.8(g)(2))"
 NOT_ZERO = "Not covering 0 (§ 617b.8(g)(2): half back on 0)"
 
 
@@ -229,6 +235,9 @@ def by_kind(spots: list[SpotTotal]) -> tuple[dict, list[dict]]:
     notes = [
         "Under the minimum paytable (§ 617b.8(f)) a wager covering 0 has an edge of 1/13 "
         "(7.692 %), any other 1/26 (3.846 %): zero's half-back (§ 617b.8(g)(2)) halves it.",
+        "E adds each stake times its spot's edge at that stake, as paid: fractional odds "
+        "round a return up to the cent (reading:round-up), which lowers the edge of some "
+        "stakes.",
     ]
     body = section(
         "by_kind",

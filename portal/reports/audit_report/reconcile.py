@@ -209,17 +209,17 @@ class Corrected:
 
 
 def corrected(scope: Scope) -> Corrected:
-    """Three queries: the void rounds' totals, the corrections' sums, their entries' sums.
+    """Two queries: the corrections' sums (with their rounds'), their entries' sums.
     A void of a round in the period counts here whenever the money moved, since it is
     the round's period it corrects."""
-    void_rounds = Round.objects.filter(pk__in=sorted(scope.voided)).aggregate(
-        staked=Sum("total_staked"), returned=Sum("total_returned")
-    )
     decided = RoundCorrection.objects.filter(
         scope.q("round__"), status=CorrectionStatus.APPROVED, decided_at__lt=scope.cutoff
     )
     void, adjustment = Q(kind=CorrectionKind.VOID), Q(kind=CorrectionKind.ADJUSTMENT)
+    # A round is voided at most once: the voids' rounds' totals are the void rounds'.
     sums = decided.aggregate(
+        void_staked=Sum("round__total_staked", filter=void),
+        void_returned=Sum("round__total_returned", filter=void),
         void_uncollected=Sum("uncollected", filter=void),
         adjusted=Sum("amount", filter=adjustment),
         adjustment_uncollected=Sum("uncollected", filter=adjustment),
@@ -240,8 +240,8 @@ def corrected(scope: Scope) -> Corrected:
     )
     return Corrected(
         void_rounds=len(scope.voided),
-        void_staked=void_rounds["staked"] or 0,
-        void_returned=void_rounds["returned"] or 0,
+        void_staked=sums["void_staked"] or 0,
+        void_returned=sums["void_returned"] or 0,
         given_back=moved[LedgerKind.VOID_STAKES] or 0,
         taken_back=-(moved[LedgerKind.VOID_RETURNS] or 0),
         void_uncollected=sums["void_uncollected"] or 0,

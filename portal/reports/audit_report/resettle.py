@@ -177,11 +177,14 @@ def _check_round(found: Pass, tables: _Tables, scope: Scope, record: dict, bets:
                     round=round_id, position=bet[1], spot=bet[4], stake=bet[5], paid=returned,
                     settled=settled, problem="paid differs from the re-settlement",
                 )  # fmt: skip
-        group = (record["offering_id"], record["paytable_id"], record["paytable_version"])
-        staked, returned = record["total_staked"], record["total_returned"]
-        found.groups[group].add(staked, returned, moments)
-        day = scope.gaming_day(record["offering_id"], record["started_at"])
-        found.days[day].add(staked, returned, moments)
+        # A void round (§ 617a.6) is settled again and chain-checked, but is not play: its
+        # moments count towards no expected win or SD.
+        if round_id not in scope.voided:
+            group = (record["offering_id"], record["paytable_id"], record["paytable_version"])
+            staked, returned = record["total_staked"], record["total_returned"]
+            found.groups[group].add(staked, returned, moments)
+            day = scope.gaming_day(record["offering_id"], record["started_at"])
+            found.days[day].add(staked, returned, moments)
     if sum(stakes) != record["total_staked"] or sum(paid) != record["total_returned"]:
         found.discrepancy(
             round=round_id, position=None, spot="(round totals)", stake=record["total_staked"],

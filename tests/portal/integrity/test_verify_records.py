@@ -82,7 +82,7 @@ def world(manager_a, officer, holder_a, funded_player, payments_a):
         actor=manager_a, paytable=draft, odds={**MINIMUM_ODDS, "split": "51/10"}
     )
     draft = paytable_submit(actor=manager_a, paytable=draft)
-    paytable_approve(actor=officer, paytable=draft)
+    paytable_approve(actor=officer, paytable=draft, override_reason="$1 chips only")
     rejected = layout_submit(
         actor=manager_a, layout=make_layout(manager_a, holder_a, title="Rejected")
     )

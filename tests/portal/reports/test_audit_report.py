@@ -242,6 +242,7 @@ def test_811a9_big_wins_above_the_threshold_are_exceptions(played):
     assert sections(report(win_threshold=10_801))["big_wins"]["no_activity"]
 
 
+@pytest.mark.clause("811a.9", kind="related")
 def test_811a9_the_report_runs_a_fixed_number_of_queries(player, played):
     from portal.game.services import round_play
 
@@ -270,13 +271,14 @@ def test_811a9_the_report_runs_a_fixed_number_of_queries(player, played):
     assert count() == before == QUERIES
 
 
-# Scope 3 (holders, offerings, the last round id); figures 7 (bets by spot, rounds,
-# distinct players three ways, outcomes, odd RNG); the pass's 2 cursors and the round after
-# each player's last and their wallets 2 (+1 per 1,000 players whose previous round is
-# outside the report; these +2 per 1,000 players); paytable names 1; reconciliation 3 + the
-# audit chain 3; big wins 1; the expiry report's world 7 and its two sections 3; exports 1;
-# the detail's 2 cursors.
-QUERIES = 35
+# Scope 4 (holders, offerings, the last round id, the void rounds); figures 7 (bets by
+# spot, rounds, distinct players three ways, outcomes, odd RNG); the pass's 2 cursors and
+# the round after each player's last and their wallets 2 (+1 per 1,000 players whose
+# previous round is outside the report; these +2 per 1,000 players); paytable names 1;
+# reconciliation 3 + voids and adjustments 2 + the audit chain 3; big wins 1; voids and
+# adjustments listed 2; the expiry report's world 7 and its two sections 3; exports 1; the
+# detail's 2 cursors.
+QUERIES = 40
 
 
 def _tamper(change) -> None:
@@ -325,7 +327,7 @@ def test_811a9_a_forged_deposit_does_not_reconcile(player, played):
     ]
 
 
-@pytest.mark.clause("reading:one-account-per-holder")
+@pytest.mark.clause("reading:one-account-per-holder", kind="related")
 def test_811a9_a_holder_report_counts_only_its_rounds_and_hides_other_play(
     player, played, manager_b, officer, holder_b
 ):
@@ -414,7 +416,7 @@ def test_reading_round_start_day_a_round_across_midnight_counts_in_the_day_it_st
     assert next_day["totals"]["rounds"] == 0
 
 
-@pytest.mark.clause("reading:one-account-per-holder")
+@pytest.mark.clause("reading:one-account-per-holder", kind="related")
 def test_812a10_deposits_and_paid_withdrawals_reconcile_per_account_worked_by_hand(
     player, live_offering, payments_a
 ):

@@ -4,6 +4,8 @@ version: why they may not decide it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -14,8 +16,9 @@ from tests.portal.factories import MINIMUM_ODDS, approved_paytable, make_paytabl
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium]
 
-# Three numbers paid 13 to 4 instead of 3 to 1: more than the minimum, and the house edge
-# stays above zero (1/52), so no override reason is needed to approve it.
+# Three numbers paid 13 to 4 instead of 3 to 1: more than the minimum. Its odds keep an edge
+# of 1/52, but rounded up (reading:round-up) a 2-cent stake on it is paid 9 cents, which
+# leaves the house nothing: approving it takes an override reason (§ 617b.8(f)).
 AMENDED_ODDS = {**MINIMUM_ODDS, "three_numbers": "13/4"}
 
 
@@ -65,7 +68,10 @@ def test_an_officer_reviews_the_changes_from_the_approved_version_and_approves(
 
     panel = page.get_by_role("group", name="Decide this paytable")
     expect(panel.get_by_role("button")).to_have_text(["Approve", "Request changes", "Reject"])
-    panel.get_by_role("textbox", name="Reason").fill("Three numbers pays 13 to 4; edge 1/52.")
+    panel.get_by_role("textbox", name=re.compile(r"^Reason")).fill(
+        "Three numbers pays 13 to 4; edge 1/52."
+    )
+    panel.get_by_role("textbox", name="Override reason").fill("Tables with $1 chips only.")
     walk.shot("decision-panel-filled")
 
     panel.get_by_role("button", name="Approve").click()
