@@ -24,12 +24,15 @@ SHOWN_TOKENS = 100
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    """The intro for visitors; staff go straight to their dashboard, players to the tables."""
+    """The intro for visitors; staff go straight to their dashboard, players to the tables,
+    a holder's supervisors to the voids and adjustments waiting for a decision."""
     user = request.user
     if policy.may(user, Action.VIEW) or policy.may(user, Action.VIEW_AUDIT):
         return redirect("compliance:dashboard")
     if policy.may(user, Action.PLAY):
         return redirect("game:tables")
+    if policy.may(user, Action.CORRECT_ROUNDS):  # a holder's supervisor: what waits for them
+        return redirect("game:corrections")
     return render(request, "core/home.html", {"game_version": jinzi.__version__})
 
 

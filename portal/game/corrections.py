@@ -388,6 +388,8 @@ def _decide(*, actor, correction_id, verb: str, reason) -> RoundCorrection:
     WORKFLOW.check(step, correction, actor)
     if reason is not None and not isinstance(reason, str):
         raise ValidationFailed.on("reason", REASON_NEEDED.format(clause=_clause(correction)))
+    if step.reason is Reason.REQUIRED and not (reason or "").strip():
+        raise ValidationFailed.on("reason", REASON_NEEDED.format(clause=_clause(correction)))
     reason = require_reason(step, reason or "")
     if len(reason) > MAX_TEXT:
         raise ValidationFailed.on("reason", TEXT_TOO_LONG.format(limit=MAX_TEXT))

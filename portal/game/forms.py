@@ -1,7 +1,8 @@
-"""The forms of the player's account and the payments pages. They only read what was typed
-(an amount in dollars and cents, a choice, a reference); the services in
-``portal.game.funds`` and ``portal.game.limits`` judge it, and a refusal is shown on the
-field it names (``add_service_error``).
+"""The forms of the player's account, the payments pages and the voids and adjustments of
+rounds. They only read what was typed (an amount in dollars and cents, a choice, a
+reference, a reason); the services in ``portal.game.funds``, ``portal.game.limits`` and
+``portal.game.corrections`` judge it, and a refusal is shown on the field it names
+(``add_service_error``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from django import forms
 
 from portal.core.errors import DomainError, ValidationFailed
 from portal.core.lists import PeriodForm
-from portal.game import funds
+from portal.game import corrections, funds
 from portal.game.limits import LimitKind
 from portal.game.models import AccountStatus
 
@@ -221,6 +222,93 @@ class StatusForm(ServiceForm):
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
         help_text="Kept with the record and shown to the player.",
+    )
+
+
+# Voids and adjustments of settled rounds (§ 617a.6, § 812a.7(a)(9)) -----------------------
+
+CREDIT, DEBIT = "credit", "debit"
+DIRECTION_NEEDED = "Choose whether the player is credited or debited."
+AMOUNT_UNSIGNED = (
+    "Enter the amount without a sign: whether it is a credit or a debit is chosen above."
+)
+
+
+def _text_box(rows: int = 3) -> forms.Textarea:
+    return forms.Textarea(attrs={"rows": rows})
+
+
+class VoidForm(ServiceForm):
+    """§ 617a.6: a settled round found to be a malfunction, proposed void with the reason."""
+
+    reason = forms.CharField(
+        label="Why the round is void",
+        required=False,
+        max_length=corrections.MAX_TEXT,
+        widget=_text_box(),
+        help_text="§ 617a.6: what malfunctioned. Kept with the record and shown to the player.",
+    )
+
+
+class AdjustmentAmountField(MoneyField):
+    """The size of an adjustment, always typed as a positive amount: its direction is a
+    choice of its own, so a sign typed here is refused rather than guessed."""
+
+    def to_python(self, value):
+        text = "" if value is None else str(value).strip()
+        if text[:1] in ("-", "+", "\u2212"):
+            raise forms.ValidationError(AMOUNT_UNSIGNED, code="signed")
+        return super().to_python(value)
+
+
+class AdjustmentForm(ServiceForm):
+    """§ 812a.7(a)(9): the difference owed on a round, credited to or debited from the
+    player, with the reason and the notification the player is sent."""
+
+    direction = forms.ChoiceField(
+        label="The player is",
+        choices=[
+            (CREDIT, "Credited: they were paid too little"),
+            (DEBIT, "Debited: they were paid too much"),
+        ],
+        widget=forms.RadioSelect,
+        error_messages={"required": DIRECTION_NEEDED, "invalid_choice": DIRECTION_NEEDED},
+    )
+    amount = AdjustmentAmountField(label="Amount", required=False)
+    reason = forms.CharField(
+        label="Why",
+        required=False,
+        max_length=corrections.MAX_TEXT,
+        widget=_text_box(),
+        help_text="The wrong payout or the dispute upheld. Kept with the record and shown "
+        "to the player.",
+    )
+    notice = forms.CharField(
+        label="Notification to the player",
+        required=False,
+        max_length=corrections.MAX_NOTICE,
+        widget=_text_box(4),
+        help_text="§ 812a.7(a)(9): what the player is told about this adjustment, kept as sent.",
+    )
+
+    def clean(self):
+        cleaned = super().clean()
+        amount, direction = cleaned.get("amount"), cleaned.get("direction")
+        if amount is not None and direction == DEBIT:
+            cleaned["amount"] = -amount
+        return cleaned
+
+
+class DecisionForm(ServiceForm):
+    """Approving or rejecting a proposed void or adjustment: one reason box for both."""
+
+    reason = forms.CharField(
+        label="Reason",
+        required=False,
+        max_length=corrections.MAX_TEXT,
+        widget=_text_box(),
+        help_text="Required to reject; optional to approve. Kept with the record, in the "
+        "audit trail, and shown to the player.",
     )
 
 

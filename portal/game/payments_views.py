@@ -223,7 +223,9 @@ def player_account(request: HttpRequest, pk: int) -> HttpResponse:
         .order_by("-pk")[:25],
         "may_pay": may(user, Action.PAY_OUT, account),
         "may_restrict": may(user, Action.RESTRICT_ACCOUNTS, account),
-        "rounds_linked": may(user, Action.VIEW_ROUNDS),
+        # Its rounds open for whoever may look them up: staff who see every round, and
+        # the holder's supervisors (who void and adjust them).
+        "rounds_linked": may(user, Action.VIEW_ROUNDS) or may(user, Action.CORRECT_ROUNDS, account),
         "deposit_form": forms["deposit"],
         "status_form": forms["status"],
     }

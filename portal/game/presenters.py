@@ -1,4 +1,5 @@
-"""How the game is drawn and how a round is shown: the table grid, the wheel, round data."""
+"""How the game is drawn and how a round is shown: the table grid, the wheel, round data,
+a round's state after its voids and adjustments, and why someone may not decide one."""
 
 from __future__ import annotations
 
@@ -9,8 +10,26 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import jinzi
+from portal.access.four_eyes import shares_a_password_setter
+from portal.access.policy import Action, may
+from portal.compliance.presenters.decisions import DecisionRefusal
+from portal.game.corrections import (
+    CLAUSES,
+    FOUR_EYES,
+    FOUR_EYES_PASSWORD_SETTER,
+    STATE_WORDS,
+    WORKFLOW,
+    authors,
+)
 from portal.game.limits import LimitKind, when
-from portal.game.models import AccountStatus, GamingAccount, Round
+from portal.game.models import (
+    AccountStatus,
+    CorrectionKind,
+    CorrectionStatus,
+    GamingAccount,
+    Round,
+    RoundCorrection,
+)
 
 
 @dataclass(frozen=True)
@@ -215,6 +234,56 @@ def recorded_odds(odds: dict) -> list[tuple[str, str]]:
         (jinzi.WagerKind(kind).label, jinzi.format_odds(Fraction(odds_value)))
         for kind, odds_value in odds.items()
     ]
+
+
+# Voids and adjustments (§ 617a.6, § 812a.7(a)(9)) ----------------------------------------
+
+
+def state_key(round_obj: Round) -> str:
+    """A round's state from ``corrections.with_state``'s annotations: "void", "adjusted"
+    or "complete" (as settled). A void outweighs an adjustment made before it."""
+    if getattr(round_obj, "voided", False):
+        return "void"
+    return "adjusted" if getattr(round_obj, "adjusted", False) else "complete"
+
+
+def state_word(round_obj: Round) -> str:
+    """The lists' word for a round's state: "Complete", "Void" or "Adjusted"."""
+    return STATE_WORDS[state_key(round_obj)]
+
+
+DECISIONS = frozenset(step.name for step in WORKFLOW.decisions)
+
+
+def correction_refusal(
+    user, correction: RoundCorrection, offered: set[str]
+) -> DecisionRefusal | None:
+    """Why ``user`` is not offered the decision on ``correction`` (``offered``: the steps
+    ``WORKFLOW.available`` offers them), said where the decision panel would be; None when
+    they may decide it. Who set whose password is read only for someone otherwise offered
+    the decision (one query)."""
+    kind = CorrectionKind(correction.kind).label.lower()
+    clause = CLAUSES[CorrectionKind(correction.kind)]
+    if correction.status != CorrectionStatus.PROPOSED:
+        status = CorrectionStatus(correction.status).label.lower()
+        return DecisionRefusal(f"This {kind} is {status}: nothing is left to decide.")
+    if not may(user, Action.CORRECT_ROUNDS, correction.account):
+        return DecisionRefusal(
+            "Your role does not decide voids and adjustments: a compliance officer, or a "
+            f"supervisor of {correction.account.holder.name}, who did not propose it decides."
+        )
+    rule = FOUR_EYES.format(clause=clause, kind=kind)
+    if user.pk == correction.proposed_by_id:
+        return DecisionRefusal(f"You proposed this {kind}: someone else decides it.", rule)
+    if user.pk == correction.account.player_id:
+        return DecisionRefusal(f"You played this round: someone else decides this {kind}.", rule)
+    if not DECISIONS.issubset(offered) or shares_a_password_setter(authors(correction), user):
+        return DecisionRefusal(
+            "A password one of you did not choose links you to whoever proposed it: someone "
+            f"else decides this {kind}.",
+            FOUR_EYES_PASSWORD_SETTER.format(clause=clause, kind=kind),
+        )
+    return None
 
 
 # The player's account (Chapter 812a) ------------------------------------------------------

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from portal.game import account_views, payments_views, views
+from portal.game import account_views, correction_views, payments_views, views
 
 app_name = "game"
 
@@ -13,6 +13,10 @@ urlpatterns = [
     path("rounds/<int:pk>/replay/", views.replay, name="replay"),
     path("rounds/", views.round_list, name="round-list"),
     path("verify/", views.verify_rounds, name="verify-rounds"),
+    # Voids (§ 617a.6) and adjustments (§ 812a.7(a)(9)) of settled rounds: proposed on the
+    # round's record, decided on their own page.
+    path("corrections/", correction_views.queue, name="corrections"),
+    path("corrections/<int:pk>/", correction_views.correction, name="correction"),
     # The player's accounts (Chapter 812a) and statements (§ 812a.11).
     path("account/", account_views.account, name="account"),
     path("account/<int:pk>/statement/", account_views.statement, name="statement"),

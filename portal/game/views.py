@@ -1,15 +1,19 @@
 """The game pages: the tables, a table to play at, and game recall; for auditors, every
-round and the round chains' verification."""
+round and the round chains' verification. A round's record and replay say whether it was
+voided or adjusted (§ 617a.6, § 812a.7(a)(9)); its record is where a void or an adjustment
+is proposed, by whoever may correct the rounds of its holder (the decision is on the
+correction's own page, ``correction_views``)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_GET, require_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_safe
 
 from portal.access import policy
 from portal.access.policy import Action, denial, may
@@ -17,10 +21,12 @@ from portal.audit.chain import stored_head
 from portal.compliance.selectors import jinzi_listing, offering_is_live, offerings_with_parts
 from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.pages import PAGE_SIZE, domain_errors
-from portal.game import presenters, retention, selectors
+from portal.game import corrections, presenters, retention, selectors
+from portal.game.account_views import Posted, posted_action, run
 from portal.game.chain import heads_digest
-from portal.game.filtersets import MY_GAMES_COLUMNS, PlayerRoundFilter, RoundFilter
-from portal.game.models import GamingAccount
+from portal.game.filtersets import RECENT_GAMES_COLUMNS, PlayerRoundFilter, RoundFilter
+from portal.game.forms import AdjustmentForm, VoidForm
+from portal.game.models import CorrectionKind, GamingAccount
 from portal.game.replay import replay_data
 
 
@@ -55,7 +61,7 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         # § 812a.4: the table is played from the player's account with its holder.
         "account": GamingAccount.objects.filter(player=player, holder=offering.holder).first(),
         "recent": selectors.recent_rounds(player, 5),
-        "columns": MY_GAMES_COLUMNS,
+        "columns": RECENT_GAMES_COLUMNS,
     }
     if liveness.live and listing is not None:
         cells = presenters.table_cells(wheel)
@@ -90,14 +96,24 @@ def history(request: HttpRequest) -> HttpResponse:
 _ROUND_RECORDS = ("rules_submission", "layout", "paytable")
 
 
+def _may_look_up_rounds(user) -> bool:
+    """A player their own rounds; compliance, auditors and superusers any; a holder's
+    supervisors their holder's (they correct them)."""
+    return (
+        may(user, Action.PLAY) or may(user, Action.VIEW_ROUNDS) or may(user, Action.CORRECT_ROUNDS)
+    )
+
+
 def _visible_round(request: HttpRequest, pk: int):
-    """The round ``pk`` if the user may look it up: a player their own, staff any."""
-    if not (may(request.user, Action.PLAY) or may(request.user, Action.VIEW_ROUNDS)):
+    """The round ``pk`` if the user may look it up (else 404; 403 for a role that looks up
+    no round), with whether any void or adjustment names it."""
+    if not _may_look_up_rounds(request.user):
         raise PermissionDenied("your role may not look up game rounds")
-    # The three records the round names come with it (their titles, no query each).
+    # The three records the round names come with it (their titles, no query each), and
+    # the table's holder (whose staff correct it).
     round_obj = (
-        selectors.rounds_visible_to(request.user)
-        .select_related(*_ROUND_RECORDS)
+        selectors.with_corrections(selectors.rounds_visible_to(request.user))
+        .select_related(*_ROUND_RECORDS, "offering__holder")
         .filter(pk=pk)
         .first()
     )
@@ -106,20 +122,79 @@ def _visible_round(request: HttpRequest, pk: int):
     return round_obj
 
 
+def _corrections_context(request: HttpRequest, round_obj) -> dict:
+    """What the round's pages say of its voids and adjustments, in plain words."""
+    user = request.user
+    return {
+        "corrections": selectors.round_corrections(round_obj),
+        "mine": round_obj.player_id == user.pk,
+        "corrections_linked": selectors.may_see_corrections(user),
+    }
+
+
+# What the round page's forms propose, by the ``action`` each posts.
+PROPOSALS = {"void": CorrectionKind.VOID, "adjustment": CorrectionKind.ADJUSTMENT}
+PROPOSAL_FORMS = {CorrectionKind.VOID: VoidForm, CorrectionKind.ADJUSTMENT: AdjustmentForm}
+
+
+def _proposal_form(kind: CorrectionKind, data=None):
+    return PROPOSAL_FORMS[kind](data, auto_id=f"{kind.value}_%s")
+
+
+def _propose(request: HttpRequest, round_obj, kind: CorrectionKind) -> tuple[Posted, int | None]:
+    """Read the form and propose; the proposal's id when it was made."""
+    made: list[int] = []
+
+    def call(data) -> str:
+        proposed = corrections.correction_propose(
+            actor=request.user,
+            round_id=round_obj.pk,
+            kind=kind.value,
+            reason=data["reason"],
+            amount=data.get("amount"),
+            notice=data.get("notice", ""),
+        )
+        made.append(proposed.pk)
+        return (
+            f"{kind.label} of round {round_obj.pk} proposed: someone else approves or rejects it."
+        )
+
+    posted = run(Posted(kind.value, _proposal_form(kind, request.POST)), call)
+    return posted, (made[0] if made else None)
+
+
 @login_required
-@require_GET
+@require_http_methods(["GET", "HEAD", "POST"])
+@domain_errors
 def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The round's record, with its voids and adjustments above it. POST: propose one
+    (``action`` names which), for whoever may correct the rounds of the round's holder:
+    proposed, the page goes to the proposal; refused, this page answers with the refusal
+    on the form and its status (400, 403, 404, 409), and nothing is written."""
     round_obj = _visible_round(request, pk)
-    return render(
-        request,
-        "game/round.html",
-        {
-            "round": round_obj,
-            "data": presenters.round_data(round_obj),
-            "records": presenters.round_records(round_obj),
-            "odds_shown": presenters.recorded_odds(round_obj.paytable_odds),
-        },
-    )
+    holder_id = round_obj.offering.holder_id
+    forms = {name: _proposal_form(kind) for name, kind in PROPOSALS.items()}
+    failed, status = "", 200
+    if request.method == "POST":
+        policy.require(request.user, Action.CORRECT_ROUNDS, holder_id=holder_id)
+        action = posted_action(request, PROPOSALS)
+        posted, proposed = _propose(request, round_obj, PROPOSALS[action])
+        if proposed is not None:
+            messages.success(request, posted.done)
+            return redirect("game:correction", proposed)
+        forms[action], failed, status = posted.form, action, posted.status
+    context = {
+        "round": round_obj,
+        "data": presenters.round_data(round_obj),
+        "records": presenters.round_records(round_obj),
+        "odds_shown": presenters.recorded_odds(round_obj.paytable_odds),
+        **_corrections_context(request, round_obj),
+        "may_correct": may(request.user, Action.CORRECT_ROUNDS, holder_id=holder_id),
+        "void_form": forms["void"],
+        "adjustment_form": forms["adjustment"],
+        "failed": failed,
+    }
+    return render(request, "game/round.html", context, status=status)
 
 
 def _replay_page(request: HttpRequest, round_obj, *, latest: bool) -> HttpResponse:
@@ -130,9 +205,9 @@ def _replay_page(request: HttpRequest, round_obj, *, latest: bool) -> HttpRespon
             "round": round_obj,
             "data": replay_data(round_obj),
             # The banner says "your previous game" only when it is the viewer's own latest.
-            "mine": round_obj.player_id == request.user.pk,
             "latest": latest,
             "records": presenters.round_records(round_obj),
+            **_corrections_context(request, round_obj),
         },
     )
 
@@ -144,7 +219,7 @@ def replay_last(request: HttpRequest) -> HttpResponse:
     player = _player(request)
     # ``recent_rounds(player, 1)`` with the three records the page names.
     last = (
-        selectors.rounds_with_detail()
+        selectors.with_corrections(selectors.rounds_with_detail())
         .select_related(*_ROUND_RECORDS)
         .filter(player=player)
         .order_by("-sequence")
@@ -168,14 +243,22 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 @require_safe
 @domain_errors
 def round_list(request: HttpRequest) -> HttpResponse:
-    """Every round, filtered (§ 810a.11's records, for those who may see every round);
-    each links to its full record. A filter value it cannot read is a 400, shown inline."""
-    policy.require(request.user, Action.VIEW_ROUNDS)
-    rounds = RoundFilter.for_page(request, selectors.every_round())
+    """Every round, filtered (§ 810a.11's records, for those who may see every round; a
+    holder's supervisors list their holder's, which they correct); each links to its full
+    record and says whether it was voided or adjusted. A filter value it cannot read is a
+    400, shown inline."""
+    if not may(request.user, Action.CORRECT_ROUNDS):
+        policy.require(request.user, Action.VIEW_ROUNDS)
+    rounds = RoundFilter.for_page(request, selectors.staff_rounds(request.user))
     if wants_csv(request) and rounds.is_valid():
         return csv_download(rounds.qs, rounds.columns, "game-rounds")
     page, status = filtered_page(request, rounds)
-    context = {"filter": rounds, "columns": rounds.columns, "page": page}
+    context = {
+        "filter": rounds,
+        "columns": rounds.columns,
+        "page": page,
+        "may_verify": may(request.user, Action.VIEW_AUDIT),
+    }
     return render(request, "game/staff_rounds.html", context, status=status)
 
 

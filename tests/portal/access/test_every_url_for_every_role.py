@@ -12,7 +12,10 @@ import pytest
 from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 
+from portal.access.roles import Role
+from portal.game.corrections import correction_propose
 from tests.portal.access.world import ROLES, WORLD_CHART, build_world, concrete_path, routes
+from tests.portal.factories import make_user
 
 # Which world object fills a route's <pk>, by route-name prefix (first match wins).
 OBJECT_FOR = (
@@ -31,6 +34,8 @@ OBJECT_FOR = (
     ("game:statement", "account"),
     ("game:player-account", "account"),
     ("game:withdrawal", "withdrawal"),
+    ("game:correction", "correction"),
+    ("correction-", "correction"),
     ("account-", "account"),
     ("withdrawal-", "withdrawal"),
     ("layout", "layout"),
@@ -101,11 +106,19 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "game:tables": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
     "game:table": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
     "game:history": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
-    "game:round": ("302 200 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    # A round's record is where a void or an adjustment is proposed (§ 617a.6,
+    # § 812a.7(a)(9)): a POST naming none is a 400 to whoever may correct the round, a 403
+    # to anyone else who sees it (the player, an auditor).
+    "game:round": ("302 200 200 403 403 200 200", "302 403 403 403 403 400 400"),
     "game:replay-last": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
     "game:replay": ("302 200 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "game:round-list": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "game:verify-rounds": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    # Voids and adjustments: compliance and auditors every holder's (auditors read only),
+    # a holder's supervisors their own (none in this world). The world's void waits for a
+    # decision; a decision naming no step is a 400, before any role is asked.
+    "game:corrections": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "game:correction": ("302 403 200 403 403 200 200", "302 403 400 403 403 400 400"),
     # The player's accounts (Chapter 812a): the world's player's account is with holder A,
     # with a pending withdrawal. Its forms post to its page, naming what they do: none
     # named is a 400. The payments queue is payments staff's (none in this world) and the
@@ -145,6 +158,14 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "withdrawal-cancel": ("403 405 405 405 405 405 405", "403 200 403 403 403 403 403"),
     "withdrawal-pay": ("403 405 405 405 405 405 405", "403 403 403 403 403 403 400"),
     "withdrawal-refuse": ("403 405 405 405 405 405 405", "403 403 403 403 403 403 400"),
+    # Voids and adjustments (§ 617a.6, § 812a.7(a)(9)): a player reads those of their own
+    # rounds, compliance and auditors every holder's; managers none. The world's void
+    # waits: the officer's approval (no reason needed) is taken, the superuser's then finds
+    # it decided; a rejection needs its reason (400). A proposal needs its body (400).
+    "correction-list": ("403 200 200 403 403 200 200", "403 403 403 403 403 400 400"),
+    "correction-detail": ("403 200 200 403 403 200 200", "403 405 405 405 405 405 405"),
+    "correction-approve": ("403 405 405 405 405 405 405", "403 403 403 403 403 200 409"),
+    "correction-reject": ("403 405 405 405 405 405 405", "403 403 403 403 403 400 400"),
     "holder-list": ("403 403 200 200 200 200 200", "403 403 403 403 403 403 400"),
     "holder-detail": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
     "offering-list": ("403 200 200 200 200 200 200", "403 403 403 400 400 403 400"),
@@ -197,7 +218,14 @@ ADMIN_ROUTES = [route for route in routes() if route.is_admin]
 
 @pytest.fixture
 def world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser):
-    return build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser)
+    world = build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser)
+    # A void of the world's round waiting for a decision, proposed by a supervisor of holder
+    # A who is none of the roles walked: each role's answer is its own, never four-eyes'.
+    proposer = make_user("supervisor_world", Role.SUPERVISOR, holder_a)
+    world["correction"] = correction_propose(
+        actor=proposer, round_id=world["round"].pk, kind="void", reason="The world's void"
+    )
+    return world
 
 
 def _statuses(client, world, path: str, method: str) -> str:
@@ -223,7 +251,7 @@ def test_every_site_route_has_an_expectation():
 
 
 @pytest.mark.parametrize("route", SITE_ROUTES, ids=[route.name for route in SITE_ROUTES])
-@pytest.mark.clause("reading:roles")
+@pytest.mark.clause("reading:roles", kind="proves")
 def test_route_answers_every_role_as_expected(client, world, route):
     key = next((obj for prefix, obj in OBJECT_FOR if route.name.startswith(prefix)), None)
     args = {"pk": world[key].pk if key else 0, "action": "approve", "fmt": "pdf"}
