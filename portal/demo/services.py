@@ -1,5 +1,5 @@
 """Demo data for `make run`: two holders, a user per role, records in every status but
-expired.
+expired, and a void of a round waiting for a decision.
 
 Everything is created through the services, so the demo's audit trail is real.
 Running it again changes nothing (the first holder's licence number marks a seeded
@@ -57,6 +57,7 @@ from portal.compliance.services.rules import (
     rules_submission_withdraw,
 )
 from portal.core.padates import pa_today
+from portal.game.corrections import correction_propose
 from portal.game.funds import (
     MAX_DEMO_TOP_UP,
     deposit_make,
@@ -66,7 +67,7 @@ from portal.game.funds import (
     withdrawal_request,
 )
 from portal.game.limits import LimitKind, limit_set
-from portal.game.models import DepositMethod
+from portal.game.models import DepositMethod, Round
 from portal.game.services import round_play
 from portal.reports.models import ReportKind
 from portal.reports.services.runs import report_run_request
@@ -82,6 +83,8 @@ USERS = (
     ("auditor", Role.AUDITOR, None),
     ("payments", Role.PAYMENTS, "PA-DEMO-001"),
     ("payments2", Role.PAYMENTS, "PA-DEMO-002"),
+    ("supervisor", Role.SUPERVISOR, "PA-DEMO-001"),
+    ("supervisor2", Role.SUPERVISOR, "PA-DEMO-002"),
     ("player", Role.PLAYER, None),
 )
 HOLDERS = (
@@ -211,8 +214,12 @@ def _more_statuses(holder, manager, officer, paytable, layout) -> None:
     first = _paytable(manager, holder, "Split bonus", "approved", officer)
     second = paytable_amend(actor=manager, paytable=first)
     second = paytable_update(actor=manager, paytable=second, odds=_minimum_odds(split="51/10"))
+    # Rounded up (reading:round-up), a 2-cent split at 51/10 returns 13 cents: no edge at
+    # that stake, so approving it takes an override reason (§ 617b.8(f)).
     paytable_approve(
-        actor=officer, paytable=paytable_submit(actor=manager, paytable=second)
+        actor=officer,
+        paytable=paytable_submit(actor=manager, paytable=second),
+        override_reason="Only for tables with a $1 chip, where the house keeps its edge",
     )  # supersedes v1
     gone = _paytable(manager, holder, "Holiday table", "approved", officer)
     paytable_withdraw(actor=officer, paytable=gone, reason="Holiday over")
@@ -249,6 +256,19 @@ def _play_demo_rounds(player, offering) -> None:
             wagers=DEMO_WAGERS[number % len(DEMO_WAGERS)],
             idempotency_key=f"demo-round-{number:03d}",
         )
+
+
+DEMO_VOID_REASON = (
+    "The table's random number generator was reported faulty during this round: a "
+    "malfunction voids all pays and plays (§ 617a.6)"
+)
+
+
+def _propose_demo_void(supervisor, player) -> None:
+    """A void of the player's first round, proposed by the holder's supervisor and waiting
+    for a compliance officer (someone other than its proposer) to decide it."""
+    first = Round.objects.filter(player=player).order_by("sequence").first()
+    correction_propose(actor=supervisor, round_id=first.pk, kind="void", reason=DEMO_VOID_REASON)
 
 
 def _seed_money(player, holders, payments) -> None:
@@ -387,6 +407,7 @@ def seed_demo() -> list[tuple[str, str, str]]:
     _seed_statuses(first, users["manager"], users["officer"])
     _seed_money(users["player"], holders, users["payments"])
     _play_demo_rounds(users["player"], table)
+    _propose_demo_void(users["supervisor"], users["player"])
     # One report of each kind already run (in-process without a broker; queued with one).
     report_run_request(actor=users["auditor"], kind=ReportKind.EXPIRY, parameters={}, via="page")
     today = {"start": pa_today().isoformat(), "end": pa_today().isoformat()}

@@ -1,19 +1,27 @@
 """Game records in the admin: look only. Money moves through the game services alone.
 
 Amounts are stored as integer cents and shown as dollars ($12.50), in the lists and on
-each record's page, by the same function as the portal's ``dollars`` filter.
+each record's page, by the same function as the portal's ``dollars`` filter. The voids and
+adjustments of rounds are decided with actions, one per step of their workflow, each
+calling its service (four-eyes included) and reporting a refusal as a message.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.template.response import TemplateResponse
 
+from portal.access.workflow import Reason, Step
+from portal.compliance.admin import ReasonForm
 from portal.compliance.models import Offering
 from portal.core.admin import LookOnlyAdmin, LookOnlyInline
+from portal.core.errors import DomainError
+from portal.game.corrections import SERVICES, WORKFLOW
 from portal.game.models import (
     Bet,
     Deposit,
     GamingAccount,
     LedgerEntry,
     Round,
+    RoundCorrection,
     Wallet,
     Withdrawal,
 )
@@ -173,3 +181,70 @@ class WithdrawalAdmin(MoneyFields, LookOnlyAdmin):
     list_filter = ("account__holder", "status")
     list_select_related = ("account__player", "account__holder", "decided_by")
     search_fields = ("account__player__username", "payout_reference")
+
+
+# Voids (§ 617a.6) and adjustments (§ 812a.7(a)(9)) of settled rounds: proposed on the
+# portal or through the API, decided here by a second person as there.
+
+
+def _decision_description(step: Step) -> str:
+    with_reason = ", with reason" if step.reason is Reason.REQUIRED else ""
+    four_eyes = " (four-eyes)" if step.four_eyes else ""
+    return f"{step.label}{with_reason}{four_eyes}"
+
+
+def _decision_action(step: Step):
+    """The admin action of one step of the corrections' workflow, on every selected one:
+    a reason is asked first (the service says when it is required), then each is decided
+    by its service; a refusal is reported and leaves that one as it was."""
+    service = SERVICES[step.verb]
+
+    def action(modeladmin, request, queryset):
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if not form.is_valid():
+            return TemplateResponse(
+                request,
+                "admin/compliance/workflow_action.html",
+                {
+                    **modeladmin.admin_site.each_context(request),
+                    "title": _decision_description(step),
+                    "form": form,
+                    "records": queryset,
+                    "action": request.POST.get("action"),
+                    "opts": modeladmin.model._meta,
+                },
+            )
+        for correction in queryset:
+            try:
+                decided = service(
+                    actor=request.user,
+                    correction_id=correction.pk,
+                    reason=form.cleaned_data["reason"],
+                )
+            except DomainError as exc:
+                modeladmin.message_user(request, f"{correction}: {exc.message}", messages.ERROR)
+            else:
+                modeladmin.message_user(request, f"{decided}: {step.done}")
+        return None
+
+    action.__name__ = f"workflow_{step.verb}"
+    return admin.action(description=_decision_description(step))(action)
+
+
+@admin.register(RoundCorrection)
+class RoundCorrectionAdmin(MoneyFields, LookOnlyAdmin):
+    money_fields = ("amount", "credited", "debited", "uncollected")
+    actions = [_decision_action(step) for step in WORKFLOW.posted_steps]
+    list_display = (
+        "pk",
+        "round",
+        "kind",
+        "status",
+        "amount_in_dollars",
+        "proposed_by",
+        "proposed_at",
+        "decided_by",
+        "decided_at",
+    )
+    list_filter = ("kind", "status")
+    list_select_related = ("round", "proposed_by", "decided_by")

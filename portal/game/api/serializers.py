@@ -1,5 +1,6 @@
-"""What the game API reads (a round's bets, a top-up, a deposit, a withdrawal, a limit) and
-answers (a round, the wallet, a player's accounts with the holders and their movements).
+"""What the game API reads (a round's bets, a top-up, a deposit, a withdrawal, a limit, a
+proposed void or adjustment and its decision) and answers (a round with its corrections, the
+wallet, a player's accounts with the holders and their movements).
 
 The bodies are read strictly (no unknown field, none missing), but each value is handed to
 the services as given: whether a wager, a stake or a table is legal is theirs and
@@ -17,13 +18,17 @@ from rest_framework import serializers
 from rest_framework.fields import empty
 
 import jinzi
-from portal.api.fields import AsGiven, StrictInput
+from portal.api.fields import AsGiven, StrictInput, WholeNumberField
 from portal.game import presenters
+from portal.game.corrections import STATE_WORDS, correction_data, state_of
 from portal.game.limits import UNKNOWN_KIND, LimitKind
 from portal.game.models import (
     AccountStatus,
+    CorrectionKind,
+    CorrectionStatus,
     DepositMethod,
     Round,
+    RoundCorrection,
     RoundStatus,
     WithdrawalStatus,
 )
@@ -86,6 +91,77 @@ class WagerOut(serializers.Serializer):
     returned = serializers.IntegerField()
 
 
+def _enum_schema(choices) -> dict:
+    return {
+        "type": "string",
+        "enum": [value for value, _ in choices],
+        "description": "\n".join(f"* `{value}` - {label}" for value, label in choices),
+    }
+
+
+# "kind" and "status" are the names of other fields with other values: each set of values is
+# one named schema component, so no enum is renamed after a hash.
+@extend_schema_field(_enum_schema(CorrectionKind.choices), component_name="CorrectionKindEnum")
+class CorrectionKindField(AsGiven, serializers.ChoiceField):
+    """Read as given (the service names both kinds, with their clauses); answered as is."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(choices=CorrectionKind.choices, **kwargs)
+
+
+@extend_schema_field(_enum_schema(CorrectionStatus.choices), component_name="CorrectionStatusEnum")
+class CorrectionStatusField(serializers.ChoiceField):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(choices=CorrectionStatus.choices, **kwargs)
+
+
+ROUND_STATES = tuple(STATE_WORDS.items())  # complete, void, adjusted
+
+
+@extend_schema_field(_enum_schema(ROUND_STATES), component_name="RoundStateEnum")
+class RoundStateField(serializers.ChoiceField):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(choices=ROUND_STATES, **kwargs)
+
+
+class CorrectionOut(serializers.Serializer):
+    """A void (§ 617a.6) or an adjustment (§ 812a.7(a)(9)) of a settled round: who proposed
+    it and why, who decided it, and what approving it moved (minor units, times UTC)."""
+
+    id = serializers.IntegerField()
+    round = serializers.IntegerField()
+    kind = CorrectionKindField()
+    status = CorrectionStatusField()
+    amount = serializers.IntegerField(
+        help_text="Minor units the player is owed (positive) or owes (negative): for a void, "
+        "the round's stakes less its returns; for an adjustment, the difference."
+    )
+    reason = serializers.CharField(help_text="Why it was proposed.")
+    notice = serializers.CharField(
+        help_text="The notification the player was sent (§ 812a.7(a)(9)); may be blank for a void."
+    )
+    proposed_by = serializers.CharField(help_text="The proposer's username.")
+    proposed_at = UtcInstantField()
+    decided_by = serializers.CharField(
+        allow_null=True, help_text="Who approved or rejected it; null while proposed."
+    )
+    decided_at = UtcInstantField(allow_null=True)
+    decision_reason = serializers.CharField(help_text="Why it was decided so (may be blank).")
+    credited = serializers.IntegerField(help_text="What approving it credited the account.")
+    debited = serializers.IntegerField(help_text="What approving it took from the account.")
+    uncollected = serializers.IntegerField(
+        help_text="What the account could not cover (never the balance held for a pending "
+        "withdrawal, never below zero)."
+    )
+
+    def to_representation(self, instance) -> dict:
+        """Through ``corrections.correction_data``, as the pages show it; given a
+        ``RoundCorrection`` (its people loaded), or what ``correction_data`` made of it."""
+        if isinstance(instance, RoundCorrection):
+            instance = correction_data(instance)
+        return super().to_representation(instance)
+
+
 class RoundOut(serializers.Serializer):
     """A settled round as § 810a.11 asks it kept (amounts in minor units, times UTC)."""
 
@@ -123,21 +199,37 @@ class RoundOut(serializers.Serializer):
     balance_after = serializers.IntegerField(help_text="The account's, after the return.")
     sequence = serializers.IntegerField()
     hash = serializers.CharField()
+    state = RoundStateField(
+        help_text="What the round's record says it is now: complete (as settled), void or "
+        "adjusted. Only an approved correction changes it; the round's own record is never "
+        "changed."
+    )
+    corrections = CorrectionOut(
+        many=True, help_text="Its voids and adjustments, oldest first, whatever their status."
+    )
 
     def to_representation(self, instance) -> dict:
         """A round as ``presenters.round_data`` shows it (the game page and the replay show
-        the same data), with the holder of its table, read through the fields above: a key
-        they do not declare is not sent, and one they declare must be there. Given a
-        ``Round`` (its offering loaded), its bets are its own; a caller holding them in
-        order passes ``round_answer(round, bets)`` instead."""
+        the same data), with the holder of its table and its corrections, read through the
+        fields above: a key they do not declare is not sent, and one they declare must be
+        there. Given a ``Round`` (its offering loaded), its bets are its own and its
+        corrections are the context's ``corrections`` (``corrections_of`` the page's rounds,
+        read once for them all); a caller holding them passes ``round_answer(...)`` instead."""
         if isinstance(instance, Round):
-            instance = round_answer(instance)
+            found = self.context["corrections"]
+            instance = round_answer(instance, corrections=found.get(instance.pk, ()))
         return super().to_representation(instance)
 
 
-def round_answer(round_obj: Round, bets=None) -> dict:
-    """``presenters.round_data`` and the holder whose account the round was played from."""
-    return presenters.round_data(round_obj, bets) | {"holder": round_obj.offering.holder_id}
+def round_answer(round_obj: Round, bets=None, *, corrections) -> dict:
+    """``presenters.round_data``, the holder whose account the round was played from, and
+    what its corrections (``corrections_of``'s, oldest first) make of it."""
+    corrections = list(corrections)
+    return presenters.round_data(round_obj, bets) | {
+        "holder": round_obj.offering.holder_id,
+        "state": state_of(corrections),
+        "corrections": [correction_data(correction) for correction in corrections],
+    }
 
 
 class LedgerEntryOut(serializers.Serializer):
@@ -352,3 +444,49 @@ class StatusIn(StrictInput):
 
     status = GivenChoice(choices=AccountStatus.choices)
     reason = GivenText()
+
+
+# Voids and adjustments of settled rounds (§ 617a.6, § 812a.7(a)(9)) --------------------
+
+
+class RoundCorrectionOut(CorrectionOut):
+    """A void or an adjustment, with the account it moves: the player's with the holder
+    whose table the round was played at (§ 812a.4)."""
+
+    holder = serializers.IntegerField(help_text="The certificate holder whose table it was.")
+    holder_name = serializers.CharField()
+    player = serializers.CharField(help_text="The player's username.")
+
+    def to_representation(self, instance) -> dict:
+        if isinstance(instance, RoundCorrection):
+            account = instance.account
+            instance = correction_data(instance) | {
+                "holder": account.holder_id,
+                "holder_name": account.holder.name,
+                "player": account.player.get_username(),
+            }
+        return super().to_representation(instance)
+
+
+class CorrectionIn(StrictInput):
+    """A void (§ 617a.6) or an adjustment (§ 812a.7(a)(9)) of a settled round, proposed
+    with its reason; someone else approves or rejects it."""
+
+    round = WholeNumberField(min_value=1, help_text="The round's id.")
+    kind = CorrectionKindField()
+    reason = GivenText(help_text="Why; kept with the record and shown to the player.")
+    amount = GivenInteger(
+        required=False,
+        allow_null=True,
+        help_text="Adjustments only: minor units (cents), positive to credit the player, "
+        "negative to debit, not zero. A void's amount is the round's stakes less its returns.",
+    )
+    notice = GivenText(
+        required=False,
+        help_text="The notification the player is sent, kept as sent: required for an "
+        "adjustment (§ 812a.7(a)(9)), optional for a void.",
+    )
+
+
+class DecisionIn(StrictInput):
+    reason = GivenText(required=False, help_text="Why: required to reject, optional to approve.")

@@ -2,6 +2,7 @@
 
 from portal.api.routers import Route
 from portal.game.api.accounts import AccountViewSet, WithdrawalViewSet
+from portal.game.api.corrections import CorrectionViewSet
 from portal.game.api.views import RoundViewSet, WalletViewSet
 
 routes = [
@@ -9,4 +10,5 @@ routes = [
     Route("wallet", WalletViewSet, "wallet"),
     Route("accounts", AccountViewSet, "account"),
     Route("withdrawals", WithdrawalViewSet, "withdrawal"),
+    Route("corrections", CorrectionViewSet, "correction"),
 ]

@@ -23,6 +23,7 @@ from portal.game.api.serializers import (
     WalletOut,
     round_answer,
 )
+from portal.game.corrections import corrections_of
 from portal.game.filtersets import RoundFilter
 from portal.game.funds import (
     deposit_make,
@@ -75,6 +76,19 @@ class RoundViewSet(ApiViewSet):
             return Round.objects.none()
         return selectors.rounds_visible_to(self.request.user).order_by("-pk")
 
+    def _answer(self, rounds: list[Round], *, many: bool):
+        """The rounds with their voids and adjustments, read in one query for them all."""
+        found = corrections_of([r.pk for r in rounds]) if rounds else {}
+        context = self.get_serializer_context() | {"corrections": found}
+        return RoundOut(rounds if many else rounds[0], many=many, context=context).data
+
+    def list(self, request):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(self._answer(list(page), many=True))
+
+    def retrieve(self, request, pk=None):
+        return Response(self._answer([self.get_object()], many=False))
+
     @extend_schema(request=RoundIn, responses={201: RoundOut, 200: RoundOut})
     def create(self, request):
         data = self.parse(RoundIn)
@@ -85,9 +99,13 @@ class RoundViewSet(ApiViewSet):
             idempotency_key=data["idempotency_key"],
         )
         code = status.HTTP_200_OK if played.replayed else status.HTTP_201_CREATED
-        # The bets as played, in order: no query for them.
-        answer = self.get_serializer(round_answer(played.round, played.bets))
-        return Response(answer.data, status=code)
+        # The bets as played, in order: no query for them. A round just played has no
+        # correction yet; a retry answers the round as it is now, voided or adjusted since.
+        corrections = corrections_of([played.round.pk]) if played.replayed else {}
+        answer = round_answer(
+            played.round, played.bets, corrections=corrections.get(played.round.pk, ())
+        )
+        return Response(self.get_serializer(answer).data, status=code)
 
 
 class WalletViewSet(ApiObjectViewSet):

@@ -18,6 +18,7 @@ pytestmark = pytest.mark.django_db
 RESOURCES = ["holders", "layouts", "paytables", "rules-submissions", "offerings", "audit-events"]
 ROOT_RESOURCES = [*RESOURCES, "availability", "tokens", "reports", "rounds", "wallet", "regulation"]
 ROOT_RESOURCES += ["accounts", "withdrawals"]  # the player's accounts (§ 812a.4, § 812a.10)
+ROOT_RESOURCES += ["corrections"]  # voids and adjustments of rounds (§ 617a.6, § 812a.7(a)(9))
 ACTIONS = ["submit", "approve", "reject", "request-changes", "withdraw", "amend"]
 
 
@@ -56,6 +57,12 @@ def test_the_openapi_schema_describes_every_route(api_as, officer):
         assert set(paths[f"/api/withdrawals/{{id}}/{step}/"]) == {"post"}
     assert "put" not in paths["/api/accounts/{id}/"]
     assert "delete" not in paths["/api/withdrawals/{id}/"]
+    # Voids and adjustments of rounds (§ 617a.6, § 812a.7(a)(9)): proposed, then decided
+    # by the workflow's steps, never edited nor deleted.
+    assert {"get", "post"} == set(paths["/api/corrections/"])
+    assert {"get"} == set(paths["/api/corrections/{id}/"])
+    for step in ("approve", "reject"):
+        assert set(paths[f"/api/corrections/{{id}}/{step}/"]) == {"post"}
 
 
 def test_action_bodies_are_documented():
@@ -80,6 +87,11 @@ def test_action_bodies_are_documented():
     assert body("/api/accounts/{id}/status/") == "StatusIn"
     assert body("/api/withdrawals/{id}/pay/") == "PayIn"
     assert body("/api/withdrawals/{id}/refuse/") == "ReasonIn"
+    assert body("/api/corrections/") == "CorrectionIn"
+    assert body("/api/corrections/{id}/approve/") == "DecisionIn"
+    assert body("/api/corrections/{id}/reject/") == "DecisionIn"
+    corrections = paths["/api/corrections/"]["get"]
+    assert {"page", "status", "kind", "round"} <= {p["name"] for p in corrections["parameters"]}
     entries = paths["/api/accounts/{id}/entries/"]["get"]
     assert "page" in {p["name"] for p in entries["parameters"]}  # a paginated list
     withdrawals = paths["/api/withdrawals/"]["get"]

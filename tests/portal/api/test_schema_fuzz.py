@@ -3,9 +3,10 @@
 The OpenAPI document is read from ``/api/schema/`` itself (drf-spectacular), and every
 operation in it is called with requests that schemathesis generates from it: valid ones
 (``POSITIVE``) and ones that break the schema (``NEGATIVE``), signed in with a bearer API
-token as a player, an auditor, a manager, a compliance officer and a superuser. Half of
-the requests name real records in their path (a live table, its approved layout, paytable
-and rules submission, a draft of each, a round, a report run…) and, when valid, in their
+token as a player, an auditor, a manager, payments staff, a holder's supervisor, a
+compliance officer and a superuser. Half of the requests name real records in their path (a
+live table, its approved layout, paytable and rules submission, a draft of each, a round, a
+void of it waiting for a decision, a report run…) and, when valid, in their
 body, so they reach the views' real work rather than stopping at a 404.
 
 No answer may be a 5xx; each must have a status code the schema documents for the
@@ -42,6 +43,7 @@ from schemathesis.specs.openapi.checks import (
 from portal.access.roles import Role
 from portal.accounts.models import ApiToken
 from portal.accounts.tokens import api_token_issue
+from portal.game.corrections import correction_propose
 from portal.game.funds import withdrawal_request
 from portal.game.models import GamingAccount
 from portal.wsgi import application
@@ -51,7 +53,7 @@ from tests.portal.funding import wallet_top_up
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 
-ROLES = ("player", "auditor", "manager_a", "payments_a", "officer", "superuser")
+ROLES = ("player", "auditor", "manager_a", "payments_a", "supervisor_a", "officer", "superuser")
 POSITIVE, NEGATIVE = GenerationMode.POSITIVE, GenerationMode.NEGATIVE
 PROBE = 5
 SEED = 617  # fixed: CI sends the same requests on every run
@@ -87,6 +89,7 @@ RECORDS_FOR = {
     "tokens": ("token",),
     "accounts": ("account", "other_account"),
     "withdrawals": ("withdrawal", "other_withdrawal"),
+    "corrections": ("correction",),
 }
 REPORT_FORMATS = ("json", "csv", "xlsx", "pdf")
 
@@ -137,10 +140,22 @@ class Bearer:
 
 
 @pytest.fixture
-def world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser, payments_a):
+def world(
+    holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser, payments_a, supervisor_a
+):
     world = build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser)
     world["other_holder"] = holder_b
     world["users"]["payments_a"] = payments_a
+    world["users"]["supervisor_a"] = supervisor_a
+    # A void of the world's round waiting for a decision (§ 617a.6), proposed by its
+    # holder's supervisor: anyone else allowed may approve or reject it.
+    if "correction" not in world:
+        world["correction"] = correction_propose(
+            actor=supervisor_a,
+            round_id=world["round"].pk,
+            kind="void",
+            reason="The draw repeated a segment",
+        )
     # The player's account with holder A and a pending withdrawal from it; another player's
     # at holder B, which none but its player and that holder's staff may see.
     player = world["users"]["player"]
@@ -177,7 +192,7 @@ def real_ids(operation, world: dict, user) -> st.SearchStrategy[dict]:
 # Ids in request bodies that name records: a real one in half of the valid bodies, so a
 # round is played on the live table and a rules submission lists real records.
 BODY_RECORDS = {"offering": "offering", "paytable": "paytable", "layout": "layout"}
-BODY_RECORDS |= {"holder": "holder"}
+BODY_RECORDS |= {"holder": "holder", "round": "round"}
 
 
 def cases(operation, mode: GenerationMode, world: dict, user) -> st.SearchStrategy:

@@ -124,6 +124,9 @@ NEW_ACTIONS = frozenset(
         "withdrawal.cancel",
         "withdrawal.pay",
         "withdrawal.refuse",
+        # A void of a settled round proposed (§ 617a.6): the demo data holds one waiting
+        # for a decision (f"{correction.kind}.{verb}", the verbs of portal.game.corrections).
+        "void.propose",
     }
 )
 

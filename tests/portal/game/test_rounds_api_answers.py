@@ -37,7 +37,11 @@ def test_a_round_is_answered_with_exactly_its_documented_fields(api, live_offeri
         assert list(body) == list(schema["RoundOut"]["properties"])
         assert [list(wager) for wager in body["wagers"]] == [list(schema["WagerOut"]["properties"])]
         stored = Round.objects.select_related("offering").get(pk=round_id)
-        assert body == presenters.round_data(stored) | {"holder": stored.offering.holder_id}
+        assert body == presenters.round_data(stored) | {
+            "holder": stored.offering.holder_id,
+            "state": "complete",  # never voided nor adjusted (§ 617a.6, § 812a.7(a)(9))
+            "corrections": [],
+        }
         assert body["started_at"].endswith("+00:00")
     assert api.get("/api/rounds/").json()["results"] == [created.json()]
 
