@@ -66,7 +66,7 @@ def _accepted(randbits: Callable[[int], int]) -> int:
 
 
 def draw(rng: RandomBits | None = None) -> Draw:
-    """Draw one outcome, after "no more bets" (§ 617b.8(e)), and say how."""
+    """Draw one outcome, after "no more bets" (§ 617b.8(e), § 617a.5), and say how."""
     randbits, method = _source(rng)
     raw = _accepted(randbits)
     return Draw(raw=raw, outcome=raw, method=method)

@@ -85,7 +85,7 @@ def unit_return(
     outcome = check_outcome(outcome)
     paytable, wheel = resolve_setup(paytable, wheel)
     if outcome in wager.covers(wheel):
-        return paytable.odds(wager.kind) + 1
+        return paytable.odds(wager.kind) + 1  # at the paytable's posted odds (§ 617a.4)
     if outcome == ZERO:
         return HALF
     return Fraction(0)

@@ -1,4 +1,4 @@
-"""The ten wagers of § 617b.8(d) and the 52 legal bet spots on the layout.
+"""The ten wagers of § 617b.8(d) and the 52 legal bet spots on the layout (§ 617a.3).
 
 A ``Wager`` is validated when it is built, so an illegal one never exists: a
 split of 1-5, a corner of 1-2-3-4 or a column of three numbers is an

@@ -7,7 +7,12 @@ the last time they ran. This plugin writes that down: one entry per test node (o
 
 A run updates the entries of the tests it ran and keeps the others, so a partial run does
 not forget what a full run proved; a renamed test's old entry simply matches nothing. The
-file is written to a temporary name and renamed, so a reader never sees half of it.
+file also says when it was taken (``taken_at``: when its last run ended, UTC) and on which
+database that run was (``database``: Django's ``sqlite`` or ``postgresql``), for the
+Regulation page and ``clauses`` to show.
+CI gives each of its passes a file of its own, emptied first, and checks them together
+(``.ci/run``). The file is written to a temporary name and renamed, so a reader never sees
+half of it.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import datetime
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -58,6 +64,31 @@ def outcome_of(report: pytest.TestReport) -> str | None:
     return "passed" if report.when == "call" else None
 
 
+def database_of_run() -> str:
+    """The database this run's tests used: Django's, once the settings are loaded; else as
+    the settings choose it from ``DATABASE_URL``."""
+    try:
+        from django.db import connection
+
+        return connection.vendor
+    except Exception:  # no Django settings in this run (the engine's tests alone)
+        url = os.environ.get("DATABASE_URL", "").strip().lower()
+        return "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
+
+
+# The wall clock as it was when the plugin loaded, carried forward by the monotonic clock:
+# a test that travels in time (time_machine moves the wall clock, not the monotonic one)
+# does not date its result, or the file, in its travelled-to day.
+_WALL_AT_LOAD = time.time()
+_MONOTONIC_AT_LOAD = time.monotonic()
+
+
+def now_text() -> str:
+    seconds = _WALL_AT_LOAD + (time.monotonic() - _MONOTONIC_AT_LOAD)
+    instant = datetime.datetime.fromtimestamp(seconds, datetime.UTC)
+    return instant.isoformat(timespec="seconds")
+
+
 def write_atomically(path: Path, data: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
@@ -86,7 +117,7 @@ class ClauseResults:
             "outcome": outcome,
             "nodeid": report.nodeid,
             "function": report.nodeid.rsplit("::", 1)[-1].split("[", 1)[0],
-            "at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "at": now_text(),
         }
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -98,4 +129,12 @@ class ClauseResults:
                 kept = json.loads(self.path.read_text(encoding="utf-8")).get("results", {})
             except (ValueError, AttributeError):
                 kept = {}  # an unreadable file is replaced, not merged
-        write_atomically(self.path, {"version": 1, "results": kept | self.results})
+        write_atomically(
+            self.path,
+            {
+                "version": 1,
+                "taken_at": now_text(),
+                "database": database_of_run(),
+                "results": kept | self.results,
+            },
+        )

@@ -160,6 +160,7 @@ class Layout(VersionedRecord):
         abstract = False
 
     def wheel(self) -> jinzi.Wheel:
+        """The wheel its tables' rounds are drawn and settled on (§ 617a.1)."""
         return jinzi.Wheel.of(self.wheel_order, first=self.first_colour)
 
 

@@ -75,6 +75,8 @@ def offering_is_live(
     ``listing``: the rules submission's Jinzi Roulette listing (or None), when the caller
     has read it already; otherwise it is read here.
 
+    This is an RNG table's inspection before it opens (§ 617a.2).
+
     Live needs (reading:live-offering): an approved rules submission listing Jinzi Roulette with
     this layout and paytable, an approved layout, an approved paytable meeting
     § 617b.8(f), none of them superseded, expired or before its effective date, and

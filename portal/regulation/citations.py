@@ -1,13 +1,14 @@
 """Where the code says it applies a clause, and which clauses each test says it proves.
 
-Code cites a clause in one of three forms, each found here by a regular expression:
+Code cites a clause in one of four forms, each found here by a regular expression:
 
 - ``§ 617b.8(g)(2)``: a section sign, one space, the register's id. Any ``§ NNNx.N…`` is
   read, registered or not, so a typo (``§ 617b.8(h)``) surfaces as an unknown clause; only
   a section of another document named just before it (``RFC 6750 §3.1``) is not ours;
 - ``"617b.8(c)"``: a string literal that is exactly an id (``jinzi.game``'s clause
   constants, which errors are built from);
-- ``reading:zero-splits``: a Reading of the register, cited by its id, written as is.
+- ``reading:zero-splits``: a Reading of the register, cited by its id, written as is;
+- ``Chapter 617a``: a chapter of 58 Pa. Code as a whole, registered by its number (``617a``).
 
 A line that marks a Reading the old way (``**Reading:**``, "notes.md reading", "the
 Reading") without a ``reading:`` id on it is reported too: a regulator cannot follow a
@@ -17,8 +18,15 @@ Scanned: ``jinzi/``, ``portal/`` and ``templates/``, text files only. Not scanne
 migrations (generated copies of the models' help texts, which are scanned where written),
 and ``portal/regulation/`` itself (the register quotes the rule, citations and all).
 
-Tests say what they prove by name (``test_617b8_g_2_…``, see ``claims_in_name``) or by a
-``@pytest.mark.clause("617b.8(g)(2)")`` marker; both are read with ``ast``, never imported.
+Tests say what they claim by name (``test_617b8_g_2_…``, see ``claims_in_name``) or by a
+``@pytest.mark.clause("617b.8(g)(2)", kind="proves")`` marker; both are read with ``ast``,
+never imported. Each claim has a kind (``CLAIM_KINDS``): ``proves`` (the test shows the code
+does what the clause says), ``cites-in-message`` (it only checks that a refusal cites the
+clause) or ``related`` (it tests something around the clause: a figure built on it, a page
+that shows it, a limit on how fast it is read). A name claims ``proves`` unless a marker on
+the test names the same clause with another kind; a marker always says its kind (one without,
+or with another word, is reported). The marker of a module (``pytestmark``) or a class applies
+to each of its tests, and the test's own marker overrides it.
 """
 
 from __future__ import annotations
@@ -29,7 +37,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from portal.regulation.register import Clause, is_canonical, parent_of, section_tokens
+from portal.regulation.register import (
+    CHAPTER_PATTERN,
+    Clause,
+    is_canonical,
+    parent_of,
+    section_tokens,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE_ROOTS = ("jinzi", "portal", "templates")
@@ -43,6 +57,7 @@ SKIPPED_TEST_TEXT = ("tests/portal/regulation/",)
 SECTION_CITE_RE = re.compile(r"§(?P<space>\s*)(?P<id>\d+[a-z]*\.\d+[a-z]*(?:\([A-Za-z0-9]+\))*)")
 CONSTANT_CITE_RE = re.compile(r"""(?P<q>["'])(?P<id>\d{3}[a-z]\.\d+(?:\([A-Za-z0-9]+\))*)(?P=q)""")
 READING_CITE_RE = re.compile(r"(?<![\w:-])reading:(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)")
+CHAPTER_CITE_RE = re.compile(rf"\b[Cc]hapter(?P<space>\s*)(?P<id>{CHAPTER_PATTERN})\b")
 READING_MARKER_RE = re.compile(
     r"\*\*Readings?\b|\.md\W{0,3}[Rr]eadings?\b|\b(?:the|a|our|this) Reading\b"
     r"|^\W*Readings of\b"
@@ -51,6 +66,12 @@ READING_MARKER_RE = re.compile(
 OTHER_DOCUMENT_RE = re.compile(r"\bRFC\s*\d+\W{0,3}$")
 SECTION_LIKE_RE = re.compile(r"(?P<section>\d{3}[a-z]\d+)(?P<sub>[a-z])?(?P<para>\d+)?")
 ARTICLE = "a"  # "test_811a7_a_…": the article, unless the section registers an (a)
+
+# What a test's claim says of its clause (see the module's docstring).
+PROVES = "proves"
+CITES_IN_MESSAGE = "cites-in-message"
+RELATED = "related"
+CLAIM_KINDS = (PROVES, CITES_IN_MESSAGE, RELATED)
 
 
 @dataclass(frozen=True)
@@ -62,9 +83,11 @@ class Citation:
 
     @property
     def canonical(self) -> bool:
-        """Whether it is written the one way: ``§ <id>`` (one space), ``"<id>"`` or
-        ``reading:<name>``, with a canonical id."""
+        """Whether it is written the one way: ``§ <id>`` (one space), ``"<id>"``,
+        ``reading:<name>`` or ``Chapter <id>``, with a canonical id."""
         if self.written.startswith("§") and self.written != f"§ {self.clause_id}":
+            return False
+        if self.written[:1] in "Cc" and self.written != f"Chapter {self.clause_id}":
             return False
         return is_canonical(self.clause_id)
 
@@ -77,16 +100,33 @@ class UncitedReading:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """One ``pytest.mark.clause(…)``: the ids it names, the kind it gives them (None when it
+    says none; any other word is kept, to be reported) and the line it is on."""
+
+    ids: tuple[str, ...]
+    kind: str | None
+    line: int
+
+
+@dataclass(frozen=True)
 class TestCase:
     path: str
     line: int
     function: str  # "test_x", or "TestClass::test_x"
     claims: tuple[str, ...]  # clause ids, registered or not
     marked: tuple[str, ...]  # of those, the ones a clause marker gave
+    kinds: tuple[str | None, ...] = ()  # each claim's kind, in the order of ``claims``
+    marks: tuple[Mark, ...] = ()  # the clause markers that apply to it
 
     @property
     def nodeid(self) -> str:
         return f"{self.path}::{self.function}"
+
+    def kind_of(self, clause_id: str) -> str | None:
+        """The kind of its claim of ``clause_id``: ``proves`` for a name's claim no marker
+        re-kinds; a marker's kind, None where that marker gives none."""
+        return dict(zip(self.claims, self.kinds, strict=True)).get(clause_id, PROVES)
 
 
 def citations_in_text(path: str, text: str) -> tuple[list[Citation], list[UncitedReading]]:
@@ -104,6 +144,8 @@ def citations_in_text(path: str, text: str) -> tuple[list[Citation], list[Uncite
             found.append(Citation(path, number, f"reading:{match['slug']}", match[0]))
         if not readings and READING_MARKER_RE.search(line):
             uncited.append(UncitedReading(path, number, line.strip()))
+        for match in CHAPTER_CITE_RE.finditer(line):
+            found.append(Citation(path, number, match["id"], match[0]))
     return found, uncited
 
 
@@ -240,22 +282,33 @@ def _dotted(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
-def _marked(nodes: list[ast.expr]) -> list[str]:
-    """Clause ids given by ``pytest.mark.clause("…", …)`` among decorators or pytestmark."""
+def _kind(node: ast.Call) -> str | None:
+    for keyword in node.keywords:
+        if keyword.arg == "kind":
+            value = keyword.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return value.value
+            return ast.unparse(value)  # not a plain word: reported as an unknown kind
+    return None
+
+
+def _marked(nodes: list[ast.expr]) -> list[Mark]:
+    """The ``pytest.mark.clause("…", …, kind="…")`` markers among decorators or pytestmark."""
     found = []
     for node in nodes:
         if isinstance(node, ast.List | ast.Tuple):
             found += _marked(list(node.elts))
         elif isinstance(node, ast.Call) and _dotted(node.func).endswith("mark.clause"):
-            found += [
+            ids = tuple(
                 a.value
                 for a in node.args
                 if isinstance(a, ast.Constant) and isinstance(a.value, str)
-            ]
+            )
+            found.append(Mark(ids, _kind(node), node.lineno))
     return found
 
 
-def _pytestmark(body: list[ast.stmt]) -> list[str]:
+def _pytestmark(body: list[ast.stmt]) -> list[Mark]:
     for statement in body:
         if isinstance(statement, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == "pytestmark" for t in statement.targets
@@ -264,8 +317,27 @@ def _pytestmark(body: list[ast.stmt]) -> list[str]:
     return []
 
 
+def _case(path: str, node, prefix: str, marks: list[Mark], clauses) -> TestCase:
+    """A test's claims: its name's (``proves``), then its markers', the nearest marker of an
+    id deciding that id's kind."""
+    kinds: dict[str, str | None] = dict.fromkeys(claims_in_name(node.name, clauses), PROVES)
+    for mark in marks:  # module, then class, then the test's own: the last one wins
+        for clause_id in mark.ids:
+            kinds[clause_id] = mark.kind
+    marked = tuple(dict.fromkeys(i for mark in marks for i in mark.ids))
+    return TestCase(
+        path,
+        node.lineno,
+        f"{prefix}{node.name}",
+        tuple(kinds),
+        marked,
+        tuple(kinds.values()),
+        tuple(marks),
+    )
+
+
 def _cases(
-    path: str, body: list[ast.stmt], prefix: str, inherited: list[str], clauses
+    path: str, body: list[ast.stmt], prefix: str, inherited: list[Mark], clauses
 ) -> Iterator[TestCase]:
     for node in body:
         if isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
@@ -274,9 +346,9 @@ def _cases(
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name.startswith(
             "test"
         ):
-            marked = tuple(dict.fromkeys(inherited + _marked(node.decorator_list)))
-            claims = tuple(dict.fromkeys([*claims_in_name(node.name, clauses), *marked]))
-            yield TestCase(path, node.lineno, f"{prefix}{node.name}", claims, marked)
+            # Decorators apply from the bottom up; read top-down, the one nearest the name
+            # is listed last either way, and a test names a clause in one marker at most.
+            yield _case(path, node, prefix, inherited + _marked(node.decorator_list), clauses)
 
 
 def scan_tests(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 
 from portal.core.padates import pa_time
-from portal.regulation.matrix import NOT_RUN, Matrix
+from portal.regulation.matrix import NOT_RUN, Matrix, ResultsFile
 from portal.regulation.register import Clause
 from portal.reports.document import column, made, section
 
@@ -21,6 +21,7 @@ COLUMNS = [
     column("status", "Status"),
     column("code", "Code locations", "integer"),
     column("tests", "Tests", "integer"),
+    column("proofs", "Proving", "integer"),
     column("passed", "Passed", "integer"),
     column("failed", "Failed", "integer"),
     column("not_run", "Not run", "integer"),
@@ -32,6 +33,24 @@ def _status(clause: Clause) -> str:
     if clause.planned:
         return "not yet applied"
     return f"applied; not yet applied: {clause.pending}" if clause.pending else "applied"
+
+
+def _flag(row) -> str:
+    if row.clause.planned:
+        return ""
+    if not row.tested:
+        return "no test proves it"
+    return "no proving test passed" if row.proved is False else ""
+
+
+def _taken(results: ResultsFile) -> str:
+    try:
+        taken = pa_time(datetime.datetime.fromisoformat(results.taken_at or ""))
+        when = taken.strftime("%Y-%m-%d %H:%M %Z")
+    except ValueError:
+        when = "at an unrecorded time"
+    database = f" on {results.database}" if results.database else ""
+    return f"taken {when}{database} ({results.tests} tests)"
 
 
 def matrix_document(matrix: Matrix, *, now: datetime.datetime) -> dict:
@@ -47,21 +66,24 @@ def matrix_document(matrix: Matrix, *, now: datetime.datetime) -> dict:
                 "status": _status(row.clause),
                 "code": len(row.code),
                 "tests": len(row.tests),
+                "proofs": len(row.proofs),
                 "passed": counts["passed"],
                 "failed": counts["failed"],
                 "not_run": counts[NOT_RUN],
-                "untested": "" if row.tested or row.clause.planned else "no test proves it",
+                "untested": _flag(row),
             }
         )
     problems = [{"where": problem.where, "problem": problem.message} for problem in matrix.problems]
-    results = matrix.results_path or "none: the tests have not been run on this installation"
+    results = "; ".join(_taken(r) for r in matrix.results) or (
+        "none: the tests have not been run on this installation"
+    )
     sections = [
         section(
             "clauses",
             "Clauses, where the code applies them and the tests that prove them",
             COLUMNS,
             rows,
-            notes=[f"Test results from: {results}."],
+            notes=[f"Test results: {results}."],
         )
     ]
     if problems:  # an empty section would print "No Activity"

@@ -2,8 +2,9 @@
 
 One file, edited by hand, is the answer to "which clauses do we apply?": the traceability
 matrix, the citation check and the Regulation page all read it through ``register()``. It
-is checked as it is read (unique canonical ids, known kinds, every child's parent present),
-so a bad edit fails the first command or test that loads it, naming the entry.
+is checked as it is read (unique canonical ids, known kinds, every part's parent present; a
+section's chapter need not be), so a bad edit fails the first command or test that loads it,
+naming the entry.
 
 No Django here: the scanner and the check run from a plain ``python`` or pytest process.
 """
@@ -45,10 +46,14 @@ STATUSES = (APPLIED, PLANNED)
 
 # A section of 58 Pa. Code (``617b.8``), then at most a lettered subsection and a numbered
 # paragraph, the way the regulation numbers them: ``617b.8(g)(2)``.
-SECTION_PATTERN = r"\d{3}[a-z]\.\d+"
+CHAPTER_PATTERN = r"\d{3}[a-z]"
+SECTION_PATTERN = rf"{CHAPTER_PATTERN}\.\d+"
 CLAUSE_ID_RE = re.compile(
     rf"(?P<section>{SECTION_PATTERN})(?:\((?P<sub>[a-z])\)(?:\((?P<para>\d+)\))?)?"
 )
+# A chapter of 58 Pa. Code as a whole (``617a``, cited "Chapter 617a"): registered where the
+# code cites the chapter itself; its registered sections are its parts.
+CHAPTER_ID_RE = re.compile(CHAPTER_PATTERN)
 READING_ID_RE = re.compile(r"reading:[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
@@ -81,14 +86,34 @@ class Clause:
 
     @property
     def section(self) -> str:
-        """The section a clause belongs to (``617b.8`` for ``617b.8(g)(2)``); a Reading's id."""
+        """The section a clause belongs to (``617b.8`` for ``617b.8(g)(2)``); a Reading's or
+        a chapter's id."""
         match = CLAUSE_ID_RE.fullmatch(self.id)
         return match["section"] if match else self.id
+
+    @property
+    def chapter(self) -> bool:
+        """Whether it is a chapter as a whole (``617a``), whose parts are its sections."""
+        return is_chapter(self.id)
 
 
 def is_canonical(clause_id: str) -> bool:
     """Whether ``clause_id`` is written the one way the register and the code write ids."""
-    return bool(CLAUSE_ID_RE.fullmatch(clause_id) or READING_ID_RE.fullmatch(clause_id))
+    return bool(
+        CLAUSE_ID_RE.fullmatch(clause_id)
+        or READING_ID_RE.fullmatch(clause_id)
+        or CHAPTER_ID_RE.fullmatch(clause_id)
+    )
+
+
+def is_chapter(clause_id: str) -> bool:
+    return bool(CHAPTER_ID_RE.fullmatch(clause_id))
+
+
+def chapter_of(clause_id: str) -> str | None:
+    """The chapter a clause of 58 Pa. Code is in (``617a`` for ``617a.2``); None for a Reading."""
+    match = CLAUSE_ID_RE.fullmatch(clause_id)
+    return match["section"].partition(".")[0] if match else None
 
 
 def parent_of(clause_id: str) -> str | None:
@@ -102,13 +127,25 @@ def parent_of(clause_id: str) -> str | None:
     return f"{match['section']}({match['sub']})"
 
 
-def ancestors_of(clause_id: str) -> list[str]:
-    """Every clause above ``clause_id``, nearest first."""
-    found = []
+def registered_parent(clause_id: str, clauses: Mapping[str, Clause]) -> str | None:
+    """The clause one level up in ``clauses``: ``parent_of``, or for a section its chapter
+    when the chapter is registered (``617a`` for ``617a.2``; ``617b.8`` has none)."""
     parent = parent_of(clause_id)
+    if parent is None and CLAUSE_ID_RE.fullmatch(clause_id) and not is_chapter(clause_id):
+        chapter = chapter_of(clause_id)
+        return chapter if chapter in clauses else None
+    return parent
+
+
+def ancestors_of(clause_id: str, clauses: Mapping[str, Clause] | None = None) -> list[str]:
+    """Every clause above ``clause_id``, nearest first; with ``clauses``, up to a registered
+    chapter too."""
+    found = []
+    step = parent_of if clauses is None else lambda c: registered_parent(c, clauses)
+    parent = step(clause_id)
     while parent is not None:
         found.append(parent)
-        parent = parent_of(parent)
+        parent = step(parent)
     return found
 
 
@@ -204,6 +241,8 @@ def _check_status(entry: int, clause_id: str, raw: Mapping) -> None:
 def _expected_kind(clause_id: str) -> str:
     if clause_id.startswith("reading:"):
         return "reading"
+    if is_chapter(clause_id):
+        return "neighbour"  # a chapter around the rule: Roulette's (617a), the accounts' (812a)
     section = CLAUSE_ID_RE.fullmatch(clause_id)["section"]
     return "rule" if section == RULE_SECTION else "neighbour"
 
@@ -234,10 +273,15 @@ def register() -> Mapping[str, Clause]:
 
 
 def children_of(clause_id: str, clauses: Mapping[str, Clause]) -> list[str]:
-    """The registered clauses directly under ``clause_id``, in register order."""
-    return [child for child in clauses if parent_of(child) == clause_id]
+    """The registered clauses directly under ``clause_id`` (a chapter's: its sections), in
+    register order."""
+    return [child for child in clauses if registered_parent(child, clauses) == clause_id]
 
 
 def section_tokens(clauses: Mapping[str, Clause]) -> dict[str, str]:
     """Test-name tokens of the registered sections: ``{"617b8": "617b.8", …}``."""
-    return {section_token(c.section): c.section for c in clauses.values() if c.kind != "reading"}
+    return {
+        section_token(c.section): c.section
+        for c in clauses.values()
+        if c.kind != "reading" and not c.chapter
+    }

@@ -4,6 +4,7 @@ back-office role, and as CSV and PDF (the API serves it as JSON: ``portal.regula
 
 from __future__ import annotations
 
+import datetime
 import functools
 import io
 from pathlib import Path
@@ -43,6 +44,9 @@ GOVERNED_LISTS = {
 }
 
 
+DATABASE_NAMES = {"sqlite": "SQLite", "postgresql": "PostgreSQL"}
+
+
 def current_matrix() -> Matrix:
     """The matrix, built once per process for each state of the results file: the code and
     tests do not change while the portal runs; the results change when the suite runs."""
@@ -53,7 +57,17 @@ def current_matrix() -> Matrix:
 
 @functools.lru_cache(maxsize=2)
 def _matrix(path: str, stamp: int | None) -> Matrix:
-    return build_matrix(results_path=Path(path) if stamp is not None else None)
+    return build_matrix(results_paths=Path(path) if stamp is not None else None)
+
+
+def _when(instant: str | None) -> datetime.datetime | None:
+    """A results file's ISO 8601 instant, for the page to show in Pennsylvania time."""
+    if not instant:
+        return None
+    try:
+        return datetime.datetime.fromisoformat(instant)
+    except ValueError:
+        return None
 
 
 def _links(user, kinds) -> list[tuple[str, str]]:
@@ -88,10 +102,20 @@ def regulation(request: HttpRequest) -> HttpResponse:
     if export is not None:
         raise ValidationFailed(f"No export “{export}”: ask for csv or pdf.")
     rows = [(row, _links(request.user, row.clause.governs)) for row in matrix.rows]
+    results = [
+        {
+            "taken_at": _when(r.taken_at),
+            "oldest": _when(r.oldest) if r.oldest != r.taken_at else None,
+            "database": DATABASE_NAMES.get(r.database or "", r.database),
+            "tests": r.tests,
+        }
+        for r in matrix.results
+    ]
     context = {
         "rows": rows,
         "problems": matrix.problems,
         "planned": matrix.planned,
         "results_file": matrix.results_path,
+        "results": results,
     }
     return render(request, "regulation/matrix.html", context)

@@ -41,6 +41,7 @@ def test_it_creates_a_draft_for_the_managers_own_holder(api_as, manager_a, holde
     assert (event.actor, event.object_id) == (manager_a, str(paytable.pk))
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_g_api_shows_the_exact_house_edge_per_kind_and_the_range_of_hold(
     api_as, manager_a, holder_a
 ):
@@ -316,6 +317,7 @@ def test_an_officer_approves_a_submitted_paytable(api_as, manager_a, officer, ho
     assert last_event("paytable.approve").actor == officer
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_api_approval_of_a_flagged_paytable_needs_an_override_reason(
     api_as, manager_a, officer, holder_a
 ):

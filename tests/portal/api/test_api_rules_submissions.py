@@ -47,6 +47,8 @@ def test_it_creates_a_submission_listing_its_games(api_as, manager_a, holder_a, 
     assert event.after["games"][0]["paytable_id"] == paytable.pk
 
 
+@pytest.mark.clause("617b.8(g)", kind="cites-in-message")
+@pytest.mark.clause("reading:even-stakes", kind="proves")
 def test_617b8_g_api_refuses_odd_chip_unit(api_as, manager_a, parts):
     paytable, layout = parts
     body = rules_body(paytable, layout, game={"chip_unit": 5, "min_wager": 5, "max_wager": 55})

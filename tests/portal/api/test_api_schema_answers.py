@@ -116,6 +116,7 @@ def test_an_id_with_a_dot_is_the_apis_own_404(request, api_as, role, method, pat
     assert set(response.json()) == {"detail", "errors"}
 
 
+@pytest.mark.clause("811a.7(f)", kind="related")
 def test_811a7_f_an_availability_filter_it_cannot_read_is_a_400_not_ignored(api_as, auditor):
     client = api_as(auditor)
 

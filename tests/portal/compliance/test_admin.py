@@ -253,6 +253,7 @@ def test_admin_approves_a_paytable(admin_client, manager_a, holder_a):
     assert paytable.status == RecordStatus.APPROVED
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_admin_approves_a_flagged_paytable_only_with_an_override_reason(
     admin_client, manager_a, holder_a
 ):

@@ -149,6 +149,7 @@ def test_811a7f_compliance_and_auditors_read_filter_and_export_it(
     assert client.get("/compliance/availability/").status_code == 403
 
 
+@pytest.mark.clause("811a.7(f)", kind="related")
 def test_811a7f_a_bad_period_is_refused_with_400(client, auditor):
     client.force_login(auditor)
 
@@ -163,6 +164,7 @@ def test_811a7f_every_change_is_an_event_of_the_audit_chain(live_offering, offic
     assert events.count() == AvailabilityChange.objects.count() == 2
 
 
+@pytest.mark.clause("811a.7(f)", kind="related")
 def test_811a7f_the_log_page_and_api_run_a_constant_number_of_queries(
     client, live_offering, officer, auditor, django_assert_num_queries
 ):

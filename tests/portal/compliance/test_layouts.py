@@ -114,7 +114,7 @@ def test_617b8_sunset_approval_may_run_until_the_sunset_itself(manager_a, office
     assert _approve(officer, layout, expiry_date=datetime.date(2028, 6, 14)).status == "approved"
 
 
-@pytest.mark.clause("reading:roles")
+@pytest.mark.clause("reading:roles", kind="proves")
 def test_four_eyes_the_submitter_can_never_decide_whatever_their_roles(superuser, holder_a):
     layout = layout_submit(actor=superuser, layout=make_layout(superuser, holder_a))
 

@@ -59,6 +59,7 @@ def test_617b8_f_paytable_stores_odds_in_exact_text_form(manager_a, holder_a):
     assert paytable.odds["straight"] == "12"
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_edge_report_shows_exact_edges_under_the_minimum_paytable(manager_a, holder_a):
     report = edge_report(make_paytable(manager_a, holder_a))
     by_kind = {row.kind: row for row in report.rows}
@@ -76,6 +77,7 @@ def test_617b8_f_edge_report_shows_exact_edges_under_the_minimum_paytable(manage
     assert not report.flagged
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_g_edge_report_gives_the_range_of_hold_of_a_generous_paytable(manager_a, holder_a):
     report = edge_report(make_paytable(manager_a, holder_a, odds=_odds(split="11/2")))
     bands = {band.key: band for band in report.hold_bands}
@@ -95,6 +97,7 @@ def test_617b8_f_g_edge_report_gives_the_range_of_hold_of_a_generous_paytable(ma
     assert "theoretical_hold" not in report.as_json()
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_paytable_with_edge_at_or_below_zero_needs_an_override_to_approve(
     manager_a, officer, holder_a
 ):

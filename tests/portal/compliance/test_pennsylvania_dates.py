@@ -45,6 +45,7 @@ def _offering(manager, officer, holder, layout_expiry=None):
     )
 
 
+@pytest.mark.clause("617b.8(a)", kind="related")
 def test_617b8_a_a_table_is_live_until_2359_59_edt_on_the_eve_of_the_sunset(
     manager_a, officer, holder_a
 ):
@@ -57,6 +58,7 @@ def test_617b8_a_a_table_is_live_until_2359_59_edt_on_the_eve_of_the_sunset(
     assert SUNSET_REASON in closed.reasons
 
 
+@pytest.mark.clause("617b.8(a)", kind="related")
 def test_617b8_a_no_table_is_live_before_0000_edt_on_2025_06_14(manager_a, officer, holder_a):
     offering = _offering(manager_a, officer, holder_a)
 
@@ -67,6 +69,7 @@ def test_617b8_a_no_table_is_live_before_0000_edt_on_2025_06_14(manager_a, offic
     assert offering_is_live(offering, at=utc(2025, 6, 14, 4, 0)).live
 
 
+@pytest.mark.clause("617b.8(b)", kind="related")
 def test_617b8_b_an_approval_expiring_on_a_date_stops_at_local_midnight_in_winter(
     manager_a, officer, holder_a
 ):
@@ -78,6 +81,7 @@ def test_617b8_b_an_approval_expiring_on_a_date_stops_at_local_midnight_in_winte
     assert "the layout v1 expired on 2027-01-15" in lapsed.reasons
 
 
+@pytest.mark.clause("617b.8(b)", kind="related")
 def test_617b8_b_the_expiry_job_marks_an_approval_expired_from_local_midnight(
     manager_a, officer, holder_a
 ):
@@ -98,6 +102,7 @@ def test_the_expiry_job_runs_at_pennsylvania_midnight():
     assert (schedule.hour, schedule.minute) == ({0}, {0})
 
 
+@pytest.mark.clause("601a.2", kind="related")
 def test_601a2_an_effective_date_before_the_rule_is_refused_citing_it(manager_a, officer, holder_a):
     paytable = approved_paytable(manager_a, officer, holder_a)
     layout = make_layout(manager_a, holder_a)
@@ -114,6 +119,7 @@ def test_601a2_an_effective_date_before_the_rule_is_refused_citing_it(manager_a,
     [utc(2028, 6, 14, 4, 0, 1), utc(2029, 1, 1, 12)],
     ids=["00:00:01 EDT on the sunset", "after it"],
 )
+@pytest.mark.clause("617b.8(a)", kind="related")
 def test_617b8_a_after_the_sunset_no_rules_submission_or_offering_is_created_or_submitted(
     manager_a, officer, holder_a, instant
 ):
@@ -145,6 +151,7 @@ def test_617b8_a_after_the_sunset_no_rules_submission_or_offering_is_created_or_
     assert Offering.objects.filter(holder=holder_a).count() == 1
 
 
+@pytest.mark.clause("617b.8(a)", kind="related")
 def test_617b8_a_on_the_eve_of_the_sunset_a_submission_is_still_taken(manager_a, officer, holder_a):
     paytable = approved_paytable(manager_a, officer, holder_a)
     layout = make_layout(manager_a, holder_a)

@@ -47,6 +47,8 @@ def _refused_listing(manager, holder, parts, **overrides) -> dict:
     return caught.value.field_errors
 
 
+@pytest.mark.clause("617b.8(g)", kind="cites-in-message")
+@pytest.mark.clause("reading:even-stakes", kind="proves")
 def test_617b8_g_rules_refuse_an_odd_chip_unit(manager_a, holder_a, parts):
     errors = _refused_listing(manager_a, holder_a, parts, chip_unit=25, min_wager=25)
 
@@ -126,14 +128,14 @@ def test_601a2_an_approved_amendment_supersedes_and_keeps_the_old_version_readab
     assert "the rules submission v1 has been superseded by a later version" in liveness.reasons
 
 
-@pytest.mark.clause("reading:live-offering")
+@pytest.mark.clause("reading:live-offering", kind="proves")
 def test_offering_is_live_when_everything_is_approved(live_offering):
     liveness = offering_is_live(live_offering, at=NOW)
 
     assert (liveness.live, liveness.reasons) == (True, ())
 
 
-@pytest.mark.clause("reading:live-offering")
+@pytest.mark.clause("reading:live-offering", kind="proves")
 def test_offering_is_not_live_before_effective_after_expiry_or_past_sunset(live_offering):
     before = offering_is_live(live_offering, at=datetime.datetime(2025, 12, 1, tzinfo=datetime.UTC))
     after = offering_is_live(live_offering, at=datetime.datetime(2028, 2, 1, tzinfo=datetime.UTC))

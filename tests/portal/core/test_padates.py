@@ -23,12 +23,12 @@ def utc(*parts) -> datetime.datetime:
         (utc(2027, 1, 15, 5, 0, 0), datetime.date(2027, 1, 15)),  # 00:00 EST
     ],
 )
-@pytest.mark.clause("reading:pennsylvania-dates")
+@pytest.mark.clause("reading:pennsylvania-dates", kind="proves")
 def test_2a_a_pennsylvania_date_turns_at_local_midnight_in_both_seasons(instant, date):
     assert pa_date(instant) == date
 
 
-@pytest.mark.clause("reading:pennsylvania-dates")
+@pytest.mark.clause("reading:pennsylvania-dates", kind="proves")
 def test_2a_the_rule_is_in_force_from_local_midnight_to_local_midnight():
     assert not rule_in_force(utc(2025, 6, 14, 3, 59))  # 2025-06-13 23:59 EDT
     assert rule_in_force(utc(2025, 6, 14, 4, 0))
@@ -44,7 +44,7 @@ def test_2a_a_day_starts_at_its_local_hour_even_on_the_days_the_clocks_change():
     assert day_starts(datetime.date(2026, 3, 8), 2) == utc(2026, 3, 8, 7)
 
 
-@pytest.mark.clause("reading:gaming-day")
+@pytest.mark.clause("reading:gaming-day", kind="proves")
 def test_2a_a_gaming_day_from_0600_spans_23_hours_in_spring_and_25_in_autumn():
     start, end = gaming_day_span(datetime.date(2026, 3, 7), 6)
     assert (start, end) == (utc(2026, 3, 7, 11), utc(2026, 3, 8, 10))
@@ -62,12 +62,12 @@ def test_2a_a_gaming_day_from_0600_spans_23_hours_in_spring_and_25_in_autumn():
         (utc(2026, 11, 1, 11, 0, 0), datetime.date(2026, 11, 1)),  # 06:00 EST
     ],
 )
-@pytest.mark.clause("reading:gaming-day")
+@pytest.mark.clause("reading:gaming-day", kind="proves")
 def test_2a_a_gaming_day_that_starts_at_0600_across_a_dst_change(instant, day):
     assert gaming_day(instant, 6) == day
 
 
-@pytest.mark.clause("reading:gaming-day")
+@pytest.mark.clause("reading:gaming-day", kind="proves")
 def test_2a_by_default_the_gaming_day_is_the_pennsylvania_date():
     assert gaming_day(utc(2026, 11, 30, 4, 59)) == datetime.date(2026, 11, 29)
     assert gaming_day(utc(2026, 11, 30, 5, 0)) == datetime.date(2026, 11, 30)

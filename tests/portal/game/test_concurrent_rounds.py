@@ -77,6 +77,7 @@ class CountingBits:
         return self.value
 
 
+@pytest.mark.clause("617b.8(e)", kind="related")
 def test_617b8_e_a_retry_sent_while_its_round_is_being_played_gets_that_round(
     funded_player, live_offering
 ):

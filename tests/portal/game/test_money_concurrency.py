@@ -91,6 +91,7 @@ def test_814a2_a_spend_limit_reached_mid_session_holds_under_simultaneous_rounds
     assert account.balance == 10_000 - 1_800 == Round.objects.get(sequence=3).balance_after
 
 
+@pytest.mark.clause("812a.7(a)", kind="related")
 def test_812a7_a_round_that_waited_for_a_deposit_plays_on_the_deposited_balance(
     player, live_offering, holder_a
 ):

@@ -67,7 +67,7 @@ def card(player, holder, amount, reference="visa-4242"):
 # § 812a.4: one account per holder ---------------------------------------------------------
 
 
-@pytest.mark.clause("reading:one-account-per-holder")
+@pytest.mark.clause("reading:one-account-per-holder", kind="proves")
 def test_812a4_a_player_holds_one_account_per_holder_and_plays_each_holders_tables_from_it(
     player, manager_a, manager_b, officer, holder_a, holder_b
 ):

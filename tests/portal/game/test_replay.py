@@ -203,6 +203,7 @@ def test_810a11_a_replay_is_linked_from_the_game_pages(client, funded_player, li
 
 
 @pytest.mark.parametrize("wagers", [MIXED[:1], MIXED], ids=["one bet", "nine bets"])
+@pytest.mark.clause("810a.11(a)", kind="related")
 def test_810a11_a_replay_queries_do_not_grow_with_the_bets(
     client, funded_player, live_offering, django_assert_num_queries, wagers
 ):

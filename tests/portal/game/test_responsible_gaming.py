@@ -34,7 +34,7 @@ def account(funded_player, holder_a):
     return GamingAccount.objects.get(player=funded_player, holder=holder_a)
 
 
-@pytest.mark.clause("reading:limit-periods")
+@pytest.mark.clause("reading:limit-periods", kind="proves")
 def test_814a2_periods_are_pennsylvania_day_monday_week_and_calendar_month():
     at = utc(2027, 3, 3, 4, 30)  # Tuesday 2 March 2027, 23:30 EST
     assert period_span(Period.DAY, at) == (utc(2027, 3, 2, 5), utc(2027, 3, 3, 5))
@@ -52,7 +52,7 @@ def test_814a2_a_lower_limit_takes_effect_at_once_and_is_audited(funded_player, 
     assert event.after["limits"] == {"loss_day": 5_000} and event.before["limits"] == {}
 
 
-@pytest.mark.clause("reading:limit-raises")
+@pytest.mark.clause("reading:limit-raises", kind="proves")
 def test_814a2_a_higher_limit_waits_for_the_period_and_a_second_confirmation(
     funded_player, account
 ):
@@ -74,7 +74,7 @@ def test_814a2_a_higher_limit_waits_for_the_period_and_a_second_confirmation(
     assert account.limits["deposit_week"] == 9_000 and account.pending_limits == {}
 
 
-@pytest.mark.clause("reading:limit-raises")
+@pytest.mark.clause("reading:limit-raises", kind="proves")
 def test_814a2_removing_a_limit_is_a_raise_and_waits_too(funded_player, account):
     limit_set(player=funded_player, account_id=account.pk, kind="wager", value=500)
     change = limit_set(player=funded_player, account_id=account.pk, kind="wager", value=None)
@@ -119,7 +119,7 @@ def test_814a2_a_deposit_over_a_deposit_limit_is_refused_naming_it_and_its_reset
     assert account.balance == 102_000
 
 
-@pytest.mark.clause("reading:limit-periods")
+@pytest.mark.clause("reading:limit-periods", kind="proves")
 def test_814a2_a_round_over_the_spend_limit_is_refused_and_a_started_round_finishes(
     funded_player, account, live_offering
 ):
@@ -162,7 +162,7 @@ def test_814a2_a_temporary_suspension_stops_play_and_deposits_until_it_ends(
     assert Round.objects.count() == 1
 
 
-@pytest.mark.clause("reading:limit-periods")
+@pytest.mark.clause("reading:limit-periods", kind="proves")
 def test_814a2_the_daily_time_limit_counts_signed_in_time_and_resets_at_midnight(
     funded_player, account, live_offering
 ):

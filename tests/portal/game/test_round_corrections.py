@@ -51,6 +51,7 @@ def propose_void(actor, round_obj, reason="The draw repeated a segment: a malfun
     return correction_propose(actor=actor, round_id=round_obj.pk, kind="void", reason=reason)
 
 
+@pytest.mark.clause("reading:voids-and-adjustments", kind="proves")
 def test_617a6_a_void_gives_back_the_stakes_and_takes_back_the_returns(
     played, officer, supervisor_a
 ):
@@ -86,6 +87,7 @@ def test_617a6_a_void_gives_back_the_stakes_and_takes_back_the_returns(
     assert approved.after["balance_after"] == 10_000
 
 
+@pytest.mark.clause("reading:voids-and-adjustments", kind="proves")
 def test_617a6_a_void_the_account_cannot_cover_takes_what_is_there_and_records_the_rest(
     played, officer, supervisor_a, payments_a
 ):
@@ -114,6 +116,7 @@ def test_617a6_a_void_never_takes_what_a_pending_withdrawal_holds(played, office
     assert (account.balance, account.held) == (10_300, 10_300)
 
 
+@pytest.mark.clause("reading:voids-and-adjustments", kind="proves")
 def test_812a7_a_9_an_adjustment_credits_the_difference_with_the_notice_kept(
     played, officer, supervisor_a
 ):

@@ -57,6 +57,7 @@ def test_a_round_is_two_statements_in_an_ordinary_transaction(
     assert connection.get_autocommit() and not connection.in_atomic_block
 
 
+@pytest.mark.clause("617b.8(e)", kind="related")
 def test_617b8_e_the_wallet_stays_locked_from_the_read_to_the_commit(
     funded_player, live_offering, monkeypatch
 ):

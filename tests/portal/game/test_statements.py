@@ -151,6 +151,7 @@ def test_812a11_the_period_defaults_to_this_month(login, player, history):
 @pytest.mark.parametrize(
     "query", ["since=yesterday", "since=2026-03-05&until=2026-03-01", "until=0001-01-01"]
 )
+@pytest.mark.clause("812a.11", kind="related")
 def test_812a11_an_unreadable_period_is_a_400(login, player, history, query):
     response = login(player).get(_url(history, query))
 

@@ -21,7 +21,7 @@ MIGRATION = importlib.import_module(
     "portal.game.migrations.0009_carry_wallets_over_to_holder_accounts"
 )
 
-pytestmark = [pytest.mark.django_db, pytest.mark.clause("reading:wallet-carry-over")]
+pytestmark = [pytest.mark.django_db, pytest.mark.clause("reading:wallet-carry-over", kind="proves")]
 
 
 def test_812a4_each_holders_share_is_its_net_play_with_top_ups_to_the_holder_first_played():

@@ -92,6 +92,7 @@ def test_601a10_a_review_overdue_after_15_days_is_flagged(login, officer, manage
     assert 'class="badge overdue"' in item
 
 
+@pytest.mark.clause("601a.10", kind="related")
 def test_601a10_one_day_left_and_one_day_over_read_in_the_singular(
     login, officer, manager_a, holder_a
 ):

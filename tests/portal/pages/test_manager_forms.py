@@ -333,6 +333,7 @@ def test_617b8_past_sunset_expiry_shows_with_a_missing_title(login, manager_a, p
     assert not RulesSubmission.objects.exists()
 
 
+@pytest.mark.clause("617b.8(g)", kind="cites-in-message")
 def test_617b8_g_a_past_sunset_expiry_shows_with_an_odd_chip_unit(login, manager_a, parts):
     data = rules_form(*parts, chip_unit=101, expiry_date="2029-01-01")
 

@@ -18,6 +18,7 @@ def _form(**odds):
     return {"name": "House special", **{k: str(v) for k, v in {**MINIMUM_ODDS, **odds}.items()}}
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_the_form_has_a_labelled_field_per_wager_with_its_minimum(login, manager_a):
     page = text(login(manager_a).get("/compliance/paytables/new/"))
 
@@ -103,6 +104,7 @@ def test_the_preview_is_for_drafters(login, officer):
     assert login(officer).post("/compliance/paytables/preview/", _form()).status_code == 403
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_g_detail_shows_exact_edges_and_the_range_of_hold(
     login, auditor, manager_a, holder_a
 ):
@@ -126,6 +128,7 @@ def test_617b8_f_g_detail_shows_exact_edges_and_the_range_of_hold(
     assert "House edge of zero or less" not in page
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_a_flagged_paytable_is_shown_loudly(login, officer, manager_a, holder_a):
     paytable = submitted_paytable(manager_a, holder_a, GENEROUS)
 
@@ -145,6 +148,7 @@ def test_the_override_field_is_asked_for_only_when_flagged(login, officer, manag
     assert 'id="id_approve_override_reason"' not in page
 
 
+@pytest.mark.clause("617b.8(f)", kind="related")
 def test_617b8_f_approving_a_flagged_paytable_needs_the_override_reason(
     login, officer, manager_a, holder_a
 ):

@@ -16,6 +16,7 @@ from tests.portal.pages.helpers import text
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.clause("617b.8", kind="related")
 def test_617b8_every_back_office_role_reads_the_matrix_beside_the_rules_text(login, auditor):
     page = text(login(auditor).get("/regulation/"))
 
@@ -63,6 +64,7 @@ def test_the_matrix_exports_as_csv(login, auditor):
     assert {row["kind"] for row in rows} == {"rule", "neighbour", "reading"}
 
 
+@pytest.mark.clause("811a.9", kind="related")
 def test_811a9_the_matrix_exports_as_a_pdf_for_a_test_lab(login, officer):
     response = login(officer).get("/regulation/?export=pdf")
 

@@ -43,6 +43,8 @@ def test_601a2_a_manager_drafts_a_rules_submission_listing_jinzi_roulette(
     )
 
 
+@pytest.mark.clause("617b.8(g)", kind="cites-in-message")
+@pytest.mark.clause("reading:even-stakes", kind="proves")
 def test_617b8_g_rules_form_refuses_odd_chip_unit(login, manager_a, parts):
     response = login(manager_a).post("/compliance/rules/new/", rules_form(*parts, chip_unit=101))
 

@@ -40,6 +40,19 @@ def test_it_tells_a_canonical_citation_from_another_spelling():
     assert first.canonical and not second.canonical
 
 
+def test_it_reads_a_chapter_cited_as_a_whole_by_its_number():
+    assert cited("as in standard roulette (Chapter 617a); accounts (Chapter 812a).") == [
+        "617a",
+        "812a",
+    ]
+    assert cited("see § 617a.2 of Chapter 617a") == ["617a.2", "617a"]
+    assert cited("a chapter of the notes, chapter 3") == []
+    canonical, lower, spaced = citations_in_text(
+        "x.py", "Chapter 617a, chapter 617a, Chapter  617a"
+    )[0]
+    assert canonical.canonical and not lower.canonical and not spaced.canonical
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -90,6 +103,9 @@ def test_it_leaves_cited_readings_and_the_verb_alone(line):
         ("test_reading_zero_splits_are_splits", ["reading:zero-splits"]),
         ("test_reading_zero_split_typo", ["reading:zero-split-typo"]),
         ("test_2a_the_gaming_day_turns_at_midnight", []),
+        ("test_617a2_a_table_opens_after_the_check", ["617a.2"]),
+        ("test_617b8_e_617a5_drawn_after_betting_closes", ["617b.8(e)", "617a.5"]),
+        ("test_617a4_no_odds_below_the_floor_of_617b8_f", ["617a.4"]),
         ("test_it_reads_the_register", []),
     ],
 )
@@ -119,14 +135,14 @@ def test_it_scans_code_and_templates_but_not_migrations_or_the_register(tmp_path
 TEST_MODULE = '''
 import pytest
 
-pytestmark = [pytest.mark.django_db, pytest.mark.clause("811a.9")]
+pytestmark = [pytest.mark.django_db, pytest.mark.clause("811a.9", kind="related")]
 
 
 def test_617b8_g_2_half_back():
     """Cites § 617b.8(g)(2)."""
 
 
-@pytest.mark.clause("reading:placed-on-zero", "617b.8(g)")
+@pytest.mark.clause("reading:placed-on-zero", "617b.8(g)", kind="proves")
 def test_it_pays_a_split_on_zero():
     pass
 
@@ -158,6 +174,16 @@ def test_it_reads_test_claims_by_name_and_marker_with_node_ids(tmp_path):
     ]
     assert cases[0].line == 7
     assert cases[1].marked == ("811a.9", "reading:placed-on-zero", "617b.8(g)")
+    # A name claims proves; a marker gives its own kind, or none (None: reported).
+    assert [c.kinds for c in cases] == [
+        ("proves", "related"),
+        ("related", "proves", "proves"),
+        ("proves", "related", None),
+    ]
+    assert [(m.ids, m.kind, m.line) for m in cases[2].marks] == [
+        (("811a.9",), "related", 4),
+        (("reading:even-stakes",), None, 16),
+    ]
     assert [(c.line, c.clause_id) for c in cites] == [
         (4, "811a.9"),
         (8, "617b.8(g)(2)"),
@@ -165,3 +191,49 @@ def test_it_reads_test_claims_by_name_and_marker_with_node_ids(tmp_path):
         (11, "reading:placed-on-zero"),
         (16, "reading:even-stakes"),
     ]
+
+
+KINDS_MODULE = """
+import pytest
+
+pytestmark = pytest.mark.clause("617b.8(g)", kind="related")
+
+
+@pytest.mark.clause("617b.8(b)", kind="related")
+def test_617b8_b_an_approval_expires_at_local_midnight():
+    pass
+
+
+@pytest.mark.clause("617b.8(g)", kind="cites-in-message")
+@pytest.mark.clause("reading:even-stakes", kind="proves")
+def test_617b8_g_an_odd_stake_is_refused_citing_the_zero_rule():
+    pass
+
+
+def test_617b8_g_2_zero_returns_half():
+    pass
+
+
+@pytest.mark.clause("617b.8(c)", kind="disproves")
+def test_617b8_c_wheel():
+    pass
+"""
+
+
+def test_a_marker_re_kinds_the_claim_of_a_name_and_the_nearest_marker_wins(tmp_path):
+    write(tmp_path, "tests/portal/test_kinds.py", KINDS_MODULE)
+    cases, _ = scan_tests(register(), tmp_path)
+    kinds = {c.function: dict(zip(c.claims, c.kinds, strict=True)) for c in cases}
+    assert kinds == {
+        "test_617b8_b_an_approval_expires_at_local_midnight": {
+            "617b.8(b)": "related",
+            "617b.8(g)": "related",
+        },
+        "test_617b8_g_an_odd_stake_is_refused_citing_the_zero_rule": {
+            "617b.8(g)": "cites-in-message",
+            "reading:even-stakes": "proves",
+        },
+        "test_617b8_g_2_zero_returns_half": {"617b.8(g)(2)": "proves", "617b.8(g)": "related"},
+        "test_617b8_c_wheel": {"617b.8(c)": "disproves", "617b.8(g)": "related"},
+    }
+    assert cases[0].kind_of("617b.8(b)") == "related"

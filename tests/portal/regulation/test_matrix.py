@@ -98,7 +98,7 @@ def test_617b8_a_offering_is_live():
     pass
 
 
-@pytest.mark.clause("reading:zero-splits")
+@pytest.mark.clause("reading:zero-splits", kind="proves")
 def test_it_splits_on_zero():
     pass
 """
@@ -115,7 +115,7 @@ def tree(tmp_path: Path) -> SimpleNamespace:
         (tmp_path / relative).write_text(text, encoding="utf-8")
     clauses = load_register(tmp_path / "portal/regulation/register.toml")
     results = tmp_path / "var/clause-results.json"
-    build = functools.partial(build_matrix, root=tmp_path, clauses=clauses, results_path=results)
+    build = functools.partial(build_matrix, root=tmp_path, clauses=clauses, results_paths=results)
     return SimpleNamespace(root=tmp_path, clauses=clauses, results=results, build=build)
 
 
@@ -213,7 +213,7 @@ def test_the_results_plugin_keeps_each_tests_worst_phase_and_earlier_runs(tmp_pa
 
 @pytest.fixture
 def command(tree, monkeypatch):
-    monkeypatch.setattr(clauses_command, "build_matrix", lambda results_path: tree.build())
+    monkeypatch.setattr(clauses_command, "build_matrix", lambda results_paths: tree.build())
 
     def run(*args: str) -> str:
         out = io.StringIO()
@@ -312,7 +312,7 @@ def test_617b8_g_zero(stake):
     pass
 
 
-@pytest.mark.clause("reading:round-up")
+@pytest.mark.clause("reading:round-up", kind="proves")
 def test_it_rounds_up():
     pass
 """
@@ -333,11 +333,12 @@ def test_the_check_passes_with_planned_clauses_listed_and_a_planned_part_not_cou
     # 617b.8's applied part (g) is tested; its planned part (a) does not hold it back.
     assert matrix.row("617b.8").tested and not matrix.row("617b.8(a)").tested
     assert matrix.problems == ()
-    monkeypatch.setattr(clauses_command, "build_matrix", lambda results_path: matrix)
+    monkeypatch.setattr(clauses_command, "build_matrix", lambda results_paths: matrix)
     out = io.StringIO()
     call_command(clauses_command.Command(), "--check", stdout=out)
     assert out.getvalue().splitlines() == [
         "planned (not yet applied): 617b.8(a): Offering",
         "partly applied: reading:round-up: not yet applied: the edge shown for a paytable",
+        "results: none (every test is not run; only the static checks apply)",
         "4 clauses: 3 applied, every one tested; 1 planned; no problems.",
     ]

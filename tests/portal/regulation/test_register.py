@@ -45,13 +45,14 @@ PLAYER_ACCOUNT = [
     "812a.12",
     "814a.2",
 ]
-# Chapter 617a, the frame of § 617b.8(a): registered now, applied by issue 24.
-CHAPTER_617A = [f"617a.{n}" for n in range(1, 7)]
-# The Readings later issues apply: 24 (voids), 25 (supersede).
-PLANNED_READINGS = [
-    "reading:voids-and-adjustments",
-    "reading:supersede",
-]
+# Chapter 617a, the frame of § 617b.8(a): the chapter as a whole and its sections. What
+# carries over to an RNG table is applied (617a.1–617a.5); irregularities, as voids, are
+# applied with voids and adjustments, as is § 812a.7(a)(9) (adjustments).
+CHAPTER_617A = [f"617a.{n}" for n in range(1, 6)]
+# Applied with voids and adjustments of rounds.
+APPLIED_WITH_VOIDS = ["617a.6", "812a.7(a)(9)"]
+# The Reading a later issue applies (supersede).
+PLANNED_READINGS = ["reading:supersede"]
 
 
 def flat(text: str) -> str:
@@ -78,6 +79,11 @@ def test_it_registers_a_parent_for_every_part():
     clauses = register()
     for clause in clauses.values():
         assert all(ancestor in clauses for ancestor in ancestors_of(clause.id))
+        assert all(ancestor in clauses for ancestor in ancestors_of(clause.id, clauses))
+    # A chapter registered as a whole has its sections as parts; 617b is not registered.
+    assert ancestors_of("617a.2", clauses) == ["617a"]
+    assert ancestors_of("812a.7(a)(9)", clauses) == ["812a.7(a)", "812a.7", "812a"]
+    assert ancestors_of("617b.8(g)(2)", clauses) == ["617b.8(g)", "617b.8"]
     assert children_of("617b.8(g)", clauses) == ["617b.8(g)(1)", "617b.8(g)(2)"]
     assert len(children_of("617b.8(d)", clauses)) == 10
 
@@ -105,13 +111,23 @@ def test_every_reading_says_where_it_comes_from_and_project_ones_claim_no_place_
             assert clause.domain_section and clause.domain_opening, clause.id
 
 
-def test_it_registers_the_chapter_617a_frame_and_the_readings_later_issues_apply_as_planned():
+def test_it_registers_the_chapter_617a_frame_applied_and_later_readings_as_planned():
     clauses = register()
+    assert clauses["617a"].kind == "neighbour" and not clauses["617a"].planned
+    assert children_of("617a", clauses) == [*CHAPTER_617A, "617a.6"]
     for clause_id in CHAPTER_617A:
-        assert clauses[clause_id].kind == "neighbour" and clauses[clause_id].planned, clause_id
+        assert clauses[clause_id].kind == "neighbour" and not clauses[clause_id].planned, clause_id
+    for clause_id in APPLIED_WITH_VOIDS:
+        assert clauses[clause_id].kind == "neighbour" and not clauses[clause_id].planned, clause_id
+    assert "notified" in clauses["812a.7(a)(9)"].summary
     for clause_id in PLANNED_READINGS:
         assert clauses[clause_id].kind == "reading" and clauses[clause_id].planned, clause_id
-    assert "§ 812a.7(a)(9)" in clauses["reading:voids-and-adjustments"].summary  # adjustments
+    voids = clauses["reading:voids-and-adjustments"]
+    assert voids.status == "applied" and not voids.pending
+    assert "§ 812a.7(a)(9)" in voids.summary  # adjustments
+    assert (
+        clauses["reading:round-up"].status == "applied" and not clauses["reading:round-up"].pending
+    )
     # The rule itself, and the Readings the code applies today, are applied.
     assert not any(c.planned for c in clauses.values() if c.kind == "rule")
     for clause_id in ("reading:corner-block", "reading:straight-zero-floor", "reading:low-volume"):
@@ -154,6 +170,7 @@ def test_it_refuses_an_unknown_status_or_a_pending_note_on_a_planned_clause(
         ("617b.8", None),
         ("811a.7(f)", "811a.7"),
         ("reading:zero-splits", None),
+        ("617a", None),
     ],
 )
 def test_it_finds_a_parent_from_the_id_alone(clause_id, parent):
@@ -192,6 +209,8 @@ def test_it_reads_a_small_register_in_order(tmp_path):
         ([("617B.8", "rule")], "not canonical"),
         ([("617b.8", "law")], "kind must be one of"),
         ([("601a.2", "rule")], "kind must be 'neighbour'"),
+        ([("617a", "rule")], "kind must be 'neighbour'"),
+        ([("617", "neighbour")], "not canonical"),
         ([("reading:zero-splits", "reading")], "domain_section"),
     ],
 )

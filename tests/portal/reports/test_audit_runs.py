@@ -106,6 +106,7 @@ def test_811a9_an_auditor_runs_the_audit_report_in_every_format(auditor, played)
     assert len(re.findall(rb"/Subtype /Image", pdf)) >= 3  # the three charts
 
 
+@pytest.mark.clause("811a.9", kind="related")
 def test_811a9_bad_audit_parameters_are_refused_with_400_and_nothing_is_queued(
     auditor, holder_b, live_offering
 ):

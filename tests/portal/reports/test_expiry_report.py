@@ -309,6 +309,7 @@ def test_810a11_round_after_a_withdrawal_or_before_the_approval_is_a_violation(
     assert row["rounds"] == 3
 
 
+@pytest.mark.clause("811a.9", kind="related")
 def test_811a9_the_report_runs_a_fixed_number_of_queries(
     funded_player, live_offering, manager_a, manager_b, officer, holder_a, holder_b,
     django_assert_num_queries,

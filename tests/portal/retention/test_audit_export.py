@@ -217,6 +217,7 @@ def test_811a7_a_kept_head_is_read_as_the_reports_print_it():
     assert kept_head("#12 " + "AB" * 32) == kept_head("12:" + "ab" * 32) == (12, "ab" * 32)
 
 
+@pytest.mark.clause("811a.7", kind="related")
 def test_811a7_export_reads_a_fixed_number_of_queries(history, tmp_path, django_assert_num_queries):
     with django_assert_num_queries(2):  # the head, then the events streamed
         export(tmp_path)
