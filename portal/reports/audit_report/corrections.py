@@ -61,6 +61,14 @@ def _common(scope: Scope, row: dict) -> dict:
     }
 
 
+# The columns every row starts with (``_common``): the round corrected.
+ROUND = [
+    column("round", "Round id", "integer"),
+    column("holder", "Certificate holder"),
+    column("offering", "Offering"),
+    column("player", "Player"),
+    column("started", "Started", "datetime"),
+]
 PEOPLE = [
     column("reason", "Reason"),
     column("proposed", "Proposed by, at"),
@@ -107,11 +115,7 @@ def voids_section(scope: Scope, decided: list[dict], waiting: dict[str, int]) ->
         for row in decided
     ]
     columns = [
-        column("round", "Round id", "integer"),
-        column("holder", "Certificate holder"),
-        column("offering", "Offering"),
-        column("player", "Player"),
-        column("started", "Started", "datetime"),
+        *ROUND,
         column("staked", "Staked", "money"),
         column("returned", "Returned", "money"),
         column("given_back", "Stakes given back", "money"),
@@ -127,11 +131,8 @@ def voids_section(scope: Scope, decided: list[dict], waiting: dict[str, int]) ->
         "uncollected.",
         _waiting_note(waiting, CorrectionKind.VOID),
     ]
-    if len(rows) == LISTED:
-        notes.append(f"The first {LISTED:,} are listed, by round id.")
     keys = ("staked", "returned", "given_back", "taken_back", "uncollected")
-    totals = {key: sum(row[key] for row in rows) for key in keys} if rows else None
-    return section("voids", "Void rounds", columns, rows, totals=totals, notes=notes)
+    return _section("voids", "Void rounds", columns, rows, keys, notes)
 
 
 def adjustments_section(scope: Scope, decided: list[dict], waiting: dict[str, int]) -> dict:
@@ -147,11 +148,7 @@ def adjustments_section(scope: Scope, decided: list[dict], waiting: dict[str, in
         for row in decided
     ]
     columns = [
-        column("round", "Round id", "integer"),
-        column("holder", "Certificate holder"),
-        column("offering", "Offering"),
-        column("player", "Player"),
-        column("started", "Started", "datetime"),
+        *ROUND,
         column("difference", "Difference owed to the player", "money"),
         column("credited", "Credited", "money"),
         column("debited", "Debited", "money"),
@@ -165,8 +162,14 @@ def adjustments_section(scope: Scope, decided: list[dict], waiting: dict[str, in
         "stay in play as settled; the adjustments are shown here, apart.",
         _waiting_note(waiting, CorrectionKind.ADJUSTMENT),
     ]
+    keys = ("difference", "credited", "debited", "uncollected")
+    return _section("adjustments", "Adjustments", columns, rows, keys, notes)
+
+
+def _section(key: str, title: str, columns, rows: list[dict], summed, notes: list[str]) -> dict:
+    """The section, with the totals of the ``summed`` columns and, when the list was cut
+    at ``LISTED``, a note saying so."""
     if len(rows) == LISTED:
         notes.append(f"The first {LISTED:,} are listed, by round id.")
-    keys = ("difference", "credited", "debited", "uncollected")
-    totals = {key: sum(row[key] for row in rows) for key in keys} if rows else None
-    return section("adjustments", "Adjustments", columns, rows, totals=totals, notes=notes)
+    totals = {name: sum(row[name] for row in rows) for name in summed} if rows else None
+    return section(key, title, columns, rows, totals=totals, notes=notes)
