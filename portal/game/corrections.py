@@ -356,28 +356,24 @@ def _apply(correction: RoundCorrection, wallet, account: GamingAccount) -> Appli
     else:
         credit_amount, owed = max(correction.amount, 0), max(-correction.amount, 0)
         kinds = (LedgerKind.ADJUSTMENT_CREDIT, LedgerKind.ADJUSTMENT_DEBIT)
-    credit = debit = None
-    if credit_amount:
-        account.balance += credit_amount
-        credit = LedgerEntry.objects.create(
+
+    def entry(kind: LedgerKind, amount: int) -> LedgerEntry | None:
+        """Move ``amount`` (signed) with its ledger entry naming the round; none for 0."""
+        if not amount:
+            return None
+        account.balance += amount
+        return LedgerEntry.objects.create(
             wallet=wallet,
             account=account,
-            kind=kinds[0],
-            amount=credit_amount,
+            kind=kind,
+            amount=amount,
             balance_after=account.balance,
             round=round_obj,
         )
+
+    credit = entry(kinds[0], credit_amount)
     taken = min(owed, account.balance - account.held)
-    if taken:
-        account.balance -= taken
-        debit = LedgerEntry.objects.create(
-            wallet=wallet,
-            account=account,
-            kind=kinds[1],
-            amount=-taken,
-            balance_after=account.balance,
-            round=round_obj,
-        )
+    debit = entry(kinds[1], -taken)
     account.save(update_fields=["balance", "updated_at"])
     return Applied(credit, debit, owed - taken)
 

@@ -17,6 +17,7 @@ from portal.regulation.management.commands import clauses as clauses_command
 from portal.regulation.matrix import NOT_RUN, build_matrix, load_results, row_as_dict
 from portal.regulation.register import load_register
 from tests.clause_results import ClauseResults
+from tests.portal.regulation.trees import REGISTER_PATH, write_tree
 
 REGISTER = """
 [[clause]]
@@ -106,14 +107,12 @@ def test_it_splits_on_zero():
 
 @pytest.fixture
 def tree(tmp_path: Path) -> SimpleNamespace:
-    for relative, text in {
-        "portal/regulation/register.toml": REGISTER,
+    files = {
+        REGISTER_PATH: REGISTER,
         "jinzi/settlement.py": CODE,
         "tests/jinzi/test_settlement.py": TESTS,
-    }.items():
-        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / relative).write_text(text, encoding="utf-8")
-    clauses = load_register(tmp_path / "portal/regulation/register.toml")
+    }
+    clauses = write_tree(tmp_path, files)
     results = tmp_path / "var/clause-results.json"
     build = functools.partial(build_matrix, root=tmp_path, clauses=clauses, results_paths=results)
     return SimpleNamespace(root=tmp_path, clauses=clauses, results=results, build=build)

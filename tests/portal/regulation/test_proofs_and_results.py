@@ -25,8 +25,8 @@ from portal.regulation.matrix import (
     load_results,
     read_results_file,
 )
-from portal.regulation.register import load_register
 from tests.clause_results import ClauseResults
+from tests.portal.regulation.trees import REGISTER_PATH, write_tree
 
 REGISTER = """
 [[clause]]
@@ -107,14 +107,12 @@ LAYOUT = NODE + "test_a_table_needs_an_approved_layout"
 
 @pytest.fixture
 def tree(tmp_path: Path) -> SimpleNamespace:
-    for relative, text in {
-        "portal/regulation/register.toml": REGISTER,
+    files = {
+        REGISTER_PATH: REGISTER,
         "jinzi/table.py": CODE,
         "tests/portal/test_game.py": PROVING,
-    }.items():
-        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / relative).write_text(text, encoding="utf-8")
-    clauses = load_register(tmp_path / "portal/regulation/register.toml")
+    }
+    clauses = write_tree(tmp_path, files)
     build = functools.partial(build_matrix, root=tmp_path, clauses=clauses)
 
     def tests(text: str) -> None:
