@@ -81,6 +81,14 @@ OFFERING_MISMATCH = (
     "§ 617b.8(a): the rules submission does not list Jinzi Roulette with this {what}"
 )
 OFFERING_RETIRED = "offering {name} is retired"
+IMPACT_CHANGED = (
+    "the tables this decision opens or closes have changed since it was shown "
+    "(reading:supersede): nothing was done; look at them again and decide anew"
+)
+MOVED_BY_AMENDMENT = (
+    "moved to rules submission {label} on its approval, with the layout and paytable it "
+    "lists (reading:supersede)"
+)
 
 
 def cents(amount: int) -> str:

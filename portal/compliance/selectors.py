@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import hashlib
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
@@ -40,11 +41,17 @@ class Liveness:
         return self.live
 
 
-def _record_reasons(record: VersionedRecord, what: str, today: datetime.date) -> list[str]:
+def _record_reasons(
+    record: VersionedRecord, what: str, today: datetime.date, *, listed: bool = False
+) -> list[str]:
+    """Why ``record`` keeps a table from play on ``today``. ``listed``: the table's approved
+    rules submission lists this very version, so a superseded one still plays
+    (reading:supersede)."""
     reasons = []
     name = f"{what} v{record.version}"
     if record.status == RecordStatus.SUPERSEDED:
-        reasons.append(f"the {name} has been superseded by a later version")
+        if not listed:
+            reasons.append(f"the {name} has been superseded by a later version")
     elif record.status == RecordStatus.EXPIRED:
         reasons.append(f"the {name} has expired")
     elif record.status != RecordStatus.APPROVED:
@@ -79,8 +86,10 @@ def offering_is_live(
 
     Live needs (reading:live-offering): an approved rules submission listing Jinzi Roulette with
     this layout and paytable, an approved layout, an approved paytable meeting
-    § 617b.8(f), none of them superseded, expired or before its effective date, and
-    the moment before the regulation's sunset (2028-06-14).
+    § 617b.8(f), none of them expired, withdrawn or before its effective date, and the
+    moment before the regulation's sunset (2028-06-14). A layout or paytable superseded by a
+    later version still plays while the approved rules submission lists that very version
+    (reading:supersede): the table moves on when the submission's amendment is approved.
     """
     at = at or timezone.now()
     today = pa_date(at)
@@ -92,14 +101,18 @@ def offering_is_live(
     elif today < jinzi.EFFECTIVE:
         reasons.append("§ 617b.8 takes effect on 2025-06-14")
     rules = offering.rules_submission
-    reasons += _record_reasons(rules, "rules submission", today)
-    reasons += _record_reasons(offering.layout, "layout", today)
-    reasons += _record_reasons(offering.paytable, "paytable", today)
     if listing is _UNREAD:
         listing = jinzi_listing(rules)
+    listed = listing is not None and (
+        listing.layout_id == offering.layout_id and listing.paytable_id == offering.paytable_id
+    )
+    reasons += _record_reasons(rules, "rules submission", today)
+    # reading:supersede: a superseded version the approved rules submission lists plays on.
+    reasons += _record_reasons(offering.layout, "layout", today, listed=listed)
+    reasons += _record_reasons(offering.paytable, "paytable", today, listed=listed)
     if listing is None:
         reasons.append("the rules submission does not list Jinzi Roulette (§ 617b.8(a))")
-    elif listing.layout_id != offering.layout_id or listing.paytable_id != offering.paytable_id:
+    elif not listed:
         reasons.append("the rules submission lists another layout or paytable for Jinzi Roulette")
     try:
         offering.paytable.to_domain()
@@ -137,41 +150,186 @@ class Impact:
     def __bool__(self) -> bool:
         return bool(self.opens or self.closes)
 
-
-def _as_left_by(offering: Offering, statuses: dict[tuple[str, int], str]) -> Offering:
-    """A copy of ``offering`` whose parts have the statuses a step would leave them in."""
-    projected = copy.copy(offering)
-    for part in ("rules_submission", "layout", "paytable"):
-        record = getattr(offering, part)
-        status = statuses.get((record.kind, record.pk))
-        if status is not None:
-            record = copy.copy(record)
-            record.status = status
-            setattr(projected, part, record)
-    return projected
+    @property
+    def fingerprint(self) -> str:
+        """What a decision carries of the impact it was shown: the sha256 of the tables'
+        ids going live and dark, so that a changed impact is noticed when it is taken."""
+        opens = ",".join(str(pk) for pk in sorted(o.pk for o in self.opens))
+        closes = ",".join(str(pk) for pk in sorted(o.pk for o in self.closes))
+        return hashlib.sha256(f"opens:{opens};closes:{closes}".encode()).hexdigest()
 
 
-def step_impact(record: VersionedRecord, name: str, *, at=None) -> Impact:
-    """Which tables taking the workflow step ``name`` on ``record`` would open or close, by
-    ``offering_is_live`` itself on the records as the step would leave them (an approval
-    also supersedes the series' approved version), so it can be shown before it is taken.
-    The dates an approval records are the record's own until it is taken."""
+@dataclass(frozen=True)
+class StepPlan:
+    """What taking a step would change that liveness reads: the statuses it leaves
+    (``statuses``, by kind and id) and the tables an approved rules submission amendment
+    moves to its own listing (``moves``: offering id → the new version's Jinzi listing)."""
+
+    record: VersionedRecord
+    statuses: dict[tuple[str, int], str]
+    moves: dict[int, ListedGame]
+
+
+def moved_by_amendment(record: RulesSubmission) -> QuerySet[Offering]:
+    """The tables an approval of the rules submission ``record`` moves onto it
+    (reading:supersede): the active offerings on an earlier version of its series that is
+    approved (this approval supersedes it) or superseded. Those on a withdrawn, expired or
+    rejected version stay where they are, as do retired offerings."""
+    return Offering.objects.filter(
+        status=OfferingStatus.ACTIVE,
+        rules_submission__series=record.series,
+        rules_submission__version__lt=record.version,
+        rules_submission__status__in=(RecordStatus.APPROVED, RecordStatus.SUPERSEDED),
+    )
+
+
+def step_plan(record: VersionedRecord, name: str) -> StepPlan:
+    """What the workflow step ``name`` would change on ``record`` and around it: the one
+    place the services and the forecast (``step_impact``) read it from. An approval also
+    supersedes the series' approved version; an approval of a rules submission also moves
+    the tables of its earlier versions to it and to what it lists (reading:supersede)."""
     step = RECORD_WORKFLOW[name]
-    if not step.changes_tables or step.target is None:
-        return Impact()
-    at = at or timezone.now()
-    statuses = {(record.kind, record.pk): step.target}
+    statuses: dict[tuple[str, int], str] = {}
+    moves: dict[int, ListedGame] = {}
+    if step.target is None:
+        return StepPlan(record, statuses, moves)
+    statuses[record.kind, record.pk] = step.target
     if step.verb == "approve":
         supersede = RECORD_WORKFLOW["supersede"]
         previous = type(record).objects.filter(series=record.series, status__in=supersede.sources)
         for pk in previous.exclude(pk=record.pk).values_list("pk", flat=True):
-            statuses[(record.kind, pk)] = supersede.target
+            statuses[record.kind, pk] = supersede.target
+        if isinstance(record, RulesSubmission):
+            listing = (
+                record.games.filter(game=Game.JINZI_ROULETTE)
+                .select_related("layout", "paytable")
+                .first()
+            )
+            if listing is not None:
+                for pk in moved_by_amendment(record).values_list("pk", flat=True):
+                    moves[pk] = listing
+    return StepPlan(record, statuses, moves)
+
+
+def _as_left_by(offering: Offering, plan: StepPlan) -> tuple[Offering, object]:
+    """A copy of ``offering`` as ``plan`` would leave it (moved, its parts' statuses
+    changed), and the Jinzi listing its rules submission would have (``_UNREAD``: its own)."""
+    projected = copy.copy(offering)
+    listing: object = _UNREAD
+    moved = plan.moves.get(offering.pk)
+    if moved is not None:
+        projected.rules_submission = plan.record
+        projected.layout = moved.layout
+        projected.paytable = moved.paytable
+        listing = moved
+    for part in ("rules_submission", "layout", "paytable"):
+        record = getattr(projected, part)
+        status = plan.statuses.get((record.kind, record.pk))
+        if status is not None:
+            record = copy.copy(record)
+            record.status = status
+            setattr(projected, part, record)
+    return projected, listing
+
+
+def plan_impact(plan: StepPlan, offerings, *, at=None) -> Impact:
+    """Which of ``offerings`` ``plan`` would open or close, by ``offering_is_live`` itself
+    on the records as the step would leave them."""
+    at = at or timezone.now()
     opens, closes = [], []
-    for offering in offerings_with_parts().filter(offerings_using(record)):
+    for offering in offerings:
         live = offering_is_live(offering, at=at).live
-        if offering_is_live(_as_left_by(offering, statuses), at=at).live != live:
+        projected, listing = _as_left_by(offering, plan)
+        if offering_is_live(projected, at=at, listing=listing).live != live:
             (closes if live else opens).append(offering)
     return Impact(opens=tuple(opens), closes=tuple(closes))
+
+
+def foretell(record: VersionedRecord, name: str, *, at=None) -> tuple[StepPlan, Impact]:
+    """The plan of the step ``name`` on ``record`` and its impact: what the service taking
+    the step applies and what the pages and the API show before it is taken."""
+    plan = step_plan(record, name)
+    step = RECORD_WORKFLOW[name]
+    if not step.changes_tables or step.target is None:
+        return plan, Impact()
+    where = offerings_using(record)
+    if plan.moves:
+        where |= Q(pk__in=list(plan.moves))
+    offerings = offerings_with_parts().filter(where).order_by("holder__name", "name", "pk")
+    return plan, plan_impact(plan, offerings, at=at)
+
+
+def step_impact(record: VersionedRecord, name: str, *, at=None) -> Impact:
+    """Which tables taking the workflow step ``name`` on ``record`` would open or close, so
+    it can be shown before it is taken (reading:supersede): ``offering_is_live`` on the
+    records as the step would leave them (``step_plan``). The dates an approval records are
+    the record's own until it is taken. The service taking the step computes it again and
+    refuses the step when it differs from the impact shown (its ``fingerprint``)."""
+    return foretell(record, name, at=at)[1]
+
+
+# The steps whose impact a record's page and the API show, by the status they start from.
+IMPACT_STEPS = ("approve", "withdraw", "expire")
+
+
+def impacts_of(record: VersionedRecord, *, at=None) -> dict[str, Impact]:
+    """The impact of each step that opens or closes tables and that ``record``'s status
+    allows now: an approval, a withdrawal, and the expiry of an approval with an expiry
+    date (the midnight job marks it; a superseded version still in play lapses the same
+    day by its dates: reading:supersede)."""
+    found = {}
+    for name in IMPACT_STEPS:
+        step = RECORD_WORKFLOW[name]
+        if name == "expire":
+            if record.expiry_date is None or record.status not in (
+                RecordStatus.APPROVED,
+                RecordStatus.SUPERSEDED,
+            ):
+                continue
+        elif not step.allows(record.status):
+            continue
+        found[name] = step_impact(record, name, at=at)
+    return found
+
+
+def expiry_impacts(records, *, at=None) -> dict[tuple[str, int], Impact]:
+    """For each approved record of ``records`` (the dashboard's expiring list), the tables
+    its expiry will take dark, by ``step_impact``'s own projection: two queries in all."""
+    wanted = [r for r in records if RECORD_WORKFLOW["expire"].allows(r.status)]
+    if not wanted:
+        return {}
+    where = Q(pk__in=[])
+    for record in wanted:
+        where |= offerings_using(record)
+    offerings = list(offerings_with_parts().filter(where).order_by("holder__name", "name", "pk"))
+    found = {}
+    for record in wanted:
+        using = [o for o in offerings if getattr(o, record.kind).series == record.series]
+        found[record.kind, record.pk] = plan_impact(step_plan(record, "expire"), using, at=at)
+    return found
+
+
+def superseded_in_play(offerings) -> dict[tuple[str, int], list[Offering]]:
+    """Superseded layout and paytable versions still in play (reading:supersede): each with
+    the active offerings whose approved rules submission still lists it, the tables that
+    move on once that submission's amendment is approved. ``offerings``: with their parts
+    and listings loaded (``offerings_with_parts``)."""
+    found: dict[tuple[str, int], list[Offering]] = {}
+    for offering in offerings:
+        if offering.status != OfferingStatus.ACTIVE:
+            continue
+        if offering.rules_submission.status != RecordStatus.APPROVED:
+            continue
+        listing = jinzi_listing(offering.rules_submission)
+        if listing is None:
+            continue
+        listed = (listing.layout_id, listing.paytable_id)
+        if listed != (offering.layout_id, offering.paytable_id):
+            continue
+        for part in (offering.layout, offering.paytable):
+            if part.status == RecordStatus.SUPERSEDED:
+                found.setdefault((part.kind, part.pk), []).append(offering)
+    return found
 
 
 def records_for(user, model: type[VersionedRecord]) -> QuerySet:

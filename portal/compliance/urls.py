@@ -5,6 +5,7 @@ from django.urls import path
 from portal.compliance.views import (
     availability,
     dashboard,
+    forward,
     layouts,
     mine,
     offerings,
@@ -31,6 +32,11 @@ urlpatterns = [
     path("rules/new/", rules.rules_create, name="rules-create"),
     path("rules/<int:pk>/", rules.rules_detail, name="rules-detail"),
     path("rules/<int:pk>/edit/", rules.rules_edit, name="rules-edit"),
+    path(
+        "rules/<int:pk>/use/<str:kind>/<int:record_pk>/",
+        forward.rules_amend_to_use,
+        name="rules-amend-to-use",
+    ),
     path("offerings/", offerings.offering_list, name="offering-list"),
     path("offerings/new/", offerings.offering_create, name="offering-create"),
     path("offerings/listed/", offerings.offering_listed, name="offering-listed"),

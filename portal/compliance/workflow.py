@@ -4,6 +4,7 @@ Layouts, paytables and rules submissions move through the same table:
 
     draft → submitted → approved | rejected | changes_requested
     approved → superseded (a later version is approved) | expired | withdrawn
+    superseded → withdrawn (a version still in play, taken out of it: reading:supersede)
 
 and a record that is no longer open is changed by an amendment: a new draft version. The
 services take these steps (``services/workflow.py``); the record pages' buttons and
@@ -182,7 +183,9 @@ RECORD_WORKFLOW = Workflow(
         Step(
             "withdraw",
             "withdraw",
-            frozenset({S.APPROVED}),
+            # A superseded version still plays where an approved rules submission lists it
+            # (reading:supersede): withdrawing it takes those tables dark, by choice.
+            frozenset({S.APPROVED, S.SUPERSEDED}),
             S.WITHDRAWN,
             Action.WITHDRAW,
             label="Withdraw approval",

@@ -9,10 +9,15 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.utils import dateformat, timezone
+
 import jinzi
 from portal.access.four_eyes import shares_a_password_setter
 from portal.access.policy import Action, may
+from portal.compliance.models import SUNSET, Offering, OfferingStatus, RecordStatus
 from portal.compliance.presenters.decisions import DecisionRefusal
+from portal.compliance.selectors import Liveness, offering_is_live
+from portal.core.padates import day_starts, pa_date
 from portal.game.corrections import (
     CLAUSES,
     FOUR_EYES,
@@ -333,3 +338,51 @@ def limit_rows(account: GamingAccount, now: datetime.datetime) -> list[LimitRow]
             )
         )
     return rows
+
+
+# Why a table is closed, as a player reads it: one plain sentence, never the statuses and
+# versions of the records behind it (staff read those on the offering's page).
+CLOSED_RETIRED = "This table has been retired."
+CLOSED_SUNSET = (
+    "This table is closed: Jinzi Roulette is no longer offered in Pennsylvania since {day}."
+)
+CLOSED_OPENS_ON = "This table opens on {day}."
+CLOSED_APPROVAL_ENDED = "This table is closed: its approval has ended."
+CLOSED_RULES_CHANGE = "This table is closed for a rules change."
+
+
+def _day(day: datetime.date) -> str:
+    return dateformat.format(day, "j F Y")  # 14 June 2028
+
+
+def closed_sentence(
+    offering: Offering, liveness: Liveness, *, at: datetime.datetime | None = None, listing=None
+) -> str:
+    """Why ``offering`` takes no bets at ``at``, as one plain sentence for its players ("" when
+    ``liveness``, ``offering_is_live``'s answer at ``at``, says it is live). The cause is read
+    from the offering's parts, not from the reasons' wording: retired; the rule's sunset
+    (a Pennsylvania date); not open yet (the table would be live once its last part, or the
+    rule, takes effect: that day is given); an approval that expired or ended; otherwise a
+    part that is superseded, withdrawn, not approved or not the one its rules submission
+    lists: a rules change. ``listing``: the Jinzi Roulette listing, if read already."""
+    if liveness.live:
+        return ""
+    at = at or timezone.now()
+    today = pa_date(at)
+    if offering.status != OfferingStatus.ACTIVE:
+        return CLOSED_RETIRED
+    if today >= SUNSET:
+        return CLOSED_SUNSET.format(day=_day(SUNSET))
+    parts = (offering.rules_submission, offering.layout, offering.paytable)
+    starts = [jinzi.EFFECTIVE, *(part.effective_date for part in parts)]
+    opens = max((day for day in starts if day is not None and day > today), default=None)
+    if opens is not None and opens < SUNSET:
+        read = {"listing": listing} if listing is not None else {}
+        if offering_is_live(offering, at=day_starts(opens), **read).live:
+            return CLOSED_OPENS_ON.format(day=_day(opens))
+    ended = any(
+        part.status == RecordStatus.EXPIRED
+        or (part.expiry_date is not None and today >= part.expiry_date)
+        for part in parts
+    )
+    return CLOSED_APPROVAL_ENDED if ended else CLOSED_RULES_CHANGE

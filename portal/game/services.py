@@ -34,6 +34,16 @@ def _fingerprint(offering_id, placed) -> str:
     return hashlib.sha256(json.dumps(body).encode()).hexdigest()
 
 
+class TableClosed(Conflict):
+    """A bet on a table that is not live now: the message gives every reason (for staff and
+    scripts); the offering, its liveness and the instant let a page or the API say it to the
+    player in one plain sentence (``presenters.closed_sentence``)."""
+
+    def __init__(self, offering, liveness, *, at) -> None:
+        super().__init__(msg.CLOSED.format(reasons="; ".join(liveness.reasons)))
+        self.offering, self.liveness, self.at = offering, liveness, at
+
+
 @dataclass(frozen=True)
 class PlayedRound:
     round: Round
@@ -55,6 +65,7 @@ class _Request:
         return {"player_id": self.player.pk, "idempotency_key": self.idempotency_key}
 
 
+@limits.tells_limit_reached
 def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> PlayedRound:
     """Stake, draw and settle one round in one transaction.
 
@@ -120,7 +131,7 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
     started_at = timezone.now()
     liveness = offering_is_live(offering, at=started_at, listing=inputs.listing)
     if not liveness.live:
-        raise Conflict(msg.CLOSED.format(reasons="; ".join(liveness.reasons)))
+        raise TableClosed(offering, liveness, at=started_at)
     if account is None:  # § 812a.4: a holder's tables are played from its account
         holder = CertificateHolder.objects.get(pk=offering.holder_id)
         raise ValidationFailed.on("offering", msg.NO_ACCOUNT.format(holder=holder.name))

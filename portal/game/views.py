@@ -41,7 +41,12 @@ def _player(request: HttpRequest):
 @require_GET
 def tables(request: HttpRequest) -> HttpResponse:
     _player(request)
-    return render(request, "game/tables.html", {"tables": selectors.open_tables()})
+    now = timezone.now()
+    rows = [
+        (offering, liveness, presenters.closed_sentence(offering, liveness, at=now))
+        for offering, liveness in selectors.open_tables()
+    ]
+    return render(request, "game/tables.html", {"tables": rows})
 
 
 @login_required
@@ -52,11 +57,14 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     if offering is None:
         raise Http404("no such table")
     listing = jinzi_listing(offering.rules_submission)
-    liveness = offering_is_live(offering, listing=listing)
+    now = timezone.now()
+    liveness = offering_is_live(offering, at=now, listing=listing)
     wheel = offering.layout.wheel()
     context = {
         "offering": offering,
         "liveness": liveness,
+        # Why it is closed, in one plain sentence (the reasons are for staff's pages).
+        "closed": presenters.closed_sentence(offering, liveness, at=now, listing=listing),
         "listing": listing,
         # § 812a.4: the table is played from the player's account with its holder.
         "account": GamingAccount.objects.filter(player=player, holder=offering.holder).first(),

@@ -12,12 +12,14 @@ from rest_framework.parsers import MultiPartParser
 import jinzi
 from portal.api.fields import ChangesInput, StrictInput, WholeNumberField
 from portal.api.parsers import JSONParser
+from portal.compliance.api.descriptions import record_descriptions
 from portal.compliance.api.fields import ReasonField, WheelOrderField
 from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
     holder_for_create,
+    with_impact,
 )
 from portal.compliance.filtersets import LayoutFilter
 from portal.compliance.models import Layout
@@ -164,10 +166,14 @@ def _form_or_json(serializer) -> dict:
 @extend_schema_view(
     create=extend_schema(request=_form_or_json(LayoutCreateInput)),
     partial_update=extend_schema(request=_form_or_json(LayoutUpdateInput)),
-    approve=extend_schema(request=LayoutApproveInput),
+    approve=extend_schema(request=with_impact(LayoutApproveInput)),
     amend=extend_schema(responses={201: LayoutSerializer}),
 )
 class LayoutViewSet(RecordViewSet):
+    """Table layouts (§ 617b.8(b), (c)): the wheel's order and colours and the artwork,
+    drafted by a holder's manager and approved by compliance under § 601a.10(a)."""
+
+    operation_descriptions = record_descriptions("layout", "layouts", clause="§ 601a.10(a)")
     queryset = Layout.objects.all()
     serializer_class = LayoutSerializer
     filterset_class = LayoutFilter

@@ -6,12 +6,14 @@ from drf_spectacular.utils import extend_schema, extend_schema_field, extend_sch
 from rest_framework import serializers
 
 from portal.api.fields import ChangesInput, StrictInput, WholeNumberField
+from portal.compliance.api.descriptions import record_descriptions
 from portal.compliance.api.fields import OddsField, ReasonField
 from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
     holder_for_create,
+    with_impact,
 )
 from portal.compliance.filtersets import PaytableFilter
 from portal.compliance.models import Paytable
@@ -119,10 +121,21 @@ class PaytableApproveInput(StrictInput):
 @extend_schema_view(
     create=extend_schema(request=PaytableCreateInput),
     partial_update=extend_schema(request=PaytableUpdateInput),
-    approve=extend_schema(request=PaytableApproveInput),
+    approve=extend_schema(request=with_impact(PaytableApproveInput)),
     amend=extend_schema(responses={201: PaytableSerializer}),
 )
 class PaytableViewSet(RecordViewSet):
+    """Paytables (§ 617b.8(f), (g)): the odds each wager pays, drafted by a holder's manager
+    and approved by compliance."""
+
+    operation_descriptions = {
+        **record_descriptions("paytable", "paytables", clause="§ 617b.8(f)"),
+        "list": (
+            "The paytables you may see, every version, newest change first, each with its "
+            "exact house edge. Compliance officers and auditors see every holder's; a "
+            "manager sees their own holder's. Filter by status."
+        ),
+    }
     queryset = Paytable.objects.all()
     serializer_class = PaytableSerializer
     filterset_class = PaytableFilter

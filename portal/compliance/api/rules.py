@@ -7,12 +7,14 @@ from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 
 from portal.api.fields import ChangesInput, StrictInput, VisibleRecordField, WholeNumberField
+from portal.compliance.api.descriptions import record_descriptions
 from portal.compliance.api.fields import ReasonField
 from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
     holder_for_create,
+    with_impact,
 )
 from portal.compliance.filtersets import RulesSubmissionFilter
 from portal.compliance.models import Game, Layout, ListedGame, Paytable, RulesSubmission
@@ -108,10 +110,16 @@ def _listings(data: dict) -> None:
 @extend_schema_view(
     create=extend_schema(request=RulesSubmissionCreateInput),
     partial_update=extend_schema(request=RulesSubmissionUpdateInput),
-    approve=extend_schema(request=RulesSubmissionApproveInput),
+    approve=extend_schema(request=with_impact(RulesSubmissionApproveInput)),
     amend=extend_schema(responses={201: RulesSubmissionSerializer}),
 )
 class RulesSubmissionViewSet(RecordViewSet):
+    """Rules submissions (§ 601a.2, § 617b.8(a)): the games a holder offers, each with its
+    layout and paytable, and its chip and wager limits."""
+
+    operation_descriptions = record_descriptions(
+        "rules submission", "rules submissions", clause="§ 601a.2"
+    )
     queryset = RulesSubmission.objects.all()
     serializer_class = RulesSubmissionSerializer
     filterset_class = RulesSubmissionFilter

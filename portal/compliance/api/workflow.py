@@ -4,15 +4,23 @@
 amend/``: one action per step of the records' workflow (``portal.compliance.workflow``),
 each calling the record's service of that step, which checks the table (role, status,
 four-eyes, guards) and writes the audit event.
+
+``GET /api/<records>/{id}/impact/``: the tables each step the record's status allows would
+take dark or bring live (approve, withdraw, and the expiry the midnight job applies), each
+with its ``fingerprint``. ``approve/`` and ``withdraw/`` take that fingerprint as an optional
+``impact``: if the tables the step opens or closes are no longer those, the step is refused
+with 409 and nothing changes (reading:supersede).
 """
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.decorators import action
+from rest_framework.response import Response
 
 from portal.access.policy import visible
 from portal.access.roles import Role, has_role, holder_id_of
@@ -21,6 +29,7 @@ from portal.accounts.models import CertificateHolder
 from portal.api.base import ApiViewSet
 from portal.api.fields import NoInput, StrictInput
 from portal.compliance.api.fields import ReasonField, RecordStatusField
+from portal.compliance.selectors import impacts_of
 from portal.compliance.services import step_service
 from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import NotPermitted, ValidationFailed
@@ -69,6 +78,65 @@ class ReasonInput(StrictInput):
     reason = ReasonField(help_text="Why; required to reject, send back, withdraw or retire.")
 
 
+IMPACT_HELP = (
+    "Optional: the fingerprint of the impact you were shown (GET …/impact/). If the tables "
+    "this step opens or closes have changed since, it is refused with 409 and nothing changes."
+)
+
+
+def impact_field() -> serializers.CharField:
+    return serializers.CharField(
+        required=False, min_length=64, max_length=64, help_text=IMPACT_HELP
+    )
+
+
+class WithdrawInput(ReasonInput):
+    impact = impact_field()
+
+
+@functools.cache
+def with_impact(input_class: type[StrictInput]) -> type[StrictInput]:
+    """A kind's approval input, also taking the optional ``impact`` fingerprint."""
+    return type(input_class.__name__, (input_class,), {"impact": impact_field()})
+
+
+class TableSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    holder_name = serializers.CharField()
+
+
+class StepImpactSerializer(serializers.Serializer):
+    takes_dark = TableSerializer(many=True)
+    brings_live = TableSerializer(many=True)
+    fingerprint = serializers.CharField()
+
+
+class ImpactSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    steps = serializers.DictField(child=StepImpactSerializer())
+
+
+def _tables(offerings) -> list[dict]:
+    return [{"id": o.pk, "name": o.name, "holder_name": o.holder.name} for o in offerings]
+
+
+def impact_body(record) -> dict:
+    """Each step the record's status allows that opens or closes tables: which, by name and
+    holder, and the fingerprint an action takes back as ``impact``."""
+    return {
+        "id": record.pk,
+        "steps": {
+            name: {
+                "takes_dark": _tables(impact.closes),
+                "brings_live": _tables(impact.opens),
+                "fingerprint": impact.fingerprint,
+            }
+            for name, impact in impacts_of(record).items()
+        },
+    }
+
+
 def workflow_action(name: str):
     """The API action of the records' workflow step ``name``, as the table declares it:
     ``POST /api/<records>/{id}/<step>/``, allowed to whom the step's permission allows,
@@ -79,12 +147,12 @@ def workflow_action(name: str):
     def take(self, request, pk=None):
         record = self.get_object()
         if step.verb == "approve":
-            data = self.parse(self.approve_input)
+            data = self.parse(with_impact(self.approve_input))
         elif step.reason is Reason.NONE:
             self.parse(NoInput)
             data = {}
         else:
-            data = self.parse(ReasonInput)
+            data = self.parse(WithdrawInput if step.changes_tables else ReasonInput)
         result = step_service(record, step.verb)(actor=request.user, **data)
         return self.respond(result, status=201 if step.target is None else 200)
 
@@ -94,7 +162,8 @@ def workflow_action(name: str):
     elif step.reason is Reason.NONE:
         schema = extend_schema(request=None, summary=ACTION_SUMMARIES[step.verb])
     else:
-        schema = extend_schema(request=ReasonInput, summary=ACTION_SUMMARIES[step.verb])
+        given = WithdrawInput if step.changes_tables else ReasonInput
+        schema = extend_schema(request=given, summary=ACTION_SUMMARIES[step.verb])
     routed = action(
         detail=True,
         methods=["post"],
@@ -127,6 +196,15 @@ class RecordViewSet(ApiViewSet):
     request_changes = workflow_action("request-changes")
     withdraw = workflow_action("withdraw")
     amend = workflow_action("amend")
+
+    @extend_schema(
+        summary="The tables each step would take dark or bring live, before it is taken",
+        responses=ImpactSerializer,
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def impact(self, request, pk=None):
+        return Response(impact_body(self.get_object()))
 
 
 def holder_for_create(user, given: int | None) -> CertificateHolder:

@@ -150,6 +150,7 @@ def layout_approve(
     expiry_date: datetime.date | None,
     conditions: str = "",
     reason: str = "",
+    impact: str | None = None,
 ) -> Layout:
     """Record the Bureau of Gaming Operations' approval (§ 601a.10(a))."""
 
@@ -178,7 +179,13 @@ def layout_approve(
         }
 
     return workflow.take(
-        layout, "approve", actor=actor, reason=reason, check=check, changes=changes
+        layout,
+        "approve",
+        actor=actor,
+        reason=reason,
+        check=check,
+        changes=changes,
+        impact=impact,
     )
 
 

@@ -63,7 +63,12 @@ def paytable_flags(
 
 
 def paytable_approve(
-    *, actor, paytable: Paytable, reason: str = "", override_reason: str = ""
+    *,
+    actor,
+    paytable: Paytable,
+    reason: str = "",
+    override_reason: str = "",
+    impact: str | None = None,
 ) -> Paytable:
     override_reason = (override_reason or "").strip()
 
@@ -81,6 +86,7 @@ def paytable_approve(
         reason=(reason or "").strip() or override_reason,
         check=check,
         changes={"edge_override_reason": override_reason},
+        impact=impact,
     )
 
 

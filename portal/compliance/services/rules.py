@@ -254,8 +254,10 @@ def rules_submission_submit(*, actor, submission: RulesSubmission) -> RulesSubmi
 
 
 def rules_submission_approve(
-    *, actor, submission: RulesSubmission, reason: str = ""
+    *, actor, submission: RulesSubmission, reason: str = "", impact: str | None = None
 ) -> RulesSubmission:
+    """Approve a rules submission (§ 601a.2): an amendment supersedes the approved version
+    and moves its tables onto this one, with what it lists (reading:supersede)."""
     accepted = bool((reason or "").strip())
 
     def check(locked: RulesSubmission) -> None:
@@ -266,7 +268,9 @@ def rules_submission_approve(
         _listed_records_approved(listings)
         _listings_accepted(listings, accepted)
 
-    return workflow.take(submission, "approve", actor=actor, reason=reason, check=check)
+    return workflow.take(
+        submission, "approve", actor=actor, reason=reason, check=check, impact=impact
+    )
 
 
 # The steps with nothing of a rules submission's own, as the workflow's table declares them.

@@ -13,6 +13,7 @@ from portal.access import policy
 from portal.access.policy import Action
 from portal.compliance import messages as msg
 from portal.compliance import selectors
+from portal.compliance.choices import choice_notes
 from portal.compliance.filtersets import OfferingFilter
 from portal.compliance.forms import OfferingForm, ReasonForm
 from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
@@ -40,6 +41,12 @@ def _form(request: HttpRequest, **kwargs) -> OfferingForm:
         paytables=choosable(user, Paytable),
         **kwargs,
     )
+
+
+def _notes(request: HttpRequest, form: OfferingForm):
+    """Why the form offers fewer layouts or paytables than the holder may expect."""
+    offered = {name: form.fields[name].queryset for name in ("layout", "paytable")}
+    return choice_notes(request.user, offered=offered, submission=form.submission)
 
 
 def _render_detail(
@@ -120,7 +127,8 @@ def offering_listed(request: HttpRequest) -> HttpResponse:
         paytables=choosable(user, Paytable),
         holders=holder_choices(user),
     )
-    return render(request, "compliance/offerings/_listed_choices.html", {"form": form})
+    context = {"form": form, "notes": _notes(request, form)}
+    return render(request, "compliance/offerings/_listed_choices.html", context)
 
 
 @login_required
@@ -141,7 +149,8 @@ def offering_create(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, f"Offering {offering.name!r} set up.")
             return redirect("compliance:offering-detail", offering.pk)
-    return form_page(request, "compliance/offerings/form.html", {"form": form, "offering": None})
+    context = {"form": form, "offering": None, "notes": _notes(request, form)}
+    return form_page(request, "compliance/offerings/form.html", context)
 
 
 @login_required
@@ -168,7 +177,7 @@ def offering_edit(request: HttpRequest, pk: int) -> HttpResponse:
         else:
             messages.success(request, f"Offering {form.cleaned_data['name']!r} saved.")
             return redirect("compliance:offering-detail", offering.pk)
-    context = {"form": form, "offering": offering}
+    context = {"form": form, "offering": offering, "notes": _notes(request, form)}
     return form_page(request, "compliance/offerings/form.html", context)
 
 

@@ -26,6 +26,7 @@ from portal.compliance.presenters.decisions import decision_refusal
 from portal.compliance.presenters.diffs import record_diff, shows_diff
 from portal.compliance.presenters.history import history_rows as event_rows
 from portal.compliance.services import step_service
+from portal.compliance.services.workflow import ImpactChanged
 from portal.compliance.views.common import visible_or_404
 from portal.compliance.workflow import RECORD_WORKFLOW, label
 from portal.core.errors import DomainError, ValidationFailed
@@ -97,11 +98,50 @@ DECISION_REASON_HELP = (
 
 
 @dataclass(frozen=True)
+class ImpactShown:
+    """What a step would open or close, as a decision shows it before it is taken: each
+    table by its name and its holder's, and the fingerprint the decision posts back."""
+
+    step: str  # the step's name, as posted: "approve", "withdraw", "expire"
+    label: str  # how the page names it: "Approve", "Withdraw approval"
+    dark: list[str]
+    live: list[str]
+    fingerprint: str
+
+    @property
+    def field(self) -> str:
+        """The hidden field a decision posts the fingerprint in."""
+        return f"impact_{self.step}"
+
+
+def _table(offering) -> str:
+    return f"{offering.name} ({offering.holder.name})"
+
+
+def impacts_shown(record: VersionedRecord) -> dict[str, ImpactShown]:
+    """The impact of each step ``record``'s status allows that opens or closes tables
+    (``selectors.step_impact``, the forecast the service checks again when it is taken)."""
+    expires = record.expiry_date.isoformat() if record.expiry_date else ""
+    labels = {"expire": f"At its expiry on {expires}, applied by the midnight job"}
+    return {
+        name: ImpactShown(
+            step=name,
+            label=labels.get(name) or RECORD_WORKFLOW[name].label,
+            dark=[_table(o) for o in impact.closes],
+            live=[_table(o) for o in impact.opens],
+            fingerprint=impact.fingerprint,
+        )
+        for name, impact in selectors.impacts_of(record).items()
+    }
+
+
+@dataclass(frozen=True)
 class DecisionPanel:
     reason: BoundField  # the one reason box every decision posts
     approve_fields: list[BoundField]  # what only an approval takes (reference, dates, …)
     errors: list[str]  # the refused decision's own errors (not about one field)
     buttons: list[tuple[str, Step]]
+    impact: ImpactShown | None = None  # what approving would open or close
 
 
 def _decision_panel(
@@ -109,6 +149,7 @@ def _decision_panel(
     forms: dict[str, ServiceForm],
     failed: tuple[str, ServiceForm] | None,
     hide_fields: tuple[str, ...],
+    impact: ImpactShown | None = None,
 ) -> DecisionPanel:
     """The three decisions as one form. After a refused decision its own form fills the
     panel (its errors inline); what was typed for an approval is kept."""
@@ -125,6 +166,7 @@ def _decision_panel(
         approve_fields=[field for field in approve.visible_fields() if field.name not in skipped],
         errors=list(refused.non_field_errors()) if refused is not None else [],
         buttons=[(name, RECORD_WORKFLOW[name]) for name in DECISIONS],
+        impact=impact,
     )
 
 
@@ -151,9 +193,11 @@ def render_detail(
         forms[failed[0]] = failed[1]
     tab = "history" if request.GET.get("tab") == "history" else "details"
     described = kind.describe(record)
+    impacts = impacts_shown(record) if tab == "details" else {}
     panel = None
     if all(name in actions for name in DECISIONS):
-        panel = _decision_panel(kind, forms, failed, described.get("hide_fields", ()))
+        hidden = described.get("hide_fields", ())
+        panel = _decision_panel(kind, forms, failed, hidden, impacts.get("approve"))
     context = {
         "kind": kind,
         "record": record,
@@ -161,10 +205,11 @@ def render_detail(
         "versions": versions,
         "may_edit": "edit" in actions,
         "steps": [
-            (step.name, step, forms[step.name])
+            (step.name, step, forms[step.name], impacts.get(step.name))
             for step in RECORD_WORKFLOW.posted_steps
             if step.name in forms and step.name not in DECISIONS
         ],
+        "expiry_impact": impacts.get("expire"),
         "decision_panel": panel,
         "decision_refusal": why_no_decision,
         "diff": _diff(kind, record, versions) if tab == "details" else None,
@@ -204,10 +249,26 @@ def act(request: HttpRequest, kind: RecordKind, pk: int, action: str) -> HttpRes
         policy.require(request.user, step.permission, record)
         form = step_form(kind, step)(request.POST, auto_id=f"id_{action}_%s")
         if form.is_valid():
+            given = dict(form.cleaned_data)
+            shown = request.POST.get(f"impact_{step.name}")
+            if step.changes_tables and shown is not None:
+                given["impact"] = shown  # the impact the page showed (reading:supersede)
             try:
-                result = step_service(record, step.verb)(actor=request.user, **form.cleaned_data)
+                result = step_service(record, step.verb)(actor=request.user, **given)
             except ValidationFailed as error:
                 form.add_service_errors(error)
+            except ImpactChanged as error:
+                # The tables it opens or closes changed: the decision again, with the
+                # impact as it now is, and what was typed kept.
+                record = detail_queryset(kind).get(pk=pk)
+                return render_detail(
+                    request,
+                    kind,
+                    record,
+                    failed=(action, form),
+                    refusal=error.message,
+                    status=error.http_status,
+                )
             else:
                 text = label(result)
                 messages.success(request, f"{text[:1].upper()}{text[1:]} {step.done}.")

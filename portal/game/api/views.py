@@ -14,8 +14,8 @@ from portal.access.policy import NOT_SIGNED_IN, Action, may
 from portal.api.base import ApiObjectViewSet, ApiViewSet
 from portal.api.schema import ErrorSerializer
 from portal.compliance.models import CertificateHolder
-from portal.core.errors import ValidationFailed
-from portal.game import selectors
+from portal.core.errors import Conflict, ValidationFailed
+from portal.game import presenters, selectors
 from portal.game.api.serializers import (
     RoundIn,
     RoundOut,
@@ -34,7 +34,7 @@ from portal.game.models import (
     LedgerEntry,
     Round,
 )
-from portal.game.services import round_play
+from portal.game.services import TableClosed, round_play
 
 ROUNDS_HIDDEN = "your role may not see game rounds"
 # A body that names a holder (no id in the path) may name none: a 404 all the same.
@@ -43,6 +43,16 @@ NO_WALLET = "only players have a wallet"
 NAME_THE_HOLDER = "name the certificate holder whose account the top-up goes to"
 CURRENCY = "USD"
 LATEST_ENTRIES = 20
+
+
+def table_closed(error: TableClosed) -> Conflict:
+    """A closed table's refusal as its player reads it: the one plain sentence of the table
+    page (``presenters.closed_sentence``) as ``detail``, the reasons the service gave (the
+    records' statuses and versions, for staff and scripts) under ``errors.offering``."""
+    sentence = presenters.closed_sentence(error.offering, error.liveness, at=error.at)
+    refusal = Conflict(sentence or error.message)
+    refusal.field_errors = {"offering": list(error.liveness.reasons)}  # listed in the body
+    return refusal
 
 
 def reads(view) -> bool:
@@ -57,6 +67,26 @@ def reads(view) -> bool:
 @extend_schema_view(list=extend_schema(filters=False))
 class RoundViewSet(ApiViewSet):
     """Settled rounds: a player's own; every round for compliance and auditors."""
+
+    operation_descriptions = {
+        "list": (
+            "Settled rounds, newest first, each with its wagers, outcome, balance and any "
+            "void or adjustment: a player's own; their holder's for its supervisors; every "
+            "round for compliance officers, auditors and superusers."
+        ),
+        "retrieve": (
+            "One settled round, the full record of § 810a.11 (wagers, outcome, the random "
+            "number drawn, balances, hashes), with any void or adjustment, if it is one "
+            "you may see."
+        ),
+        "create": (
+            "Play a round at a live table (players): the wagers, in cents, are staked from "
+            "your account with the table's holder, the wheel is spun and the round settled "
+            "at once. Send a new idempotency key for each round: sending the same key again "
+            "(a retry after a lost answer) answers with that round, 200, and plays nothing "
+            "twice."
+        ),
+    }
 
     serializer_class = RoundOut
     filterset_class = RoundFilter
@@ -92,12 +122,15 @@ class RoundViewSet(ApiViewSet):
     @extend_schema(request=RoundIn, responses={201: RoundOut, 200: RoundOut})
     def create(self, request):
         data = self.parse(RoundIn)
-        played = round_play(
-            player=request.user,
-            offering_id=data["offering"],
-            wagers=data["wagers"],
-            idempotency_key=data["idempotency_key"],
-        )
+        try:
+            played = round_play(
+                player=request.user,
+                offering_id=data["offering"],
+                wagers=data["wagers"],
+                idempotency_key=data["idempotency_key"],
+            )
+        except TableClosed as error:
+            raise table_closed(error) from None
         code = status.HTTP_200_OK if played.replayed else status.HTTP_201_CREATED
         # The bets as played, in order: no query for them. A round just played has no
         # correction yet; a retry answers the round as it is now, voided or adjusted since.
@@ -110,6 +143,17 @@ class RoundViewSet(ApiViewSet):
 
 class WalletViewSet(ApiObjectViewSet):
     """The player's wallet: balance in minor units and the latest ledger entries."""
+
+    operation_descriptions = {
+        "list": (
+            "Your balance (players), in cents: the total over your accounts with the "
+            "holders, each account's own, and your latest ledger entries."
+        ),
+        "top_up": (
+            "Add demo credit, in cents, to your account with a holder (players). Name the "
+            "holder unless there is only one."
+        ),
+    }
 
     serializer_class = WalletOut
     http_method_names = ["get", "post", "head", "options"]

@@ -8,13 +8,17 @@ Sections, in order:
 1. ``rule``: § 617b.8's life, effective 2025-06-14, sunset 2028-06-14 (reading:pennsylvania-dates).
 2. ``approvals``: every layout (§ 601a.10), paytable (§ 617b.8(f)) and rules submission
    (§ 601a.2) version; its stored status against the status its dates imply on ``as_of``.
-3. ``offerings``: live or not on ``as_of`` (reading:live-offering), when each goes dark, its rounds.
-4. ``changes``: approvals, supersessions, expiries and withdrawals (the audit trail,
+3. ``superseded``: superseded layout and paytable versions still in play, because an active
+   table's approved rules submission still lists them, and the amendment each needs
+   (reading:supersede).
+4. ``offerings``: live or not on ``as_of`` (reading:live-offering), when each goes dark, its rounds.
+5. ``changes``: approvals, supersessions, expiries and withdrawals (the audit trail,
    § 811a.7) and the game availability log (§ 811a.7(f)) over the report's period.
-5. ``stuck``: drafts and submissions that can no longer be approved, and layout reviews
+6. ``stuck``: drafts and submissions that can no longer be approved, and layout reviews
    past § 601a.10(a)'s 15 days.
-6. ``job``: when the midnight expiry job last ran and what it changed.
-7. ``violations``: rounds (§ 810a.11) played while a part of their offering did not hold.
+7. ``job``: when the midnight expiry job last ran and what it changed.
+8. ``violations``: rounds (§ 810a.11) played while a part of their offering did not hold
+   (a superseded version its rules submission still listed held on: reading:supersede).
 
 Choices this report makes (each is also a note in the document):
 - every date is a Pennsylvania date (``portal.core.padates``, reading:pennsylvania-dates),
@@ -42,7 +46,7 @@ from portal.reports.document import made
 from portal.reports.expiry.activity import SECTIONS
 from portal.reports.expiry.world import load_world
 
-DEFINITION_VERSION = "1"
+DEFINITION_VERSION = "2"  # 2: the superseded versions still in play
 TITLE = "Expiry report"
 ALL_HOLDERS = "All certificate holders"
 
@@ -57,7 +61,7 @@ def expiry_report(
 ) -> dict:
     """The expiry report as of the Pennsylvania date ``as_of`` (a § 811a.9 document).
 
-    ``progress(done, total)`` is called after each of the seven sections.
+    ``progress(done, total)`` is called after each of the eight sections.
     """
     now = now or timezone.now()
     holder = (

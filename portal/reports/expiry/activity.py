@@ -21,8 +21,10 @@ from portal.reports.document import column, section
 from portal.reports.expiry.register import (
     approvals_section,
     implied_status,
+    listed_by,
     rule_section,
     stuck_section,
+    superseded_section,
 )
 from portal.reports.expiry.world import (
     APPROVED_EVER,
@@ -273,9 +275,13 @@ def _ends(w: World) -> dict[tuple[str, int], tuple[datetime.datetime, str]]:
     }
 
 
-def _part_reasons(group: dict, kind: str, record: VersionedRecord, ends) -> list[str]:
+def _part_reasons(
+    group: dict, kind: str, record: VersionedRecord, ends, listed: set[tuple[str, int]]
+) -> list[str]:
     """Why rounds first..last on ``record`` were not all within its approval: it holds over
-    one interval, so checking the first and last round checks every round between."""
+    one interval, so checking the first and last round checks every round between. A layout
+    or paytable superseded while the round's rules submission listed it held on
+    (reading:supersede): that submission's own end is checked as its part."""
     what = f"{kind_name(kind)} v{record.version}"
     reasons = []
     if group[ROUND_VERSION[kind]] != record.version:
@@ -286,8 +292,10 @@ def _part_reasons(group: dict, kind: str, record: VersionedRecord, ends) -> list
     if group["first"] < start:
         reasons.append(f"played before the {what} held (from {instant_text(start)})")
     end, why = day_starts(holds_until(record)), "expired"
-    if (record.kind, record.pk) in ends and ends[record.kind, record.pk][0] < end:
-        end, why = ends[record.kind, record.pk]
+    ended = ends.get((record.kind, record.pk))
+    played_on = ended is not None and ended[1] == VERBS["supersede"] and (kind, record.pk) in listed
+    if ended is not None and ended[0] < end and not played_on:
+        end, why = ended
     if group["last"] >= end:
         reasons.append(f"played after the {what} was {why} ({instant_text(end)})")
     return reasons
@@ -302,9 +310,10 @@ def violations_section(w: World) -> dict:
         reasons = []
         if g["first"] < rule[0] or g["last"] >= rule[1]:
             reasons.append("played while § 617b.8 was not in force")
+        listed = listed_by(w, g["rules_submission_id"])
         for kind in KINDS:
             record = w.parts[kind, g[f"{kind}_id"]]
-            reasons += _part_reasons(g, kind, record, ends)
+            reasons += _part_reasons(g, kind, record, ends, listed)
         if reasons:
             o = offerings[g["offering_id"]]
             rows.append(
@@ -348,6 +357,7 @@ def violations_section(w: World) -> dict:
 SECTIONS: tuple[Callable[[World], dict], ...] = (
     rule_section,
     approvals_section,
+    superseded_section,
     offerings_section,
     changes_section,
     stuck_section,

@@ -10,8 +10,10 @@ import jinzi
 from portal.compliance.models import (
     EFFECTIVE,
     SUNSET,
+    Game,
     VersionedRecord,
 )
+from portal.compliance.selectors import superseded_in_play
 from portal.compliance.workflow import OPEN_STATUSES
 from portal.reports.document import column, section
 from portal.reports.expiry.world import (
@@ -188,6 +190,86 @@ def approvals_section(w: World) -> dict:
         totals={"bucket": _summary(total)} if rows else None,
         notes=notes,
     )
+
+
+# 2b. Superseded, still in play ----------------------------------------------------------
+
+
+def superseded_section(w: World) -> dict:
+    """Superseded layout and paytable versions some active table still plays under, because
+    the approved rules submission it runs on still lists them (reading:supersede): each
+    needs that submission's amendment approved to move its tables to the new version."""
+    superseded_by = _superseders(w.records)
+    in_play = superseded_in_play(w.shown)
+    rows, total = [], Counter()
+    records = [w.by_key[key] for key in in_play if key in w.by_key]
+    records.sort(key=lambda r: (r.holder.name, r.kind, r.title_for_display, r.version))
+    for holder, group in groupby(records, key=lambda r: r.holder.name):
+        counts = Counter()
+        for r in group:
+            tables = in_play[r.kind, r.pk]
+            rules = sorted(
+                {
+                    f"{o.rules_submission.title_for_display!r} v{o.rules_submission.version}"
+                    for o in tables
+                }
+            )
+            new = superseded_by.get((r.kind, r.pk), "")
+            counts.update(versions=1, tables=len(tables))
+            rows.append(
+                {
+                    "holder": holder,
+                    "kind": kind_name(r.kind),
+                    "title": r.title_for_display,
+                    "version": r.version,
+                    "superseded_by": new,
+                    "expiry": date_text(holds_until(r)),
+                    "offerings": ", ".join(sorted(o.name for o in tables)),
+                    "tables": len(tables),
+                    "rules": ", ".join(rules),
+                    "flag": "still in play: amend "
+                    + ", ".join(f"rules submission {label}" for label in rules)
+                    + f" to list {new or 'the approved version'}",
+                }
+            )
+        rows.append(subtotal_row(holder, **_superseded_totals(counts)))
+        total += counts
+    columns = [
+        column("holder", "Certificate holder"),
+        column("kind", "Kind"),
+        column("title", "Title / name"),
+        column("version", "Version", "integer"),
+        column("superseded_by", "Superseded by"),
+        column("expiry", "Holds until", "date"),
+        column("offerings", "Tables still on it"),
+        column("tables", "Tables", "integer"),
+        column("rules", "Rules submission listing it"),
+        column("flag", "To do", "flag"),
+    ]
+    notes = [
+        "A layout or paytable superseded by a later approved version still plays at the tables "
+        "whose approved rules submission lists it, until that submission's amendment is "
+        "approved and moves them to the new version in one step (reading:supersede). It "
+        "leaves play sooner only if withdrawn, at its expiry, or at the sunset.",
+        "Statuses as stored when the report ran; tables that are active and on an approved "
+        "rules submission listing that very version.",
+    ]
+    totals = _superseded_totals(total) if rows else None
+    return section(
+        "superseded", "Superseded, still in play", columns, rows, totals=totals, notes=notes
+    )
+
+
+def _superseded_totals(counts: Counter) -> dict:
+    return {"title": f"versions {counts['versions']}", "tables": counts["tables"]}
+
+
+def listed_by(w: World, rules_pk: int) -> set[tuple[str, int]]:
+    """The layout and paytable the rules submission ``rules_pk`` lists for Jinzi Roulette."""
+    for game in w.games.get(rules_pk, ()):
+        if game.game == Game.JINZI_ROULETTE:
+            return {("layout", game.layout_id), ("paytable", game.paytable_id)}
+    return set()
 
 
 # 3. Offerings --------------------------------------------------------------------------

@@ -69,8 +69,31 @@ def _contents(part: dict) -> dict[str, object]:
     }
 
 
-def operation_losses(where: str, then: dict, now: dict) -> list[str]:
-    """What ``then`` (one operation as published before) published that ``now`` lacks."""
+def _accepts_as_before(was, is_now, then_schemas: dict, now_schemas: dict) -> bool:
+    """Whether a request body of component ``is_now`` takes every body component ``was``
+    took: each property it had, of the same type, and nothing newly required. An input may
+    grow an optional field under a new name (a withdrawal's ``impact``) and break no client."""
+    if not (isinstance(was, dict) and isinstance(is_now, dict)):
+        return False
+    if set(was) != {"$ref"} or set(is_now) != {"$ref"}:
+        return False
+    old = then_schemas.get(was["$ref"].rsplit("/", 1)[-1])
+    new = now_schemas.get(is_now["$ref"].rsplit("/", 1)[-1])
+    if old is None or new is None:
+        return False
+    properties = new.get("properties", {})
+    kept = all(
+        field in properties and type_of(properties[field]) == type_of(schema)
+        for field, schema in old.get("properties", {}).items()
+    )
+    return kept and set(new.get("required", [])) <= set(old.get("required", []))
+
+
+def operation_losses(
+    where: str, then: dict, now: dict, schemas: tuple[dict, dict] = ({}, {})
+) -> list[str]:
+    """What ``then`` (one operation as published before) published that ``now`` lacks;
+    ``schemas``: the components before and now, to compare request bodies by what they take."""
     lost = []
     kept = {(item.get("name"), item.get("in")) for item in now.get("parameters", [])}
     for item in then.get("parameters", []):
@@ -78,7 +101,7 @@ def operation_losses(where: str, then: dict, now: dict) -> list[str]:
             lost.append(f"{where}: parameter {item.get('name')} ({item.get('in')}) gone")
     for media, was in _contents(then.get("requestBody")).items():
         is_now = _contents(now.get("requestBody")).get(media)
-        if is_now != was:
+        if is_now != was and not _accepts_as_before(was, is_now, *schemas):
             lost.append(f"{where}: request body {media} was {was}, now {is_now}")
     answers = now.get("responses", {})
     for code, answer in then.get("responses", {}).items():
@@ -121,6 +144,10 @@ def losses(then: dict, now: dict) -> list[str]:
     """Everything the schema ``then`` published that ``now`` no longer publishes as it was."""
     then, now = without_prose(then), without_prose(now)
     lost = []
+    components = (
+        then.get("components", {}).get("schemas", {}),
+        now.get("components", {}).get("schemas", {}),
+    )
     paths = now.get("paths", {})
     for path, item in then.get("paths", {}).items():
         if path not in paths:
@@ -133,7 +160,7 @@ def losses(then: dict, now: dict) -> list[str]:
             if method not in paths[path]:
                 lost.append(f"{where} gone")
             else:
-                lost.extend(operation_losses(where, item[method], paths[path][method]))
+                lost.extend(operation_losses(where, item[method], paths[path][method], components))
     schemas = now.get("components", {}).get("schemas", {})
     for name, schema in then.get("components", {}).get("schemas", {}).items():
         lost.extend(component_losses(name, schema, schemas.get(name)))
@@ -231,3 +258,40 @@ def test_everything_published_before_accounts_per_holder_is_still_published(
             "the published API schema lost what the previous commit published "
             f"(prose left out):\n{shown}{more}"
         )
+
+
+def _with_body(component: str) -> dict:
+    body = {
+        "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{component}"}}}
+    }
+    return {"paths": {"/api/x/": {"post": {"requestBody": body, "responses": {}}}}}
+
+
+REASON = {"type": "object", "properties": {"reason": {"type": "string"}}}
+
+
+def test_a_request_body_may_move_to_an_input_that_takes_all_it_took_and_more():
+    then = {**_with_body("ReasonInput"), "components": {"schemas": {"ReasonInput": REASON}}}
+    grown = {
+        "type": "object",
+        "properties": {"reason": {"type": "string"}, "impact": {"type": "string"}},
+    }
+    now = {
+        **_with_body("WithdrawInput"),
+        "components": {"schemas": {"ReasonInput": REASON, "WithdrawInput": grown}},
+    }
+    assert losses(then, now) == []
+
+
+def test_a_request_body_may_not_move_to_an_input_that_requires_more_or_drops_a_field():
+    then = {**_with_body("ReasonInput"), "components": {"schemas": {"ReasonInput": REASON}}}
+    for changed in (
+        {**REASON, "properties": {"impact": {"type": "string"}}},
+        {**REASON, "properties": {**REASON["properties"]}, "required": ["reason"]},
+    ):
+        now = {
+            **_with_body("Other"),
+            "components": {"schemas": {"ReasonInput": REASON, "Other": changed}},
+        }
+        lost = losses(then, now)
+        assert len(lost) == 1 and lost[0].startswith("POST /api/x/: request body"), lost

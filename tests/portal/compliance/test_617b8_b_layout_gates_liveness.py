@@ -139,7 +139,9 @@ def test_617b8_b_withdrawing_the_layouts_approval_closes_the_table_and_it_takes_
 
 @pytest.mark.parametrize(
     "status",
-    [s for s in RecordStatus.values if s != RecordStatus.APPROVED],
+    # Superseded is the one status after approval that still plays where the approved rules
+    # submission lists it (reading:supersede): its own test is below.
+    [s for s in RecordStatus.values if s not in (RecordStatus.APPROVED, RecordStatus.SUPERSEDED)],
 )
 def test_617b8_b_the_live_check_opens_a_table_only_on_an_approved_layout(live_offering, status):
     assert offering_is_live(live_offering, at=NOW).live  # approved: everything in order
@@ -150,3 +152,19 @@ def test_617b8_b_the_live_check_opens_a_table_only_on_an_approved_layout(live_of
     assert not liveness.live
     assert liveness.reasons
     assert all(reason.startswith("the layout v1 ") for reason in liveness.reasons)
+
+
+@pytest.mark.clause("617b.8(b)", kind="related")
+@pytest.mark.clause("reading:supersede", kind="proves")
+def test_reading_supersede_a_superseded_layout_plays_only_where_the_approved_rules_list_it(
+    live_offering,
+):
+    live_offering.layout.status = RecordStatus.SUPERSEDED  # as read, not saved
+
+    assert offering_is_live(live_offering, at=NOW).live  # its rules submission lists v1
+
+    other = live_offering.rules_submission.games.get()
+    other.layout_id = live_offering.layout_id + 1000  # a listing naming another version
+    liveness = offering_is_live(live_offering, at=NOW, listing=other)
+    assert not liveness.live
+    assert "the layout v1 has been superseded by a later version" in liveness.reasons

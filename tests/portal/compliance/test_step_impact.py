@@ -54,12 +54,14 @@ def test_811a7_f_approving_an_amendment_foretells_what_superseding_closes(
         actor=manager_a, paytable=paytable_amend(actor=manager_a, paytable=live_offering.paytable)
     )
     impact = step_impact(amendment, "approve")
-    assert impact  # the rules submission still lists v1, which approving v2 supersedes
+    # The rules submission still lists v1, which approving v2 supersedes: the table plays on
+    # under v1 until the submission's amendment is approved (reading:supersede).
+    assert not impact
 
     mark = _last_change()
     paytable_approve(actor=officer, paytable=amendment)
 
-    assert _recorded(mark) == (_ids(impact.opens), _ids(impact.closes))
+    assert _recorded(mark) == (_ids(impact.opens), _ids(impact.closes)) == (set(), set())
 
 
 def test_a_step_that_moves_no_table_foretells_nothing(live_offering, officer, manager_a):

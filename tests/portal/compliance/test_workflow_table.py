@@ -195,6 +195,7 @@ DOCUMENTED_MOVES = {
     ("request_changes", S.SUBMITTED, S.CHANGES_REQUESTED),
     ("reject", S.SUBMITTED, S.REJECTED),
     ("withdraw", S.APPROVED, S.WITHDRAWN),
+    ("withdraw", S.SUPERSEDED, S.WITHDRAWN),  # a version still in play (reading:supersede)
     ("supersede", S.APPROVED, S.SUPERSEDED),
     ("expire", S.APPROVED, S.EXPIRED),
     *(("amend", status, None) for status in RecordStatus),

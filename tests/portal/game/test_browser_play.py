@@ -62,8 +62,8 @@ def test_a_closed_table_shows_why_and_offers_no_betting(
     offering_retire(actor=live_offering.created_by, offering=live_offering, reason="Shut")
     _sign_in_and_open(page, live_server, funded_player, live_offering)
 
-    assert "This table is closed" in page.inner_text(".closed-table")
-    assert "the offering is retired" in page.inner_text(".closed-table")
+    assert "This table has been retired." in page.inner_text(".closed-table")
+    assert "offering" not in page.inner_text(".closed-table")  # plain words, not the record's
     assert page.query_selector("#spin") is None
 
 

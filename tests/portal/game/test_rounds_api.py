@@ -137,7 +137,10 @@ def test_a_closed_offering_answers_409_with_the_reasons(api, funded_player, live
     )
 
     assert response.status_code == 409
-    assert "paytable v1 is not approved" in response.json()["detail"]
+    body = response.json()
+    # The player reads one plain sentence; the records' reasons stay in the answer, for staff.
+    assert body["detail"] == "This table is closed for a rules change."
+    assert any("paytable v1 is not approved" in reason for reason in body["errors"]["offering"])
     _nothing_moved(funded_player)
 
 

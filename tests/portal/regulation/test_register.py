@@ -51,8 +51,8 @@ PLAYER_ACCOUNT = [
 CHAPTER_617A = [f"617a.{n}" for n in range(1, 6)]
 # Applied with voids and adjustments of rounds.
 APPLIED_WITH_VOIDS = ["617a.6", "812a.7(a)(9)"]
-# The Reading a later issue applies (supersede).
-PLANNED_READINGS = ["reading:supersede"]
+# Applied with the decisions that show their impact: tables play on under their listed versions.
+APPLIED_WITH_IMPACT = ["reading:supersede"]
 
 
 def flat(text: str) -> str:
@@ -120,8 +120,10 @@ def test_it_registers_the_chapter_617a_frame_applied_and_later_readings_as_plann
     for clause_id in APPLIED_WITH_VOIDS:
         assert clauses[clause_id].kind == "neighbour" and not clauses[clause_id].planned, clause_id
     assert "notified" in clauses["812a.7(a)(9)"].summary
-    for clause_id in PLANNED_READINGS:
-        assert clauses[clause_id].kind == "reading" and clauses[clause_id].planned, clause_id
+    for clause_id in APPLIED_WITH_IMPACT:
+        assert clauses[clause_id].kind == "reading" and not clauses[clause_id].planned, clause_id
+        assert clauses[clause_id].status == "applied", clause_id
+    assert not [c.id for c in clauses.values() if c.planned]  # nothing is left to come
     voids = clauses["reading:voids-and-adjustments"]
     assert voids.status == "applied" and not voids.pending
     assert "§ 812a.7(a)(9)" in voids.summary  # adjustments

@@ -12,13 +12,25 @@ from django.utils import timezone
 from portal.compliance.models import SUNSET, Layout
 from portal.compliance.services.expiry import records_expire_due
 from portal.compliance.services.layouts import layout_submit, layout_withdraw
-from portal.compliance.services.paytables import paytable_withdraw
+from portal.compliance.services.paytables import (
+    paytable_amend,
+    paytable_approve,
+    paytable_submit,
+    paytable_withdraw,
+)
+from portal.compliance.services.rules import (
+    rules_submission_amend,
+    rules_submission_approve,
+    rules_submission_submit,
+    rules_submission_update,
+)
 from portal.core.padates import day_starts, pa_date, pa_today
 from portal.game.models import Round
 from portal.game.services import round_play
 from portal.reports.expiry import expiry_report
 from tests.portal.factories import (
     approved_offering,
+    listing,
     make_layout,
     make_rules,
     offering_in_force,
@@ -27,7 +39,7 @@ from tests.portal.factories import (
 pytestmark = pytest.mark.django_db
 
 DAY = datetime.timedelta(days=1)
-KEYS = ["rule", "approvals", "offerings", "changes", "stuck", "job", "violations"]
+KEYS = ["rule", "approvals", "superseded", "offerings", "changes", "stuck", "job", "violations"]
 
 
 def sections(document) -> dict:
@@ -89,7 +101,7 @@ def test_811a9_the_header_names_title_versions_holder_period_time_and_filters(li
 
     assert document["report"] == "expiry"
     assert document["title"] == "Expiry report"
-    assert document["definition_version"] == "1"
+    assert document["definition_version"] == "2"  # 2: superseded versions still in play
     assert set(document["software_versions"]) == {"portal", "engine"}
     assert all(document["software_versions"].values())
     assert document["holder"] == "All certificate holders"
@@ -100,7 +112,7 @@ def test_811a9_the_header_names_title_versions_holder_period_time_and_filters(li
     }
     assert document["filters"] == {"holder": None, "offering": None}
     assert [s["key"] for s in document["sections"]] == KEYS
-    assert calls == [(n, 7) for n in range(1, 8)]
+    assert calls == [(n, 8) for n in range(1, 9)]
     for s in document["sections"]:
         assert s["title"] and s["columns"] and s["notes"]
         keys = {c["key"] for c in s["columns"]}
@@ -346,3 +358,36 @@ def test_reading_open_approval_sunset_an_approval_without_an_expiry_holds_until_
 
     at_sunset = row_of(expiry_report(as_of=SUNSET), "approvals", kind="paytable")
     assert (at_sunset["status_on_date"], at_sunset["days_left"]) == ("lapsed", 0)
+
+
+def _paytable_v2(manager, officer, offering):
+    draft = paytable_amend(actor=manager, paytable=offering.paytable)
+    return paytable_approve(actor=officer, paytable=paytable_submit(actor=manager, paytable=draft))
+
+
+def test_reading_supersede_the_report_counts_superseded_versions_still_in_play(
+    funded_player, live_offering, manager_a, officer
+):
+    v2 = _paytable_v2(manager_a, officer, live_offering)
+    played = play(funded_player, live_offering)  # still on v1, which it lists
+    document = expiry_report(as_of=pa_today())
+
+    (row,) = details(document, "superseded")
+    assert (row["kind"], row["version"], row["superseded_by"]) == ("paytable", 1, "v2")
+    assert row["offerings"] == live_offering.name and row["tables"] == 1
+    assert row["rules"] == "'Jinzi Roulette rules' v1"
+    assert "amend rules submission 'Jinzi Roulette rules' v1 to list v2" in row["flag"]
+    assert sections(document)["superseded"]["totals"]["values"]["tables"] == 1
+    # Played on v1 after it was superseded, as its rules submission listed it: no violation.
+    assert played.paytable_id == live_offering.paytable_id
+    assert details(document, "violations") == []
+
+    # The amendment approved moves the table: nothing superseded is left in play.
+    draft = rules_submission_amend(actor=manager_a, submission=live_offering.rules_submission)
+    draft = rules_submission_update(
+        actor=manager_a, submission=draft, games=[listing(v2, live_offering.layout)]
+    )
+    rules_submission_approve(
+        actor=officer, submission=rules_submission_submit(actor=manager_a, submission=draft)
+    )
+    assert sections(expiry_report(as_of=pa_today()))["superseded"]["no_activity"] is True
