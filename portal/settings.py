@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "portal.reports",
     "portal.regulation.apps.RegulationConfig",
     "portal.integrity",
+    "portal.notifications",
 ]
 # JINZI_DEMO=1 (a flag: 1/0, true/false, yes/no, on/off) installs the demo app: `seed_demo`
 # (demo users who share one published password) and the generators of bench histories,
@@ -123,6 +124,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "portal.accounts.context_processors.portal",
+                # The header's unread count (lazy: no query unless a page shows it).
+                "portal.notifications.context_processors.notifications",
             ],
         },
     },
@@ -177,6 +180,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "America/New_York"
 USE_I18N = True
 USE_TZ = True
+# Date and time formats that name the zone ("2026-01-15 12:30:00 EST"), as the admin shows them.
+FORMAT_MODULE_PATH = ["portal.core.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
@@ -229,6 +234,45 @@ SPECTACULAR_SETTINGS = {
     # Two "kind" fields with different choices: name each enum after what it lists.
     "ENUM_NAME_OVERRIDES": {"ReportKindEnum": "portal.reports.models.ReportKind"},
 }
+
+# Email (notifications, docs/notifications.md). With EMAIL_HOST set, mail goes out by SMTP;
+# without it, each email is written to the log instead (the console backend: `make run`).
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1, maximum=65535)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured(
+        "EMAIL_USE_TLS and EMAIL_USE_SSL are both on: choose one (STARTTLS on 587, or TLS "
+        "from the start on 465)"
+    )
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 30, minimum=1, maximum=600)
+EMAIL_BACKEND = (
+    "django.core.mail.backends."
+    + env_choice("JINZI_EMAIL_BACKEND", "smtp" if EMAIL_HOST else "console", ("smtp", "console"))
+    + ".EmailBackend"
+)
+if EMAIL_BACKEND.endswith(".smtp.EmailBackend") and not EMAIL_HOST:
+    raise ImproperlyConfigured("JINZI_EMAIL_BACKEND=smtp needs EMAIL_HOST, the mail server")
+DEFAULT_FROM_EMAIL = env_str(
+    "DEFAULT_FROM_EMAIL", "Jinzi Roulette back office <no-reply@localhost>"
+)
+if "@" not in DEFAULT_FROM_EMAIL or "\n" in DEFAULT_FROM_EMAIL:
+    raise ImproperlyConfigured(
+        f"DEFAULT_FROM_EMAIL must be an email address; got {DEFAULT_FROM_EMAIL!r}"
+    )
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The portal's address as people reach it: the links in emails start with it.
+JINZI_SITE_URL = env_str("JINZI_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+if not JINZI_SITE_URL.startswith(("http://", "https://")) or " " in JINZI_SITE_URL:
+    raise ImproperlyConfigured(
+        f"JINZI_SITE_URL must be the portal's address, such as https://backoffice.example.com; "
+        f"got {JINZI_SITE_URL!r}"
+    )
+# The hour (Pennsylvania time) of the morning job: dated reminders and daily digests.
+JINZI_NOTIFICATIONS_HOUR = env_int("JINZI_NOTIFICATIONS_HOUR", 7, minimum=0, maximum=23)
 
 # Celery. `make run` starts a real worker and beat on kombu's filesystem transport
 # (CELERY_BROKER_URL=filesystem://: messages are files under var/broker, no server); at
@@ -292,6 +336,17 @@ CELERY_BEAT_SCHEDULE = {
     "resend-stuck-report-runs": {
         "task": "reports.resend_stuck",
         "schedule": crontab(minute="*/5"),
+    },
+    # Notifications (docs/notifications.md): what happened since the last minute into the
+    # inboxes and the outbox, then the emails due; every morning, the dated reminders and the
+    # daily digests. Both are idempotent and catch up on what a missed run left.
+    "notifications-deliver": {
+        "task": "notifications.deliver",
+        "schedule": crontab(),
+    },
+    "notifications-daily": {
+        "task": "notifications.daily",
+        "schedule": crontab(minute=0, hour=JINZI_NOTIFICATIONS_HOUR),
     },
 }
 

@@ -399,6 +399,8 @@ def seed_demo() -> list[tuple[str, str, str]]:
                 password=DEMO_PASSWORD,
                 role=role,
                 holder=holders.get(licence),
+                # Emails are written to the console under `make run` (docs/notifications.md).
+                email=f"{username}@example.com",
             )
     first, second = holders.values()
     paytable, layout, table = _seed_holder(first, users["manager"], users["officer"])

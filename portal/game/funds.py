@@ -154,6 +154,7 @@ def _method(actor, method, *, by_staff: bool) -> DepositMethod:
     return chosen
 
 
+@limits.tells_limit_reached
 def deposit_make(*, player, holder_id, amount, method, reference="") -> Deposit:
     """The player's own deposit into their account with the holder, opening it if need be."""
     require(player, Action.PLAY)
@@ -166,6 +167,7 @@ def deposit_make(*, player, holder_id, amount, method, reference="") -> Deposit:
     return _deposit(player, account, amount, chosen, reference)
 
 
+@limits.tells_limit_reached
 def deposit_record(*, actor, account_id, amount, method, reference) -> Deposit:
     """A deposit made at the holder (cash at its cage, a cheque, promotional credit),
     recorded by its payments staff (§ 812a.7(a))."""

@@ -16,9 +16,12 @@ and the checks a deposit and a round pass before any money moves.
 from __future__ import annotations
 
 import datetime
+import logging
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import wraps
 
+from celery import current_app
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
@@ -43,6 +46,10 @@ MAX_LIMIT = 100_000_000  # $1,000,000
 MAX_PAUSE_DAYS = 365
 LIMIT_ACTION = "account.limit"
 PAUSE_ACTION = "account.pause"
+# Who is told when a limit refuses something: sent by this name (portal.notifications).
+LIMIT_REACHED_TASK = "notifications.limit_reached"
+
+log = logging.getLogger(__name__)
 
 
 class Period(StrEnum):
@@ -319,7 +326,7 @@ def _within_period_limits(account, kinds, amount, at, used_in, field, what) -> N
         start, resets = period_span(kind.period, at)
         used = used_in(account, start, resets)
         if used + amount > limit:
-            raise ValidationFailed.on(
+            refusal = ValidationFailed.on(
                 field,
                 OVER_LIMIT.format(
                     label=kind.label,
@@ -330,6 +337,7 @@ def _within_period_limits(account, kinds, amount, at, used_in, field, what) -> N
                     amount=dollars(amount),
                 ),
             )
+            raise _reached(refusal, account, kind, start)
 
 
 def check_round(account: GamingAccount, stakes: list[tuple[str, int]], *, at) -> None:
@@ -345,17 +353,57 @@ def check_round(account: GamingAccount, stakes: list[tuple[str, int]], *, at) ->
     if largest is not None:
         for spot, stake in stakes:
             if stake > largest:
-                raise ValidationFailed.on(
+                refusal = ValidationFailed.on(
                     "wagers",
                     WAGER_OVER.format(limit=dollars(largest), spot=spot, amount=dollars(stake)),
                 )
+                raise _reached(refusal, account, LimitKind.WAGER, period_span(Period.DAY, at)[0])
     total = sum(stake for _, stake in stakes)
     _within_period_limits(account, LOSS_KINDS, total, at, _lost, "wagers", "round's stake")
     minutes = found.get(LimitKind.TIME_DAY.value)
     if minutes is not None:
         start, resets = period_span(Period.DAY, at)
         if time_played(account.player_id, start, at) >= datetime.timedelta(minutes=minutes):
-            raise Conflict(TIME_OVER.format(limit=f"{minutes} minutes", resets=when(resets)))
+            refusal = Conflict(TIME_OVER.format(limit=f"{minutes} minutes", resets=when(resets)))
+            raise _reached(refusal, account, LimitKind.TIME_DAY, start)
+
+
+def _reached(refusal, account: GamingAccount, kind: LimitKind, start: Instant):
+    """Mark a refusal as a limit reached (which account, limit and period), for
+    ``tell_limit_reached`` once the refused transaction has rolled back."""
+    refusal.limit_reached = {
+        "account_id": account.pk,
+        "kind": kind.value,
+        "period_start": start.isoformat(),
+    }
+    return refusal
+
+
+def tell_limit_reached(refusal: Exception) -> None:
+    """After a refusal by a limit, outside its rolled-back transaction: ask, by the task's
+    name, that the player and their holder's payments staff be told (at most once per
+    limit and period). Never fails the request that was refused."""
+    reached = getattr(refusal, "limit_reached", None)
+    if reached is None:
+        return
+    try:
+        current_app.signature(LIMIT_REACHED_TASK, kwargs=reached).apply_async()
+    except Exception:  # the broker's or the task's error: the refusal stands regardless
+        log.exception("could not ask for the limit reached to be told: %s", reached)
+
+
+def tells_limit_reached(service):
+    """Wrap a service whose refusal may be a limit reached: told once it has rolled back."""
+
+    @wraps(service)
+    def wrapper(*args, **kwargs):
+        try:
+            return service(*args, **kwargs)
+        except (ValidationFailed, Conflict) as refusal:
+            tell_limit_reached(refusal)
+            raise
+
+    return wrapper
 
 
 def time_played(user_id: int, start: Instant, at: Instant) -> datetime.timedelta:

@@ -35,7 +35,7 @@ HOUSE_PLAN = (
     "portal.compliance",
     "portal.game",
     "portal.reports",
-    ("portal.regulation", "portal.integrity"),
+    ("portal.regulation", "portal.integrity", "portal.notifications"),
     ("portal.urls", "portal.celery", "portal.wsgi", "portal.asgi", "portal.settings"),
     "portal.demo",
 )

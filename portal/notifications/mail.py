@@ -1,0 +1,64 @@
+"""An outbox row as an email: a plain-text and an HTML body, the subject naming the
+object, and absolute links on the portal's address (``JINZI_SITE_URL``)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from portal.notifications.models import Channel, Outbox
+
+SIGNATURE = "Jinzi Roulette back office"
+
+
+class NoAddress(Exception):
+    """The recipient has no email address (any more)."""
+
+
+def absolute(link: str) -> str:
+    """A path on the portal as a full address people can open from their mail."""
+    if link.startswith(("http://", "https://")):
+        return link
+    return settings.JINZI_SITE_URL.rstrip("/") + "/" + link.lstrip("/")
+
+
+def _text(row: Outbox, items: list[dict], preferences: str) -> str:
+    if row.channel == Channel.DIGEST:
+        parts = [f"{item['subject']}\n{item['body']}\n{absolute(item['link'])}" for item in items]
+        text = "\n\n".join(parts)
+    else:
+        text = f"{row.body}\n\nOpen it: {absolute(row.link)}"
+    return (
+        f"{text}\n\n-- \n{SIGNATURE}\nChoose which notifications you get by email: {preferences}\n"
+    )
+
+
+def message_for(row: Outbox) -> EmailMultiAlternatives:
+    address = (row.recipient.email or "").strip()
+    if not address:
+        raise NoAddress("the recipient has no email address")
+    preferences = absolute(reverse("notifications:preferences"))
+    items = [{**item, "url": absolute(item["link"])} for item in (row.items or [])]
+    text = _text(row, items, preferences)
+    html = render_to_string(
+        "notifications/email.html",
+        {
+            "subject": row.subject,
+            "body": row.body,
+            "url": absolute(row.link) if row.link else "",
+            "items": items,
+            "digest": row.channel == Channel.DIGEST,
+            "preferences": preferences,
+            "signature": SIGNATURE,
+        },
+    )
+    message = EmailMultiAlternatives(
+        subject=row.subject,
+        body=text,
+        from_email=settings.DEFAULT_FROM_EMAIL,
+        to=[address],
+    )
+    message.attach_alternative(html, "text/html")
+    return message
