@@ -12,6 +12,9 @@ Views, the API, the admin and the services all ask here. Who does what (reading:
 - a holder's supervisors, with compliance officers, propose and decide the voids and
   adjustments of settled rounds at their own holder's tables (§ 617a.6, § 812a.7(a)(9)),
   one proposing and another deciding (four-eyes, enforced in the corrections' workflow);
+- reports are run by compliance officers and auditors about any holder, and by managers
+  about their own holder only (``report_denial``): a manager sees and downloads their own
+  holder's runs, never a run about every holder;
 - a superuser may do what compliance and managers may (still under four-eyes).
 """
 
@@ -36,7 +39,7 @@ class Action(StrEnum):
     VIEW_TABLES = "view_tables"  # see offerings and whether they are live (staff and players)
     VIEW_ROUNDS = "view_rounds"  # look up any player's round by id
     OWN_API_TOKENS = "own_api_tokens"  # issue, list and revoke one's own API tokens
-    RUN_REPORTS = "run_reports"  # request report runs (compliance, auditors)
+    RUN_REPORTS = "run_reports"  # request report runs (compliance, auditors; managers: own)
     VIEW_PLAYER_ACCOUNTS = "view_player_accounts"  # players' accounts with a holder
     PAY_OUT = "pay_out"  # decide withdrawals, record deposits made at the holder
     RESTRICT_ACCOUNTS = "restrict_accounts"  # suspend, record a self-exclusion
@@ -47,6 +50,7 @@ NOT_SIGNED_IN = "sign in first"
 WRONG_ROLE = "your role may not {action} here"
 OTHER_HOLDER = "this record belongs to another certificate holder"
 NO_HOLDER = "your account is not attached to a certificate holder"
+OWN_HOLDER_REPORTS = "a manager runs reports about their own certificate holder only"
 
 
 def _holder_of(obj) -> int | None:
@@ -108,6 +112,10 @@ def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> s
     if action is Action.RUN_REPORTS:
         if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
             return None
+        if Role.MANAGER in roles:
+            # Asked without a holder: whether they may run any report (their own holder's);
+            # the run itself is judged by ``report_denial``, with the holder it is about.
+            return _own_holder(user, target_holder)
         return WRONG_ROLE.format(action="run reports")
     if action is Action.VIEW_PLAYER_ACCOUNTS:
         if superuser or roles & {Role.COMPLIANCE, Role.AUDITOR}:
@@ -145,6 +153,36 @@ def _own_holder(user, target_holder: int | None) -> str | None:
     if target_holder is not None and target_holder != own:
         return OTHER_HOLDER
     return None
+
+
+def report_holder(user) -> int | None:
+    """The certificate holder ``user``'s report runs are fixed to: a manager's own holder;
+    None for those who run reports about any holder (or about none)."""
+    if user is None or not user.is_authenticated or user.is_superuser:
+        return None
+    roles = roles_of(user)
+    if roles & {Role.COMPLIANCE, Role.AUDITOR} or Role.MANAGER not in roles:
+        return None
+    return holder_id_of(user)
+
+
+def report_denial(user, holder_id: int | None) -> str | None:
+    """Why ``user`` may not run a report about ``holder_id`` (None: every holder), or None.
+    A manager's report is about their own holder, named: a report about every holder, or
+    about another holder, is refused."""
+    reason = denial(user, Action.RUN_REPORTS, holder_id=holder_id)
+    if reason is not None:
+        return reason
+    own = report_holder(user)
+    if own is not None and holder_id != own:
+        return OWN_HOLDER_REPORTS
+    return None
+
+
+def require_report(user, holder_id: int | None) -> None:
+    reason = report_denial(user, holder_id)
+    if reason is not None:
+        raise NotPermitted(reason)
 
 
 def may(user, action: Action, obj=None, *, holder_id: int | None = None) -> bool:

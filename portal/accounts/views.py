@@ -36,10 +36,23 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "core/home.html", {"game_version": jinzi.__version__})
 
 
+TOKEN_DAYS_PLAIN = f"Enter how many days the token lasts: a whole number from 1 to {MAX_DAYS}."
+
+
 class TokenForm(forms.Form):
-    name = forms.CharField(max_length=100, help_text="What the token is for, e.g. “game client”.")
+    name = forms.CharField(
+        max_length=100,
+        help_text="What the token is for, e.g. “game client”.",
+        error_messages={"required": "Enter what the token is for, like “game client”."},
+    )
     days = forms.IntegerField(
-        min_value=1, max_value=MAX_DAYS, initial=DEFAULT_DAYS, help_text=f"1 to {MAX_DAYS} days."
+        min_value=1,
+        max_value=MAX_DAYS,
+        initial=DEFAULT_DAYS,
+        help_text=f"1 to {MAX_DAYS} days.",
+        error_messages={
+            key: TOKEN_DAYS_PLAIN for key in ("required", "invalid", "min_value", "max_value")
+        },
     )
 
 

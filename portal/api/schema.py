@@ -4,9 +4,18 @@ can give, each with the one error body (``portal.api.errors``), so a client gene
 
 It is the project's schema class (``DEFAULT_SCHEMA_CLASS``), so every API view has it
 without asking; drf-spectacular puts an action's ``@extend_schema`` on top of it.
+
+Each operation's description is written for whoever calls it: what it does and whose
+records it answers with, never how the view is built. A view gives them by action in
+``operation_descriptions`` (``list``, ``retrieve``, ``create``, ``partial_update``,
+``destroy`` and its named actions); an action it does not name has its own docstring, or
+else the view class's own; never a docstring inherited from the shared bases in
+``portal.api.base`` or from DRF (those describe the implementation).
 """
 
 from __future__ import annotations
+
+import inspect
 
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema_serializer
@@ -48,6 +57,18 @@ TAKES_LIST_FILTERS = "takes_list_filters"
 
 
 class ApiAutoSchema(AutoSchema):
+    def get_description(self) -> str:
+        """The operation's description for its users (see the module's docstring)."""
+        action = getattr(self.view, "action", None) or self.method.lower()
+        described = getattr(self.view, "operation_descriptions", {}).get(action)
+        if described:
+            return described
+        handler = getattr(type(self.view), action, None)
+        if _ours(handler) and handler.__doc__:
+            return inspect.cleandoc(handler.__doc__)
+        own = type(self.view).__dict__.get("__doc__")
+        return inspect.cleandoc(own) if own else ""
+
     def get_filter_backends(self):
         action = getattr(self.view, "action", None)
         route = getattr(self.view, action, None) if action else None
@@ -87,6 +108,12 @@ class ApiAutoSchema(AutoSchema):
                 str(status), {"content": content, "description": ERROR_DESCRIPTIONS[status]}
             )
         return operation
+
+
+def _ours(handler) -> bool:
+    """Whether ``handler`` is an app's own action, not one of the shared bases' or DRF's."""
+    module = getattr(handler, "__module__", "") or ""
+    return module.startswith("portal.") and module != "portal.api.base"
 
 
 def _successes(operation: dict) -> list[dict]:

@@ -14,8 +14,11 @@ from portal.audit.models import AuditEvent
 HEADER = AUDIT_COLUMNS.csv_headers
 
 
-def csv_rows(events: QuerySet[AuditEvent] | Iterable[AuditEvent]) -> Iterator[str]:
-    """The events oldest first (a queryset is read in the chain's order)."""
+def csv_rows(
+    events: QuerySet[AuditEvent] | Iterable[AuditEvent], *, words: bool = False
+) -> Iterator[str]:
+    """The events oldest first (a queryset is read in the chain's order); ``words``: the
+    header in words, for a page's download."""
     if isinstance(events, QuerySet):
         events = in_sequence(events)
-    return AUDIT_COLUMNS.csv_lines(events)
+    return AUDIT_COLUMNS.csv_lines(events, words=words)

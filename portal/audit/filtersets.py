@@ -7,6 +7,7 @@ import django_filters
 from django import forms
 
 from portal.audit.models import AuditEvent
+from portal.audit.presenters import action_choices, kind_choices
 from portal.core.lists import Column, Columns, ListFilterSet, Search, Sort
 
 # The CSV names the zone of its one time column: instants are exported in UTC, ISO 8601
@@ -14,11 +15,9 @@ from portal.core.lists import Column, Columns, ListFilterSet, Search, Sort
 AUDIT_COLUMNS = Columns(
     Column("sequence", "#", lambda e: e.sequence, sort="sequence", desc_first=True),
     Column("when", "When", lambda e: e.occurred_at.isoformat(), csv="occurred_at_utc"),
-    Column(
-        "actor", "Actor", lambda e: e.actor_username, csv="actor_username", sort="actor_username"
-    ),
-    Column("action", "Action", lambda e: e.action, sort="action"),
-    Column("object", "Object", lambda e: e.object_type, csv="object_type", sort="object_type"),
+    Column("actor", "Who", lambda e: e.actor_username, csv="actor_username", sort="actor_username"),
+    Column("action", "What happened", lambda e: e.action, sort="action"),
+    Column("object", "To what", lambda e: e.object_type, csv="object_type", sort="object_type"),
     Column("object_id", value=lambda e: e.object_id),
     Column("object_version", value=lambda e: e.object_version),
     Column("reason", "Reason", lambda e: e.reason),
@@ -44,30 +43,50 @@ class AuditEventFilter(ListFilterSet):
         field_name="occurred_at", lookup_expr="lt", **_instant("Before (Pennsylvania time)")
     )
     actor = django_filters.CharFilter(
-        field_name="actor_username", lookup_expr="iexact", label="Actor (username)"
+        field_name="actor_username", lookup_expr="iexact", label="Who (username)"
     )
-    action = django_filters.CharFilter(
+    # The page offers what happened and to what by name; the API reads the codes as given
+    # (an action by its start: "layout." is every layout event).
+    action = django_filters.ChoiceFilter(
+        field_name="action",
+        lookup_expr="istartswith",
+        choices=action_choices,
+        label="What happened",
+        empty_label="Anything",
+    )
+    object_type = django_filters.ChoiceFilter(
+        field_name="object_type",
+        choices=kind_choices,
+        label="Kind of record",
+        empty_label="Any kind",
+    )
+    # On the page, carried from an event's "every event of this" link, never typed.
+    object_id = django_filters.CharFilter(field_name="object_id", widget=forms.HiddenInput)
+    request_id = django_filters.CharFilter(field_name="request_id", label="Request id")
+    api_action = django_filters.CharFilter(
         field_name="action", lookup_expr="istartswith", label="Action starts with"
     )
-    object_type = django_filters.CharFilter(field_name="object_type", label="Object type")
-    object_id = django_filters.CharFilter(field_name="object_id", label="Object id")
-    request_id = django_filters.CharFilter(field_name="request_id", label="Request id")
-    q = Search("actor_username", "action", "reason", label="Search actor, action or reason")
+    api_object_type = django_filters.CharFilter(field_name="object_type", label="Object type")
+    api_object_id = django_filters.CharFilter(field_name="object_id", label="Object id")
+    q = Search("actor_username", "action", "reason", label="Search who, action or reason")
     sort = Sort(AUDIT_COLUMNS)
+
+    page_parameters = (
+        "since",
+        "until",
+        "actor",
+        "action",
+        "object_type",
+        "object_id",
+        "request_id",
+        "q",
+        "sort",
+    )
+    api_parameters = page_parameters
 
     class Meta:
         model = AuditEvent
-        fields = [
-            "since",
-            "until",
-            "actor",
-            "action",
-            "object_type",
-            "object_id",
-            "request_id",
-            "q",
-            "sort",
-        ]
+        fields: list[str] = []
 
 
 def filters_given(query) -> dict[str, str]:

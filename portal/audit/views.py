@@ -3,10 +3,6 @@ records beside it are checked by ``portal.integrity``, whose page joins these)."
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
-from dataclasses import dataclass
-
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -19,17 +15,18 @@ from portal.audit import chain
 from portal.audit.export import csv_rows
 from portal.audit.filtersets import AuditEventFilter, filters_given
 from portal.audit.models import AuditEvent
+from portal.audit.presenters import (
+    action_label,
+    actor_name,
+    field_changes,
+    load_names,
+    object_of,
+    raw,
+    trail_rows,
+)
 from portal.audit.services import audit_trail_exported
 from portal.core.csv_export import csv_response
-from portal.core.pages import (
-    detail_url,
-    domain_errors,
-    object_name,
-    object_titles,
-    paginate,
-    titled,
-)
-from portal.core.pictures import ABSENT, compare
+from portal.core.pages import domain_errors, object_name, paginate
 
 
 def _filtered(request: HttpRequest) -> AuditEventFilter:
@@ -45,9 +42,28 @@ def event_list(request: HttpRequest) -> HttpResponse:
     events = _filtered(request)
     valid = events.is_valid()
     page = paginate(request, events.qs if valid else AuditEvent.objects.none())
-    rows = list(zip(page, named_objects(page), strict=True))
-    context = {"filter": events, "columns": events.columns, "page": page, "rows": rows}
+    context = {
+        "filter": events,
+        "columns": events.columns,
+        "page": page,
+        "rows": trail_rows(page),
+        "showing": _showing(events) if valid else None,
+    }
     return render(request, "audit/event_list.html", context, status=200 if valid else 400)
+
+
+def _showing(events: AuditEventFilter) -> str | None:
+    """The object the list is narrowed to (from an event's "every event of it" link), by
+    name: two queries more, only then."""
+    wanted = events.form.cleaned_data
+    kind, pk = wanted.get("object_type"), wanted.get("object_id")
+    if not kind or not pk:
+        return None
+    latest = AuditEvent.objects.filter(object_type=kind, object_id=pk).order_by("-sequence")
+    event = latest.first()
+    if event is None:
+        return object_name(kind, pk)
+    return object_of(event, load_names([event], pictures=False)).name
 
 
 @login_required
@@ -60,11 +76,16 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(AuditEvent, pk=pk)
     earlier = AuditEvent.objects.filter(sequence__lt=event.sequence).order_by("-sequence")
     later = AuditEvent.objects.filter(sequence__gt=event.sequence).order_by("sequence")
+    names = load_names([event])
     context = {
         "event": event,
-        "object": named_objects([event])[0],
-        "changes": field_changes(event.before, event.after),
+        "actor": actor_name(event, names),
+        "action": action_label(event.action),
+        "object": object_of(event, names),
+        "changes": field_changes(event.before, event.after, names),
         "compared": event.before is not None and event.after is not None,
+        "raw_before": raw(event.before),
+        "raw_after": raw(event.after),
         "previous": earlier.values("pk", "sequence").first(),
         "next": later.values("pk", "sequence").first(),
     }
@@ -82,7 +103,7 @@ def event_export(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":  # a HEAD takes no copy
         audit_trail_exported(actor=request.user, filters=filters_given(request.GET), via="page")
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
-    return csv_response(csv_rows(events.qs), f"audit-trail-{stamp}.csv")
+    return csv_response(csv_rows(events.qs, words=True), f"audit-trail-{stamp}.csv")
 
 
 @login_required
@@ -92,73 +113,3 @@ def verify(request: HttpRequest) -> HttpResponse:
     policy.require(request.user, Action.VIEW_AUDIT)
     report = chain.verify_stored()
     return render(request, "audit/verify.html", {"report": report, "at": timezone.now()})
-
-
-@dataclass(frozen=True)
-class NamedObject:
-    """An event's object as people name it, and its page if it has one."""
-
-    name: str
-    url: str | None
-
-
-# Kinds without a title of their own whose events picture them with a name.
-_PICTURED_NAMES = {"holder": "name", "user": "username", "api_token": "name"}
-
-
-def named_objects(events: Iterable[AuditEvent]) -> list[NamedObject]:
-    """The objects of ``events``, in order, named by their titles: one query per kind of
-    titled record among them ("Layout “Main floor” v2"), none for the rest."""
-    events = list(events)
-    titles = object_titles((event.object_type, event.object_id) for event in events)
-    return [_named(event, titles) for event in events]
-
-
-def _named(event: AuditEvent, titles: dict[tuple[str, str], str]) -> NamedObject:
-    kind, pk = event.object_type, event.object_id
-    title = titles.get((kind, pk), "")
-    if titled(kind):
-        url = detail_url(kind, pk) if title else None  # a record no longer there has no page
-    else:
-        title, url = _pictured_name(event), detail_url(kind, pk)
-    return NamedObject(object_name(kind, pk, title=title, version=event.object_version), url)
-
-
-def _pictured_name(event: AuditEvent) -> str:
-    key = _PICTURED_NAMES.get(event.object_type)
-    for picture in (event.after, event.before):
-        if key and isinstance(picture, dict) and isinstance(picture.get(key), str):
-            return picture[key]
-    return ""
-
-
-@dataclass(frozen=True)
-class FieldChange:
-    """One field of an event's before/after: each side as shown, None where absent."""
-
-    field: str
-    before: str | None
-    after: str | None
-    changed: bool
-
-
-def field_changes(before, after) -> list[FieldChange]:
-    """One row per field in either picture, in the pictures' order. A row is changed when
-    both pictures exist and the field differs (or is in one only)."""
-    return [
-        FieldChange(
-            field=change.path,
-            before=None if change.before is ABSENT else _shown(change.before),
-            after=None if change.after is ABSENT else _shown(change.after),
-            changed=change.changed,
-        )
-        for change in compare(before, after)
-    ]
-
-
-def _shown(value) -> str:
-    """Text as it is; anything else (numbers, true/false, null, nested objects and lists) as
-    compact JSON."""
-    if isinstance(value, str) and value:
-        return value
-    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))

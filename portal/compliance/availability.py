@@ -13,6 +13,7 @@ def availability_log():
     return AvailabilityChange.objects.select_related("holder", "offering", "audit_event")
 
 
-def csv_rows(changes) -> Iterator[str]:
+def csv_rows(changes, *, words: bool = False) -> Iterator[str]:
     """The CSV of ``changes``, oldest first whatever the list's sort."""
-    return AVAILABILITY_COLUMNS.csv_lines(changes.order_by("at", "pk").iterator(chunk_size=2000))
+    rows = changes.order_by("at", "pk").iterator(chunk_size=2000)
+    return AVAILABILITY_COLUMNS.csv_lines(rows, words=words)  # in words for a page

@@ -14,6 +14,7 @@ from portal.access import policy
 from portal.accounts.filtersets import HolderScopedFilterSet
 from portal.compliance.models import (
     AvailabilityChange,
+    CertificateHolder,
     Layout,
     Offering,
     OfferingStatus,
@@ -192,28 +193,70 @@ AVAILABILITY_COLUMNS = Columns(
 )
 
 
-class AvailabilityFilter(ListFilterSet):
-    """The log, on its page and in the API alike: by holder and offering id, a period of
-    Pennsylvania dates (both ends included, reading:pennsylvania-dates), opened or closed,
-    a search; sortable."""
+ANY_CHANGE = "any"
+CHANGE_CHOICES = (
+    (ANY_CHANGE, "Opened or closed"),
+    ("true", "Opened only"),
+    ("false", "Closed only"),
+)
 
-    holder = django_filters.NumberFilter(field_name="holder_id")
-    offering = django_filters.NumberFilter(field_name="offering_id")
+
+class _OfferingChoiceField(django_filters.fields.ModelChoiceField):
+    def label_from_instance(self, obj) -> str:
+        return f"{obj.name} ({obj.holder.name})"  # two holders may name a table alike
+
+
+class OfferingChoiceFilter(django_filters.ModelChoiceFilter):
+    """A table chosen by its name (and its holder's)."""
+
+    field_class = _OfferingChoiceField
+
+
+def _visible_holders(request) -> QuerySet:
+    return policy.visible(request.user, CertificateHolder.objects.order_by("name"))
+
+
+def _visible_offerings(request) -> QuerySet:
+    offerings = Offering.objects.select_related("holder").order_by("name", "holder__name", "pk")
+    return policy.visible(request.user, offerings)
+
+
+class AvailabilityFilter(ListFilterSet):
+    """The log, on its page and in the API alike: by holder and table (the page: chosen by
+    name among those the user may see; the API: by id), a period of Pennsylvania dates (both
+    ends included, reading:pennsylvania-dates), opened, closed or either (either unless
+    asked), a search; sortable."""
+
+    holder = django_filters.ModelChoiceFilter(
+        field_name="holder", queryset=_visible_holders, label="Holder", empty_label="Any holder"
+    )
+    offering = OfferingChoiceFilter(
+        field_name="offering", queryset=_visible_offerings, label="Table", empty_label="Any table"
+    )
+    api_holder = IdFilter(field_name="holder_id")
+    api_offering = IdFilter(field_name="offering_id")
     since = PaDateFrom("at", "From (Pennsylvania date)")
     until = PaDateTo("at", "To (Pennsylvania date)")
-    # "true" or "false" and nothing else: a value it cannot read is a 400, never ignored.
-    opened = django_filters.TypedChoiceFilter(
-        field_name="opened",
-        choices=(("true", "opened"), ("false", "closed")),
-        coerce=lambda value: value == "true",
+    # "any", "true" or "false" and nothing else: a value it cannot read is a 400, never
+    # ignored. Either kind when not asked.
+    opened = django_filters.ChoiceFilter(
+        choices=CHANGE_CHOICES, empty_label=None, method="filter_opened", label="Change"
     )
     q = Search("offering__name", "holder__name", "reason", label="Search table, holder or reason")
     sort = Sort(AVAILABILITY_COLUMNS)
 
+    page_parameters = ("holder", "offering", "since", "until", "opened", "q", "sort")
+    api_parameters = page_parameters
+
     class Meta:
         model = AvailabilityChange
-        fields = ["holder", "offering", "since", "until", "opened", "q", "sort"]
+        fields: list[str] = []
         form = PeriodForm
+
+    def filter_opened(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        if value == ANY_CHANGE:
+            return queryset
+        return queryset.filter(opened=value == "true")
 
 
 # --- My submissions --------------------------------------------------------------------------

@@ -20,11 +20,14 @@ from portal.compliance.dates import check_dates
 from portal.compliance.models import SUNSET, Game, ListedGame
 from portal.compliance.services.offerings import refuse_new_offering_after_sunset
 from portal.compliance.services.rules import (
+    MAX_MINOR_UNITS,
     GameListing,
     check_games,
     refuse_new_submission_after_sunset,
 )
 from portal.core.errors import Conflict, ValidationFailed
+from portal.core.money import MoneyField, dollars
+from portal.core.validation import plain_required
 
 SUNSET_HELP = (
     f"No later than {SUNSET.isoformat()}: § 617b.8 expires then (55 Pa.B. 4012), "
@@ -36,6 +39,45 @@ NOT_LISTED = (
     "choose the {what} it lists"
 )
 LISTED_HELP = "§ 601a.2: only the {what} the chosen rules submission lists."
+
+# The listing's amounts: typed in dollars, stored in cents. The service judges them; its
+# refusals are worded here for the person who typed them (``RulesSubmissionForm``).
+AMOUNT_WORDS = {
+    "chip_unit": "the chip unit",
+    "min_wager": "the minimum wager per spot",
+    "max_wager": "the maximum wager per spot",
+    "max_round_stake": "the maximum stake per round",
+}
+CHIP_UNIT_ODD_PLAIN = (
+    "§ 617b.8(g): enter a chip unit of an even number of cents, like 1.00 or 0.50, so that "
+    "half of every stake is exact; {value} is an odd number of cents"
+)
+LIMIT_NOT_MULTIPLE_PLAIN = (
+    "Enter {what} as a whole number of chips of {chip} (the chip unit); {value} is not"
+)
+LIMITS_ORDER_PLAIN = (
+    "Enter the amounts in order: the minimum wager at least the chip unit, the maximum wager "
+    "at least the minimum, and the maximum stake per round at least the maximum wager"
+)
+AMOUNT_RANGE_PLAIN = "Enter {what} from $0.01 to {maximum}"
+
+# Odds the game cannot read, in the words of the person typing them.
+ODDS_UNREADABLE_PLAIN = (
+    "Enter the odds for {label} as a whole number like 11 (for 11 to 1) or a fraction "
+    "like 23/2 (for 23 to 2)"
+)
+ODDS_TOO_LARGE_PLAIN = "Enter odds for {label} below {limit:,} to 1"
+
+
+def plain_odds_error(kind: jinzi.WagerKind, error: jinzi.JinziError) -> str:
+    """The game's refusal of the odds typed for ``kind``, for the person who typed them: a
+    rule of § 617b.8 as the game words it, with its clause; odds it cannot read, as how to
+    write them."""
+    if not isinstance(error, jinzi.InvalidPaytable):
+        return str(error)
+    if str(error).startswith(f"odds for {kind.label} must be below"):
+        return ODDS_TOO_LARGE_PLAIN.format(label=kind.label, limit=jinzi.paytable.MAX_ODDS)
+    return ODDS_UNREADABLE_PLAIN.format(label=kind.label)
 
 
 def _date_input() -> forms.DateInput:
@@ -63,6 +105,7 @@ class ServiceForm(forms.Form):
                 queryset=holders, label="Certificate holder", empty_label="Choose a holder"
             )
             self.order_fields(["holder"])
+        plain_required(self.fields)
 
     def add_service_errors(self, error: ValidationFailed) -> None:
         if not error.field_errors:
@@ -104,6 +147,11 @@ class ReasonForm(ServiceForm):
     )
 
 
+FIRST_COLOUR_PLAIN = (
+    "§ 617b.8(c): choose red or black as the first colour after 0; the others alternate from it"
+)
+
+
 class LayoutForm(ServiceForm):
     title = forms.CharField(max_length=200)
     wheel_order = forms.CharField(
@@ -136,6 +184,14 @@ class LayoutForm(ServiceForm):
         ),
         widget=forms.FileInput(attrs={"accept": ".pdf,.png,.svg"}),
     )
+
+    def add_service_errors(self, error: ValidationFailed) -> None:
+        """Only red or black is offered after 0; any other value posted is refused, as
+        § 617b.8(c) says, in the words of the choice on the page."""
+        if "first_colour" in error.field_errors:
+            fields = {**error.field_errors, "first_colour": [FIRST_COLOUR_PLAIN]}
+            error = ValidationFailed(FIRST_COLOUR_PLAIN, field_errors=fields)
+        super().add_service_errors(error)
 
     def service_fields(self) -> dict:
         data = self.cleaned_data
@@ -176,6 +232,10 @@ class PaytableForm(ServiceForm):
                 max_length=32,
                 initial=str(minimum),
                 help_text=f"at least {jinzi.format_odds(minimum)}",
+                error_messages={
+                    "required": f"Enter the odds for {kind.label}, at least "
+                    f"{jinzi.format_odds(minimum)}"
+                },
                 widget=forms.TextInput(
                     attrs={"class": "odds", "autocomplete": "off", "inputmode": "decimal"}
                 ),
@@ -184,16 +244,24 @@ class PaytableForm(ServiceForm):
     def clean(self) -> dict:
         data = super().clean()
         minimum = jinzi.Paytable.minimum().as_dict()
-        for kind in jinzi.WAGER_KINDS:
-            if kind not in data:
+        for kind in jinzi.WagerKind:
+            if kind.value not in data:
                 continue  # already refused by the field itself (required, too long)
             # Checked against the minimum table's other odds, jinzi's message names this
             # wager only, and it lands on this wager's field.
             try:
-                jinzi.Paytable.from_dict({**minimum, kind: data[kind]})
+                jinzi.Paytable.from_dict({**minimum, kind.value: data[kind.value]})
             except jinzi.JinziError as error:
-                self.add_error(kind, str(error))
+                self.add_error(kind.value, plain_odds_error(kind, error))
         return data
+
+    def odds_errors(self) -> list[tuple[str, str]]:
+        """Every odds error, as (wager, message), in the order of the odds fields."""
+        return [
+            (str(self.fields[kind].label), error)
+            for kind in jinzi.WAGER_KINDS
+            for error in self.errors.get(kind, ())
+        ]
 
     def odds_fields(self) -> list[forms.BoundField]:
         return [self[kind] for kind in jinzi.WAGER_KINDS]
@@ -227,8 +295,8 @@ class PaytableApproveForm(ServiceForm):
 
 
 class RulesSubmissionForm(ServiceForm):
-    """The submission and its one listing, Jinzi Roulette; amounts in minor units (cents).
-    ``creating``: a new submission, refused once § 617b.8 has expired."""
+    """The submission and its one listing, Jinzi Roulette; amounts typed in dollars ("2.50"),
+    kept in cents. ``creating``: a new submission, refused once § 617b.8 has expired."""
 
     field_aliases: ClassVar[dict[str, str]] = {
         f"games.0.{name}": name for name in (*LISTING_FIELDS, "game")
@@ -240,13 +308,31 @@ class RulesSubmissionForm(ServiceForm):
     expiry_date = forms.DateField(required=False, widget=_date_input(), help_text=SUNSET_HELP)
     paytable = RecordChoiceField(queryset=None, empty_label="Choose a paytable")
     layout = RecordChoiceField(queryset=None, empty_label="Choose a layout")
-    chip_unit = forms.IntegerField(
-        label="Chip unit (cents)",
-        help_text="Even, so the § 617b.8(g) half-back is exact.",
+    chip_unit = MoneyField(
+        label="Chip unit ($)",
+        what=AMOUNT_WORDS["chip_unit"],
+        example="1.00",
+        help_text="In dollars, like 1.00: an even number of cents, so the § 617b.8(g) "
+        "half-back is exact.",
     )
-    min_wager = forms.IntegerField(label="Minimum wager per spot (cents)")
-    max_wager = forms.IntegerField(label="Maximum wager per spot (cents)")
-    max_round_stake = forms.IntegerField(label="Maximum stake per round (cents)")
+    min_wager = MoneyField(
+        label="Minimum wager per spot ($)",
+        what=AMOUNT_WORDS["min_wager"],
+        example="2.00",
+        help_text="In dollars, like 2.00.",
+    )
+    max_wager = MoneyField(
+        label="Maximum wager per spot ($)",
+        what=AMOUNT_WORDS["max_wager"],
+        example="500.00",
+        help_text="In dollars, like 500.00.",
+    )
+    max_round_stake = MoneyField(
+        label="Maximum stake per round ($)",
+        what=AMOUNT_WORDS["max_round_stake"],
+        example="2000.00",
+        help_text="In dollars, like 2000.00.",
+    )
 
     def __init__(self, *args, paytables, layouts, creating=False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -254,8 +340,34 @@ class RulesSubmissionForm(ServiceForm):
         for name, queryset in (("paytable", paytables), ("layout", layouts)):
             self.fields[name].queryset = queryset
             self.fields[name].show_holder = self.chooses_holder
-        for name in LISTING_FIELDS[2:]:
-            self.fields[name].widget.attrs.update({"data-minor-units": "", "inputmode": "numeric"})
+
+    def add_service_errors(self, error: ValidationFailed) -> None:
+        """The service's refusals of the listing's amounts, in the dollars typed."""
+        plain = {
+            key: [self._plain(key.removeprefix("games.0."), message) for message in messages]
+            for key, messages in error.field_errors.items()
+        }
+        super().add_service_errors(ValidationFailed(error.message, field_errors=plain))
+
+    def _plain(self, field: str, message: str) -> str:
+        if field not in AMOUNT_WORDS:
+            return message
+        data = self.cleaned_data
+        what = AMOUNT_WORDS[field]
+        value, chip = data.get(field), data.get("chip_unit")
+        if message == msg.LIMITS_ORDER:
+            return LIMITS_ORDER_PLAIN
+        if message.startswith(f"{field} must be a whole number of minor units"):
+            return AMOUNT_RANGE_PLAIN.format(what=what, maximum=dollars(MAX_MINOR_UNITS))
+        if not isinstance(value, int) or not isinstance(chip, int):
+            return message
+        if field == "chip_unit" and message == msg.CHIP_UNIT_ODD.format(value=chip):
+            return CHIP_UNIT_ODD_PLAIN.format(value=dollars(chip))
+        if message == msg.LIMIT_NOT_MULTIPLE.format(field=field, chip=chip, value=value):
+            return LIMIT_NOT_MULTIPLE_PLAIN.format(
+                what=what, chip=dollars(chip), value=dollars(value)
+            )
+        return message
 
     def clean(self) -> dict:
         data = super().clean()

@@ -25,10 +25,33 @@ def safe_cell(value: Any) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
-def csv_lines(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> Iterator[str]:
-    """The header line, then one line per row, each as the csv module writes it."""
+# How a column's key reads in a CSV's header: "occurred_at_utc" → "Occurred at (UTC)".
+_HEADER_WORDS = {
+    "utc": "(UTC)",
+    "cents": "(cents)",
+    "id": "ID",
+    "ids": "IDs",
+    "rng": "RNG",
+    "url": "URL",
+}
+
+
+def plain_header(key: str) -> str:
+    """A column's key as the words a person reads at the top of a spreadsheet: underscores
+    become spaces, the first word takes a capital, units and initials read as such."""
+    words = [_HEADER_WORDS.get(word, word) for word in key.split("_") if word]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+def csv_lines(
+    header: Sequence[str], rows: Iterable[Sequence[Any]], *, words: bool = False
+) -> Iterator[str]:
+    """The header line, then one line per row, each as the csv module writes it. A page's
+    download is for people: ``words`` writes its header in words (``plain_header``); the
+    API's keeps the keys its clients read by."""
     writer = csv.writer(_Echo())
-    yield writer.writerow(header)
+    yield writer.writerow([plain_header(key) for key in header] if words else header)
     for row in rows:
         yield writer.writerow([safe_cell(value) for value in row])
 

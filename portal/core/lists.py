@@ -111,10 +111,11 @@ class Columns:
     def csv_headers(self) -> tuple[str, ...]:
         return tuple(column.csv_header for column in self.csv)
 
-    def csv_lines(self, rows: Iterable[Any]) -> Iterator[str]:
-        """The CSV's header line, then one line per row, each cell made safe."""
+    def csv_lines(self, rows: Iterable[Any], *, words: bool = False) -> Iterator[str]:
+        """The CSV's header line (in words for a page's download), then one line per row,
+        each cell made safe."""
         cells = ([column.value(row) for column in self.csv] for row in rows)
-        return csv_lines(self.csv_headers, cells)
+        return csv_lines(self.csv_headers, cells, words=words)
 
 
 class Search(django_filters.CharFilter):
@@ -274,6 +275,6 @@ def wants_csv(request: HttpRequest) -> bool:
 def csv_download(rows: QuerySet, columns: Columns, stem: str) -> StreamingHttpResponse:
     """Every row of ``rows`` (what a list's valid filters select, in its order), read in
     chunks, as ``<stem>-<time>.csv`` with the list's CSV columns."""
-    lines = columns.csv_lines(rows.iterator(chunk_size=1000))
+    lines = columns.csv_lines(rows.iterator(chunk_size=1000), words=True)
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
     return csv_response(lines, f"{stem}-{stamp}.csv")

@@ -142,12 +142,16 @@ class PlayerRoundFilter(ListFilterSet):
     """A player's own games by table, period (Pennsylvania dates, both ends included, by
     the instant the round started) and outcome; sortable."""
 
-    offering = _OfferingFilter(field_name="offering", queryset=_played_offerings, label="Table")
+    offering = _OfferingFilter(
+        field_name="offering", queryset=_played_offerings, label="Table", empty_label="Any table"
+    )
     since = PaDateFrom("started_at", "From (Pennsylvania date)")
     until = PaDateTo("started_at", "To (Pennsylvania date)")
     # A choice with an empty one first ("any"): 0 is an outcome, not "no filter".
     outcome = django_filters.ChoiceFilter(
-        field_name="outcome", choices=[(str(n), str(n)) for n in range(13)]
+        field_name="outcome",
+        choices=[(str(n), str(n)) for n in range(13)],
+        empty_label="Any outcome",
     )
     sort = Sort(MY_GAMES_COLUMNS)
 
@@ -175,8 +179,15 @@ class RoundFilter(PlayerRoundFilter):
     player = django_filters.CharFilter(
         field_name="player__username", lookup_expr="iexact", label="Player (username)"
     )
-    offering = _OfferingFilter(field_name="offering", queryset=_listed_offerings, label="Offering")
-    status = django_filters.ChoiceFilter(field_name="status", choices=RoundStatus.choices)
+    offering = _OfferingFilter(
+        field_name="offering",
+        queryset=_listed_offerings,
+        label="Offering",
+        empty_label="Any offering",
+    )
+    status = django_filters.ChoiceFilter(
+        field_name="status", choices=RoundStatus.choices, empty_label="Any status"
+    )
     sort = Sort(STAFF_ROUND_COLUMNS)
     api_offering = TableIdFilter(field_name="offering_id")
 

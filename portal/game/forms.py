@@ -7,58 +7,15 @@ reference, a reason); the services in ``portal.game.funds``, ``portal.game.limit
 
 from __future__ import annotations
 
-import re
-
 from django import forms
 
 from portal.core.errors import DomainError, ValidationFailed
 from portal.core.lists import PeriodForm
+from portal.core.money import AMOUNT_ODD, MoneyField, cents_of
+from portal.core.validation import plain_required
 from portal.game import corrections, funds
 from portal.game.limits import LimitKind
 from portal.game.models import AccountStatus
-
-# "25", "25.5", "25.50", "$1,250.00": whole dollars with an optional comma every three
-# digits, then at most two digits of cents. Read as text, never as a float.
-_DOLLARS = re.compile(r"^\$?\s*(?P<whole>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<cents>\d{0,2}))?$")
-AMOUNT_HELP = "In dollars and cents, e.g. 25.00."
-AMOUNT_ODD = "Enter an amount in dollars and cents, e.g. 25.00 (at most two digits of cents)."
-MAX_DIGITS = 12  # far above any amount a service accepts; keeps the integer small
-
-
-def cents_of(text: str) -> int | None:
-    """``"1,234.5"`` → 123450: dollars and cents as typed, to integer cents exactly;
-    None when the text is not such an amount."""
-    match = _DOLLARS.match(text.strip())
-    if match is None:
-        return None
-    whole = match.group("whole").replace(",", "")
-    if len(whole) > MAX_DIGITS:
-        return None
-    cents = (match.group("cents") or "").ljust(2, "0")
-    return int(whole) * 100 + int(cents)
-
-
-class MoneyField(forms.Field):
-    """An amount people type in dollars and cents; cleaned to integer cents. Whether the
-    amount is allowed (at least a cent, within the available balance, a limit) is the
-    service's to say."""
-
-    widget = forms.TextInput(
-        attrs={"inputmode": "decimal", "autocomplete": "off", "maxlength": "20"}
-    )
-
-    def __init__(self, **kwargs) -> None:
-        kwargs.setdefault("help_text", AMOUNT_HELP)
-        super().__init__(**kwargs)
-
-    def to_python(self, value):
-        text = "" if value is None else str(value).strip()
-        if text in self.empty_values:
-            return None
-        cents = cents_of(text) if len(text) <= 20 else None
-        if cents is None:
-            raise forms.ValidationError(AMOUNT_ODD, code="invalid")
-        return cents
 
 
 class ServiceForm(forms.Form):
@@ -66,6 +23,10 @@ class ServiceForm(forms.Form):
     on the form as a whole."""
 
     field_aliases: dict[str, str] = {}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        plain_required(self.fields)
 
     def add_service_error(self, error: DomainError) -> None:
         fields = error.field_errors if isinstance(error, ValidationFailed) else {}
@@ -117,7 +78,10 @@ class DepositForm(ServiceForm):
 class WithdrawForm(ServiceForm):
     """§ 812a.10: an amount held from play at once, for the holder to pay."""
 
-    account = AccountChoiceField(label="From the account with")
+    account = AccountChoiceField(
+        label="From the account with",
+        error_messages={"required": "Choose the account to withdraw from"},
+    )
     amount = MoneyField(label="Amount")
 
     def __init__(self, *args, accounts=(), **kwargs) -> None:
@@ -172,7 +136,12 @@ class PauseForm(ServiceForm):
     """§ 814a.2: the player's own time out from play with one holder."""
 
     account = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
-    length = forms.IntegerField(label="For", min_value=1, max_value=720)
+    length = forms.IntegerField(
+        label="For",
+        min_value=1,
+        max_value=720,
+        error_messages={"required": "Enter how many hours or days the break lasts"},
+    )
     unit = forms.ChoiceField(label="Unit", choices=[("hours", "hours"), ("days", "days")])
 
 
@@ -215,7 +184,11 @@ class RecordDepositForm(ServiceForm):
 class StatusForm(ServiceForm):
     """§ 812a.12 suspension, § 812a.6 self-exclusion (the Board's list), or reopening."""
 
-    status = forms.ChoiceField(label="Set the account to", choices=AccountStatus.choices)
+    status = forms.ChoiceField(
+        label="Set the account to",
+        choices=AccountStatus.choices,
+        error_messages={"required": "Choose what to set the account to"},
+    )
     reason = forms.CharField(
         label="Reason",
         required=False,

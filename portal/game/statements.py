@@ -176,7 +176,7 @@ def _csv_rows(statement_: Statement) -> Iterator[tuple]:
 
 def statement_csv(statement_: Statement):
     return csv_response(
-        csv_lines(CSV_HEADER, _csv_rows(statement_)), f"{_file_stem(statement_)}.csv"
+        csv_lines(CSV_HEADER, _csv_rows(statement_), words=True), f"{_file_stem(statement_)}.csv"
     )
 
 

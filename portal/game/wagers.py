@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import jinzi
 from portal.core.errors import ValidationFailed
 from portal.game import messages as msg
+from portal.game.money import dollars
 
 MAX_WAGERS = jinzi.SPOT_COUNT  # one wager per bet spot at most
 _FIELDS = {"kind", "numbers", "stake"}
@@ -59,21 +60,36 @@ def parse_wagers(raw) -> list[PlacedWager]:
 
 
 def check_limits(placed: list[PlacedWager], listing) -> int:
-    """The table limits of the rules submission's listing; returns the round's total stake."""
+    """The table limits of the rules submission's listing; returns the round's total stake.
+    A refusal names the amounts in dollars, as the player reads them."""
     errors: list[str] = []
     for item in placed:
         spot, stake = item.wager.label, item.stake
         if stake % listing.chip_unit:
             errors.append(
-                msg.NOT_CHIP_MULTIPLE.format(stake=stake, spot=spot, chip=listing.chip_unit)
+                msg.NOT_CHIP_MULTIPLE.format(
+                    stake=dollars(stake), spot=spot, chip=dollars(listing.chip_unit)
+                )
             )
         if stake < listing.min_wager:
-            errors.append(msg.BELOW_MIN.format(stake=stake, spot=spot, minimum=listing.min_wager))
+            errors.append(
+                msg.BELOW_MIN.format(
+                    stake=dollars(stake), spot=spot, minimum=dollars(listing.min_wager)
+                )
+            )
         if stake > listing.max_wager:
-            errors.append(msg.ABOVE_MAX.format(stake=stake, spot=spot, maximum=listing.max_wager))
+            errors.append(
+                msg.ABOVE_MAX.format(
+                    stake=dollars(stake), spot=spot, maximum=dollars(listing.max_wager)
+                )
+            )
     total = sum(item.stake for item in placed)
     if total > listing.max_round_stake:
-        errors.append(msg.ROUND_ABOVE_MAX.format(total=total, maximum=listing.max_round_stake))
+        errors.append(
+            msg.ROUND_ABOVE_MAX.format(
+                total=dollars(total), maximum=dollars(listing.max_round_stake)
+            )
+        )
     if errors:
         raise ValidationFailed(" ".join(errors), field_errors={"wagers": errors})
     return total

@@ -14,10 +14,11 @@ import datetime
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from django.db.models import Q
 from django.urls import reverse
 
 from portal.access.roles import Role
-from portal.compliance.models import SUNSET, Layout, RecordStatus
+from portal.compliance.models import SUNSET, Layout, OfferingStatus, RecordStatus
 from portal.notifications import kinds as k
 from portal.notifications.audiences import people
 from portal.notifications.kinds import Notice
@@ -46,12 +47,23 @@ def series(today: datetime.date) -> Iterator[list[Step]]:
     yield from _sunset(today)
 
 
+# An approval whose expiry will close tables: an approved version, or a superseded one still
+# in play, listed by the approved rules submission an active table runs on (reading:supersede).
+IN_FORCE = Q(status=RecordStatus.APPROVED) | Q(
+    status=RecordStatus.SUPERSEDED,
+    offerings__status=OfferingStatus.ACTIVE,
+    offerings__rules_submission__status=RecordStatus.APPROVED,
+)
+
+
 def _expiring(today: datetime.date) -> Iterator[list[Step]]:
     horizon = today + datetime.timedelta(days=max(EXPIRY_DAYS))
     for kind, model in RECORDS.items():
-        found = model.objects.filter(
-            status=RecordStatus.APPROVED, expiry_date__gt=today, expiry_date__lte=horizon
-        ).select_related("holder")
+        found = (
+            model.objects.filter(IN_FORCE, expiry_date__gt=today, expiry_date__lte=horizon)
+            .distinct()
+            .select_related("holder")
+        )
         for record in found:
             base = f"reminder:approval-expiry:{kind}:{record.pk}:{record.expiry_date}"
             yield [
@@ -68,6 +80,12 @@ def _expiry_notice(record, today: datetime.date, key: str) -> Callable[[], Notic
     def build() -> Notice:
         left = (record.expiry_date - today).days
         name = record_name(record)
+        still_in_play = ""
+        if record.status == RecordStatus.SUPERSEDED:
+            still_in_play = (
+                " It is superseded, yet tables still play under it until the rules "
+                "submission that lists it is amended to use the newer version and approved."
+            )
         return Notice(
             kind=k.APPROVAL_EXPIRING,
             key=key,
@@ -76,7 +94,7 @@ def _expiry_notice(record, today: datetime.date, key: str) -> Callable[[], Notic
             body=(
                 f"The approval of the {name} of {record.holder.name} no longer holds from "
                 f"{record.expiry_date:%Y-%m-%d}, in {_days(left)}. Tables that rely on it "
-                "close then, unless a new version is approved before."
+                f"close then, unless a new version is approved before.{still_in_play}"
             ),
             link=record.get_absolute_url(),
         )

@@ -7,11 +7,14 @@ from __future__ import annotations
 import datetime
 import functools
 import io
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
@@ -26,6 +29,7 @@ from portal.regulation.management.commands.clauses import default_results_path
 from portal.regulation.matrix import (
     CSV_HEADER,
     Matrix,
+    Row,
     build_matrix,
     matrix_csv_rows,
 )
@@ -70,6 +74,35 @@ def _when(instant: str | None) -> datetime.datetime | None:
         return None
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Whether a clause is proven, in a regulator's words: ``key`` for its style, ``proven``
+    for the count at the top of the page."""
+
+    key: str
+    words: str
+    proven: bool = False
+
+
+def standing(row: Row) -> Standing:
+    """What the page says first of ``row``: proven, not proven (and why), or not yet applied."""
+    if row.clause.planned:
+        return Standing("planned", "Not proven: not yet applied (a later change applies it).")
+    if not row.tested:
+        return Standing("untested", "Not proven: no test shows it applied yet.")
+    if row.proved is None:  # no results file on this installation
+        count = len(row.proofs)
+        written = f"{count} test{pluralize(count)}" if count else "tests of each of its parts"
+        return Standing("not-run", f"Proofs written ({written}); not run on this installation.")
+    if row.proved is False:
+        return Standing("unproved", "Not proven: no test that proves it passed when last run.")
+    passed = len([ref for ref in row.proofs if ref.result == "passed"])
+    if passed:
+        words = f"Proven: {passed} test{pluralize(passed)} showing it applied passed."
+        return Standing("proven", words, proven=True)
+    return Standing("proven", "Proven through its parts: each part's proof passed.", proven=True)
+
+
 def _links(user, kinds) -> list[tuple[str, str]]:
     return [
         (reverse(name), label)
@@ -90,7 +123,7 @@ def regulation(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     stamp = now.strftime("%Y%m%dT%H%M%SZ")
     if export == "csv":
-        lines = csv_lines(CSV_HEADER, matrix_csv_rows(matrix))
+        lines = csv_lines(CSV_HEADER, matrix_csv_rows(matrix), words=True)
         return csv_response(lines, f"clause-matrix-{stamp}.csv")
     if export == "pdf":
         out = io.BytesIO()
@@ -101,7 +134,11 @@ def regulation(request: HttpRequest) -> HttpResponse:
         return response
     if export is not None:
         raise ValidationFailed(f"No export “{export}”: ask for csv or pdf.")
-    rows = [(row, _links(request.user, row.clause.governs)) for row in matrix.rows]
+    rows = [(row, _links(request.user, row.clause.governs), standing(row)) for row in matrix.rows]
+    counts = Counter(
+        "planned" if row.clause.planned else "proven" if stand.proven else "open"
+        for row, _, stand in rows
+    )
     results = [
         {
             "taken_at": _when(r.taken_at),
@@ -113,6 +150,7 @@ def regulation(request: HttpRequest) -> HttpResponse:
     ]
     context = {
         "rows": rows,
+        "counts": counts,
         "problems": matrix.problems,
         "planned": matrix.planned,
         "results_file": matrix.results_path,

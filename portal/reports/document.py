@@ -88,11 +88,13 @@ def section(
     *,
     totals: dict[str, Any] | None = None,
     notes: list[str] | None = None,
+    sheet: str | None = None,
 ) -> dict[str, Any]:
-    """One section; rows without a ``row_type`` are details."""
+    """One section; rows without a ``row_type`` are details. ``sheet``: a short name for
+    its XLSX sheet (at most 31 characters), when its title is longer."""
     for row in rows:
         row.setdefault("row_type", "detail")
-    return {
+    made = {
         "key": key,
         "title": title,
         "columns": columns,
@@ -101,6 +103,9 @@ def section(
         "no_activity": not rows,
         "notes": list(notes or []),
     }
+    if sheet is not None:
+        made["sheet"] = sheet
+    return made
 
 
 def streamed_section(

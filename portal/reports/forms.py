@@ -5,7 +5,12 @@ Each report takes its own parameters (``Definition.parameters``), read as its de
 reads them (``definitions.clean``: the same reading and the same messages whoever asks, the
 page, the API or the schedule). The page's fields are the parameters people choose; the
 API's body gives any of a report's parameters, and a parameter the report does not take is
-refused."""
+refused.
+
+Money is typed in dollars and cents on the page ("10000.00", read by the portal's one
+reading of typed amounts, ``portal.core.money.cents_of``) and given in cents to the API,
+which speaks cents everywhere; the definition receives cents either way. A manager's form
+offers their own holder only (the service refuses any other)."""
 
 from __future__ import annotations
 
@@ -16,14 +21,27 @@ from django.utils.choices import CallableChoiceIterator
 
 from portal.accounts.models import CertificateHolder
 from portal.core.errors import ValidationFailed
+from portal.core.money import MAX_TYPED, cents_of
 from portal.core.padates import pa_today
 from portal.reports import definitions
 from portal.reports.models import ReportKind
+
+# The parameters people type in dollars and cents on the page (cents in the API's body).
+MONEY_PARAMETERS = ("win_threshold",)
+MONEY_ODD = "Enter an amount in dollars and cents, e.g. 10000.00 (at most two digits of cents)."
+MONEY_LOW = "Enter an amount of at least $0.01."
 
 
 def _holders():
     yield "", "All certificate holders"
     yield from CertificateHolder.objects.order_by("name").values_list("pk", "name")
+
+
+def _own_holder(holder_id: int):
+    def choices():
+        yield from CertificateHolder.objects.filter(pk=holder_id).values_list("pk", "name")
+
+    return choices
 
 
 def _day(label: str) -> forms.Field:
@@ -46,8 +64,9 @@ class ReportForm(forms.Form):
     end = _day("To gaming day (audit report; yesterday if blank)")
     win_threshold = forms.Field(
         required=False,
-        label="Big win from (cents; audit report)",
-        widget=forms.TextInput({"inputmode": "numeric", "placeholder": "1000000"}),
+        label="Big win from (dollars; audit report)",
+        help_text="In dollars and cents, e.g. 10000.00; $10,000.00 if blank.",
+        widget=forms.TextInput({"inputmode": "decimal", "placeholder": "10000.00"}),
     )
     holder = forms.Field(
         required=False,
@@ -55,12 +74,21 @@ class ReportForm(forms.Form):
         widget=forms.Select(choices=CallableChoiceIterator(_holders)),
     )
 
-    def __init__(self, data=None, *, body: bool = False, **kwargs) -> None:
+    def __init__(
+        self, data=None, *, body: bool = False, holder: int | None = None, **kwargs
+    ) -> None:
+        """``holder``: the one holder this person's reports are about (a manager's own)."""
         kwargs.setdefault("auto_id", "%s")
         kwargs.setdefault("label_suffix", "")
         if data is None:
             kwargs.setdefault("initial", {"as_of": pa_today().isoformat()})
         super().__init__(data, **kwargs)
+        if holder is not None:
+            self.fields["holder"].widget = forms.Select(
+                choices=CallableChoiceIterator(_own_holder(holder))
+            )
+            self.fields["holder"].help_text = "Your certificate holder's reports."
+            self.initial["holder"] = holder
         self.body = body
         self.parameters: dict[str, Any] = {}
         self.refusal: ValidationFailed | None = None
@@ -80,9 +108,25 @@ class ReportForm(forms.Form):
             else:
                 # From the page: the report's own fields; the other reports' are left out.
                 given = {name: self.data.get(name, "") for name in taken if name in self.fields}
+                given = self._money_in_cents(given)
             self.parameters = definitions.clean(kind, given)
         except ValidationFailed as error:
             self.refusal = error
             for field, messages in (error.field_errors or {None: [error.message]}).items():
                 self.add_error(field if field in self.fields else None, messages)
         return cleaned
+
+    @staticmethod
+    def _money_in_cents(given: dict[str, Any]) -> dict[str, Any]:
+        """The amounts typed in dollars and cents, as the cents the definition reads."""
+        for name in MONEY_PARAMETERS:
+            text = str(given.get(name) or "").strip()
+            if name not in given or not text:
+                continue
+            cents = cents_of(text) if len(text) <= MAX_TYPED else None
+            if cents is None:
+                raise ValidationFailed.on(name, MONEY_ODD)
+            if cents < 1:
+                raise ValidationFailed.on(name, MONEY_LOW)
+            given[name] = cents
+        return given

@@ -13,17 +13,18 @@ from portal.access.policy import Action
 from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.pages import domain_errors
 from portal.reports import render as formats
-from portal.reports.charts import stored_chart, stored_charts
+from portal.reports.charts import stored_chart, stored_charts, stored_document
 from portal.reports.filtersets import RunFilter
 from portal.reports.forms import ReportForm
 from portal.reports.models import ReportRun
+from portal.reports.presenters import offering_names, parameter_lines, run_figures
 from portal.reports.services.files import report_file_downloaded
 from portal.reports.services.runs import QUEUE_DOWN, report_run_request, report_run_retry
 
 
 def _runs(request: HttpRequest):
     policy.require(request.user, Action.VIEW)
-    runs = ReportRun.objects.select_related("requested_by").prefetch_related("files")
+    runs = ReportRun.objects.select_related("requested_by", "holder").prefetch_related("files")
     return policy.visible(request.user, runs)
 
 
@@ -42,12 +43,15 @@ def _list_page(request, form: ReportForm | None = None) -> HttpResponse:
     if not refused and wants_csv(request) and runs.is_valid():
         return csv_download(runs.qs, runs.columns, "report-runs")
     page, listed = filtered_page(request, runs)
+    names = offering_names(page)
+    for run in page:  # the page's runs, read once: each says its parameters in words
+        run.parameter_words = parameter_lines(run, names)
     context = {
         "filter": runs,
         "columns": runs.columns,
         "page": page,
         "may_run": policy.may(request.user, Action.RUN_REPORTS),
-        "form": form or ReportForm(),
+        "form": form or ReportForm(holder=policy.report_holder(request.user)),
     }
     return render(request, "reports/list.html", context, status=400 if refused else listed)
 
@@ -59,7 +63,7 @@ def report_list(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _list_page(request)
     policy.require(request.user, Action.RUN_REPORTS)
-    form = ReportForm(request.POST)
+    form = ReportForm(request.POST, holder=policy.report_holder(request.user))
     if not form.is_valid():
         return _list_page(request, form)
     run, created = report_run_request(
@@ -76,12 +80,15 @@ def report_list(request: HttpRequest) -> HttpResponse:
 def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
     run = _run(request, pk)
     template = "reports/_run_status.html" if request.htmx else "reports/detail.html"
+    # The htmx poll swaps the status only: no need to read the document for it.
+    document = None if request.htmx else stored_document(run)
     context = {
         "run": run,
-        "may_run": policy.may(request.user, Action.RUN_REPORTS),
+        "may_run": policy.may(request.user, Action.RUN_REPORTS, holder_id=run.holder_id),
         "notice": request.session.pop("report_notice", None),
-        # The htmx poll swaps the status only: no need to read the document for it.
-        "charts": [] if request.htmx else stored_charts(run),
+        "parameters": parameter_lines(run),
+        "figures": run_figures(document),
+        "charts": stored_charts(run, document) if document else [],
     }
     response = render(request, template, context)
     if request.htmx and not run.active:

@@ -35,6 +35,19 @@ from portal.core.errors import NotFound
     partial_update=extend_schema(request=HolderUpdateInput),
 )
 class HolderViewSet(ApiViewSet):
+    """Certificate holders: the casinos whose records and tables these are."""
+
+    operation_descriptions = {
+        "list": (
+            "The certificate holders you may see: every holder for compliance officers, "
+            "auditors and superusers; your own holder for a manager."
+        ),
+        "retrieve": "One certificate holder, if you may see it.",
+        "create": "Register a certificate holder by name and licence number (superusers).",
+        "partial_update": (
+            "Set the hour the holder's gaming day starts, in Pennsylvania time (superusers)."
+        ),
+    }
     queryset = CertificateHolder.objects.all()
     serializer_class = CertificateHolderSerializer
     filterset_class = HolderFilter
@@ -60,6 +73,18 @@ class HolderViewSet(ApiViewSet):
     destroy=extend_schema(responses={204: None}),
 )
 class ApiTokenViewSet(ApiViewSet):
+    """Your own API tokens: bearer tokens for scripts, acting with your roles."""
+
+    operation_descriptions = {
+        "list": "Your own API tokens (never their secrets), with when each expires.",
+        "retrieve": "One of your own API tokens (never its secret).",
+        "create": (
+            "Issue a token for a script, named, valid for a number of days: its secret is "
+            "in this answer only, and is never shown again. It acts with your roles, and "
+            "stops working when it expires, when you revoke it or change your password."
+        ),
+        "destroy": "Revoke one of your tokens: it stops working at once.",
+    }
     serializer_class = ApiTokenSerializer
     http_method_names = ["get", "post", "delete", "head", "options"]
     read_action = Action.OWN_API_TOKENS

@@ -22,6 +22,27 @@ EXPORT_FILENAME = "audit-events.csv"
 
 
 class AuditEventViewSet(ApiViewSet):
+    """The audit trail: every change and sign-in, in order, each event chained to the one
+    before it by its hash (§ 811a.7)."""
+
+    operation_descriptions = {
+        "list": (
+            "The audit trail, newest first: who did what to which record, when, and the "
+            "record before and after. For compliance officers, auditors and superusers. "
+            "Filter by actor, action, record, request or period (Pennsylvania time), or "
+            "search actor, action and reason."
+        ),
+        "retrieve": "One audit event: who did what to which record, when, before and after.",
+        "export": (
+            "The trail, filtered as the list is, as a CSV file, oldest first. The export "
+            "is itself recorded in the trail."
+        ),
+        "verify": (
+            "Check the whole trail: that every event's hash follows from the one before, so "
+            "no event was changed, removed or slipped in. Answers how many events were "
+            "checked and the first break, if any."
+        ),
+    }
     queryset = AuditEvent.objects.all()
     serializer_class = AuditEventSerializer
     filterset_class = AuditEventFilter

@@ -39,6 +39,19 @@ class AvailabilityChangeSerializer(serializers.ModelSerializer):
 
 
 class AvailabilityViewSet(ApiViewSet):
+    """The availability log: when each table opened to play or closed, and why."""
+
+    operation_descriptions = {
+        "list": (
+            "When each table opened to play or closed, and why (an approval, a withdrawal, "
+            "an expiry, a retirement), newest first. For compliance officers and auditors. "
+            "Filter by table, holder, period (Pennsylvania dates) or whether it opened."
+        ),
+        "retrieve": "One opening or closing of a table, and why.",
+        "export": (
+            "The log, filtered as the list is, as a CSV file, oldest first, with instants in UTC."
+        ),
+    }
     queryset = AvailabilityChange.objects.none()
     serializer_class = AvailabilityChangeSerializer
     filterset_class = AvailabilityFilter

@@ -86,7 +86,33 @@ class OfferingUpdateInput(ChangesInput):
     partial_update=extend_schema(request=OfferingUpdateInput),
 )
 class OfferingViewSet(ApiViewSet):
-    """Staff see their holders' tables; players see every active table and whether it is live."""
+    """Tables (offerings): a holder's table of Jinzi Roulette on an approved rules
+    submission, layout and paytable, and whether it is live (playable) now."""
+
+    operation_descriptions = {
+        "list": (
+            "The tables you may see, with whether each is live now and, if not, why. "
+            "Compliance officers and auditors see every holder's; a manager sees their own "
+            "holder's; a player sees every active table. Filter by status."
+        ),
+        "retrieve": (
+            "One table, with whether it is live now and, if not, why (a player: active "
+            "tables only)."
+        ),
+        "create": (
+            "Set up a table for a holder on one of its rules submissions, with a layout and "
+            "a paytable that submission lists: a manager for their own holder, or a "
+            "superuser naming one. It is live only while all three are approved and in force."
+        ),
+        "partial_update": (
+            "Rename an active table, or move it to another rules submission, layout or "
+            "paytable of its holder: only the fields you send change."
+        ),
+        "retire": (
+            "Retire the table for good, saying why: it closes at once and cannot be changed "
+            "or reopened. A manager for their own holder, or a superuser."
+        ),
+    }
 
     read_action = Action.VIEW_TABLES
     queryset = Offering.objects.all()

@@ -41,4 +41,4 @@ def availability_export(request: HttpRequest) -> HttpResponse:
         context = {"filter": changes, "page": None, "columns": changes.columns}
         return render(request, "compliance/availability.html", context, status=400)
     stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
-    return csv_response(csv_rows(changes.qs), f"availability-log-{stamp}.csv")
+    return csv_response(csv_rows(changes.qs, words=True), f"availability-log-{stamp}.csv")

@@ -8,6 +8,8 @@ from typing import NamedTuple
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_safe
 
 from portal.access import policy
@@ -68,11 +70,34 @@ def _rows(records) -> list[tuple]:
     ]
 
 
-def _count_rows(counts) -> list[tuple[str, list[int]]]:
-    return [
-        (KIND_LABELS[model.kind], [by_status[status] for status, _ in selectors.DASHBOARD_GROUPS])
-        for model, by_status in counts
-    ]
+# Each kind's list, which a count links to filtered by its status.
+LIST_URLS = {
+    "layout": "compliance:layout-list",
+    "paytable": "compliance:paytable-list",
+    "rules_submission": "compliance:rules-list",
+}
+
+
+class StatusCount(NamedTuple):
+    """How many records of a kind are in a status, and the list that shows exactly them."""
+
+    number: int
+    url: str
+    group: str  # its column: "Awaiting decision"
+    label: str  # what the number counts, for screen readers: "layouts: awaiting decision"
+
+
+def _count_rows(counts) -> list[tuple[str, list[StatusCount]]]:
+    rows = []
+    for model, by_status in counts:
+        kind = KIND_LABELS[model.kind]
+        cells = []
+        for status, group in selectors.DASHBOARD_GROUPS:
+            url = f"{reverse(LIST_URLS[model.kind])}?{urlencode({'status': status})}"
+            number = by_status[status]
+            cells.append(StatusCount(number, url, group, f"{kind.lower()}: {group.lower()}"))
+        rows.append((kind, cells))
+    return rows
 
 
 @login_required
@@ -85,6 +110,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     today = pa_today()
     # One query per kind for the lists and one per kind for the counts.
     found = selectors.dashboard_records(user, EXPIRY_WINDOW_DAYS, today=today)
+    impacts = selectors.expiry_impacts(found.expiring)
     context = {
         "count_groups": [label for _, label in selectors.DASHBOARD_GROUPS],
         "counts": _count_rows(selectors.status_counts(user)),
@@ -93,7 +119,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         if deciding
         else None,
         "drafts": _rows(found.drafts) if drafting else None,
-        "expiring": [(*row, new_badge(row[0], today)) for row in _rows(found.expiring)],
+        # What each expiry will take dark, as the midnight job's step would (2 queries).
+        "expiring": [
+            (*row, new_badge(row[0], today), impacts.get((row[0].kind, row[0].pk)))
+            for row in _rows(found.expiring)
+        ],
         "may_draft": drafting,
         "may_audit": policy.may(user, Action.VIEW_AUDIT),
     }

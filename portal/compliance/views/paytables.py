@@ -132,7 +132,13 @@ def paytable_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @domain_errors
 def paytable_preview(request: HttpRequest) -> HttpResponse:
-    """The edge table for the odds typed so far (htmx swaps it into the form)."""
+    """The edge table for the odds typed so far (htmx swaps it into the form), or every
+    error in them, each as submitting the form would show it on its field."""
     policy.require(request.user, Action.DRAFT)
-    context = edge_context(PaytableForm.typed_odds(request.POST))
+    form = PaytableForm(request.POST)
+    form.is_valid()  # the odds are checked whatever else is missing yet
+    if form.odds_have_errors():
+        context = {"report": None, "edge_error": "", "odds_errors": form.odds_errors()}
+    else:
+        context = edge_context(form.odds())
     return render(request, "compliance/paytables/_edge_table.html", context)

@@ -81,6 +81,25 @@ def _withdrawals() -> QuerySet[Withdrawal]:
 class AccountViewSet(ApiViewSet):
     """A player's interactive gaming accounts, one per certificate holder (§ 812a.4)."""
 
+    operation_descriptions = {
+        "list": (
+            "Players' accounts with the certificate holders (one per holder, § 812a.4), "
+            "with balances in cents, limits and status: a player's own; every holder's "
+            "players for compliance officers and auditors; their own holder's for its "
+            "managers, payments staff and supervisors."
+        ),
+        "retrieve": "One player's account with a holder, if it is one you may see.",
+        "entries": (
+            "The account's ledger, newest first: every deposit, withdrawal paid, stake and "
+            "return (§ 812a.11)."
+        ),
+        "withdraw": (
+            "Ask to be paid an amount, in cents, from your account (players): it is held "
+            "from play at once and waits for the holder's payments staff to pay or refuse "
+            "it (§ 812a.10)."
+        ),
+    }
+
     serializer_class = AccountOut
     filterset_class = None
     http_method_names = ["get", "post", "head", "options"]
@@ -217,6 +236,15 @@ class AccountViewSet(ApiViewSet):
 
 class WithdrawalViewSet(ApiViewSet):
     """Withdrawal requests (§ 812a.10): a player's own; the holder's for its staff."""
+
+    operation_descriptions = {
+        "list": (
+            "Withdrawal requests (§ 812a.10), newest first: a player's own; every holder's "
+            "for compliance officers and auditors; their own holder's for its managers, "
+            "payments staff and supervisors. Filter by status."
+        ),
+        "retrieve": "One withdrawal request, if it is one you may see.",
+    }
 
     serializer_class = WithdrawalOut
     filterset_class = WithdrawalFilter

@@ -118,6 +118,30 @@ DecisionActions = type(
 class CorrectionViewSet(DecisionActions, ApiViewSet):
     """Voids and adjustments of settled rounds, newest first."""
 
+    operation_descriptions = {
+        "list": (
+            "Voids (§ 617a.6) and adjustments (§ 812a.7(a)(9)) of settled rounds, newest "
+            "first: every holder's for compliance officers, auditors and superusers; their "
+            "own holder's for its supervisors; a player's own rounds' for the player. "
+            "Filter by status (proposed: waiting for a decision), kind or round."
+        ),
+        "retrieve": "One void or adjustment, with its round, amounts and decision.",
+        "create": (
+            "Propose a void or an adjustment of a settled round, saying why: nothing moves "
+            "until someone else approves it (four-eyes). Compliance officers, or a "
+            "supervisor of the round's holder."
+        ),
+        "approve": (
+            "Approve a proposed void or adjustment, as a compliance officer or a supervisor "
+            "of the round's holder who did not propose it: its money moves at once and the "
+            "player is told."
+        ),
+        "reject": (
+            "Reject a proposed void or adjustment, saying why, as someone other than its "
+            "proposer: nothing moves."
+        ),
+    }
+
     serializer_class = RoundCorrectionOut
     filterset_class = CorrectionFilter
     http_method_names = ["get", "post", "head", "options"]

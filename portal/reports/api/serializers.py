@@ -82,6 +82,9 @@ class ReportSection(serializers.Serializer):
     )
     row_count = serializers.IntegerField(required=False)
     formats = serializers.ListField(child=serializers.CharField(), required=False)
+    sheet = serializers.CharField(
+        required=False, help_text="A short name for its XLSX sheet, when the title is long."
+    )
 
 
 class AuditTotals(serializers.Serializer):
@@ -94,6 +97,21 @@ class AuditTotals(serializers.Serializer):
     expected_win = serializers.CharField(help_text="Cents, a decimal string to 4 places.")
     win_sd = serializers.CharField(help_text="Cents, a decimal string to 4 places.")
     flag = serializers.CharField(help_text='"", "review", "exception" or "low volume".')
+    hold = serializers.FloatField(
+        required=False, allow_null=True, help_text="W / H as a fraction; null when H is 0."
+    )
+    expected_hold = serializers.FloatField(
+        required=False, allow_null=True, help_text="E / H as a fraction; null when H is 0."
+    )
+    z = serializers.CharField(
+        required=False, allow_null=True, help_text="(W − E) / SD to 3 places; null when SD is 0."
+    )
+    band = serializers.DictField(
+        required=False,
+        help_text='E ± 1.96 SD: {"z": 1.96, "low", "high": cents as decimal strings to 4 '
+        'places, "hold_low", "hold_high": as fractions of H (null when H is 0), "inside": '
+        "whether W lies in it}",
+    )
 
 
 class AuditResettlement(serializers.Serializer):
@@ -131,6 +149,14 @@ class ReportDocumentSerializer(serializers.Serializer):
     chi_square_p = serializers.CharField(required=False)
     chi_square_alarm = serializers.BooleanField(required=False, help_text="p < 0.01.")
     resettlement = AuditResettlement(required=False)
+    exceptions = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text='Each exceptions section: {"key", "title", "count"} (the rows it lists).',
+    )
+    odd_rng_rounds = serializers.IntegerField(
+        required=False, help_text="Rounds recorded with an RNG other than the OS CSPRNG."
+    )
     reconciliation = serializers.DictField(
         required=False,
         help_text='{"ok", "stakes", "returns", "accounts", "round_chains", "audit_chain"}',

@@ -28,6 +28,28 @@ XLSX = render.FORMATS["xlsx"][1]
 
 
 class ReportRunViewSet(ApiViewSet):
+    """Report runs: the expiry report and the audit report, run in the background, each
+    with its files (JSON, CSV, XLSX, PDF)."""
+
+    operation_descriptions = {
+        "list": (
+            "The report runs you may see, newest first, each with its status and files. "
+            "Compliance officers and auditors see every run; a manager sees their own "
+            "holder's."
+        ),
+        "retrieve": "One report run: what was asked, its status, and its files once done.",
+        "create": (
+            "Ask for a report (its kind and parameters): it runs in the background; poll "
+            "the run until it is done. Asking again for the same report while it is "
+            "queued or running answers with that run instead of a second one. Compliance "
+            "officers and auditors; a manager for their own holder."
+        ),
+        "retry": "Run a report that failed again, with the same kind and parameters.",
+        "files": (
+            "Download one of a finished run's files: json, csv, xlsx or pdf. Each download "
+            "is recorded in the audit trail."
+        ),
+    }
     serializer_class = ReportRunSerializer
     filterset_class = None
     http_method_names = ["get", "post", "head", "options"]

@@ -38,7 +38,7 @@ from portal.reports.audit_report import (
     resettle,
 )
 from portal.reports.audit_report.charts import daily_charts, outcome_chart
-from portal.reports.audit_report.numbers import decimal_text, sqrt_text
+from portal.reports.audit_report.numbers import band_text, decimal_text, ratio, sqrt_text
 from portal.reports.audit_report.scope import scope_of
 from portal.reports.document import made, streamed_section
 
@@ -47,6 +47,11 @@ DEFINITION_VERSION = "1"
 ALL_HOLDERS = "All certificate holders"
 DEFAULT_WIN_THRESHOLD = 1_000_000  # cents: $10,000
 PARTS = 4
+
+
+def _listed(part: dict) -> int:
+    """The rows a section lists (its subtotals and totals left out)."""
+    return sum(1 for row in part["rows"] if row["row_type"] == "detail")
 
 
 def audit_report(
@@ -159,7 +164,16 @@ def audit_report(
             "expected_win": decimal_text(total.expected_win),
             "win_sd": sqrt_text(total.variance),
             "flag": summary["totals"]["values"]["flag"] if summary["totals"] else "",
+            "hold": ratio(total.win, total.handle),
+            "expected_hold": ratio(total.expected_win, total.handle),
+            "z": summary["totals"]["values"]["z"] if summary["totals"] else None,
+            "band": band_text(total.expected_win, total.variance, total.handle, total.win),
         },
+        "exceptions": [
+            {"key": part["key"], "title": part["title"], "count": _listed(part)}
+            for part in exception_sections
+        ],
+        "odd_rng_rounds": odd.count,
         "outcome_counts": counts,
         "chi_square": decimal_text(chi.statistic),
         "chi_square_p": f"{chi.p_value:.6f}",

@@ -9,6 +9,8 @@ from portal.reports.audit_report.resettle import LISTED, Pass
 from portal.reports.audit_report.scope import Scope
 from portal.reports.document import column, section
 
+PASSED = "ok"  # what a check that passed says (a blank could be a check not made)
+
 
 def player_ref(player_id: int) -> str:
     """**Reading** (reading:player-internal-id): a player is named by the portal's internal
@@ -45,7 +47,14 @@ def odd_rng_section(scope: Scope, odd: OddRng) -> dict:
         column("raw", "Raw value", "integer"),
         column("outcome", "Outcome", "integer"),
     ]
-    return section("rng", "Rounds not drawn by the OS CSPRNG", columns, rows, notes=notes)
+    return section(
+        "rng",
+        "Rounds not drawn by the OS CSPRNG",
+        columns,
+        rows,
+        notes=notes,
+        sheet="Rounds not by the OS CSPRNG",
+    )
 
 
 def resettlement_section(found: Pass) -> dict:
@@ -72,7 +81,7 @@ def resettlement_section(found: Pass) -> dict:
 
 def reconciliation_section(reconciliation: dict) -> dict:
     def ok(flag: bool) -> str:
-        return "" if flag else "does not reconcile"
+        return PASSED if flag else "does not reconcile"
 
     stakes, returns = reconciliation["stakes"], reconciliation["returns"]
     voids, adjusted = reconciliation["voids"], reconciliation["adjustments"]
@@ -121,12 +130,12 @@ def reconciliation_section(reconciliation: dict) -> dict:
         {
             "check": f"Round chains of the period ({chains['rounds_checked']:,} rounds, "
             f"{chains['players']:,} players); heads digest {chains['heads_digest']}",
-            "flag": "" if chains["ok"] else f"{chains['problems']:,} problems (listed below)",
+            "flag": PASSED if chains["ok"] else f"{chains['problems']:,} problems (listed below)",
         },
         {
             "check": f"Audit trail chain ({audit['events_checked']:,} events); head "
             f"#{audit['head']['sequence']} {audit['head']['hash']}",
-            "flag": "" if audit["ok"] else audit["problem"],
+            "flag": PASSED if audit["ok"] else audit["problem"],
         },
     ]
     columns = [
@@ -137,8 +146,8 @@ def reconciliation_section(reconciliation: dict) -> dict:
         column("flag", "Result", "flag"),
     ]
     notes = [
-        "Keep both chain heads outside the system: a later report, or verify_round_chain and "
-        "verify_audit_chain, must find the same heads at these points (§ 811a.7).",
+        "Keep both chain heads outside the system: a later report, or the operators' round and "
+        "audit chain checks, must find the same heads at these points (§ 811a.7).",
         "All reconcile." if reconciliation["ok"] else "SOMETHING DOES NOT RECONCILE: see above.",
     ]
     return section("reconciliation", "Reconciliation", columns, rows, notes=notes)
@@ -173,7 +182,7 @@ def accounts_section(rows: list[dict]) -> dict:
             "player": player_ref(row["player"]),
             "entries": row["entries"],
             **{key: row[key] for key in MONEY_OF_ACCOUNT},
-            "flag": row["problem"],
+            "flag": row["problem"] or PASSED,
         }
         for row in rows
     ]

@@ -95,7 +95,14 @@ def generous_section(scope: Scope, spots: list[SpotTotal]) -> dict:
         "fractional rounded up to the cent (reading:round-up): the lowest among the stakes "
         "the spot took, with the smallest stake at it; E/H is over all its stakes.",
     ]
-    return section("generous", "Paytables with an edge of 0 or less", columns, rows, notes=notes)
+    return section(
+        "generous",
+        "Paytables with an edge of 0 or less",
+        columns,
+        rows,
+        notes=notes,
+        sheet="Paytables edge 0 or less",
+    )
 
 
 def exports_section(scope: Scope) -> dict:
@@ -132,6 +139,7 @@ def record_sections(scope: Scope) -> list[dict]:
     changes = changes_section(world)
     violations = violations_section(world)
     violations["title"] = "Rounds on an offering that was not live"
+    violations["sheet"] = "Rounds on offerings not live"
     for part in (changes, violations):
         part["notes"].append(
             "Read as the expiry report reads them: over the period's Pennsylvania calendar "

@@ -166,7 +166,7 @@ def summary(
         "variances add).",
         f"Flag: 'review' outside E ± {REVIEW_Z} SD, 'exception' beyond "
         f"± {EXCEPTION_Z} SD, 'low volume' under "
-        f"{LOW_VOLUME_ROUNDS:,} rounds (too few for the normal band: jinzi.stats).",
+        f"{LOW_VOLUME_ROUNDS:,} rounds (too few for the normal band to hold, reading:low-volume).",
         "Distinct players of a subtotal or the total count each player once.",
         f"Rounds stored when the report began ({pa_time(scope.cutoff).isoformat()}, Pennsylvania "
         f"time; up to round id {scope.last_round}): a gaming day not yet over is counted up "
@@ -179,6 +179,7 @@ def summary(
         rows,
         totals=total.values() if rows else None,
         notes=notes,
+        sheet="Summary",
     )
     return body, groups, total
 
@@ -246,6 +247,7 @@ def by_kind(spots: list[SpotTotal]) -> tuple[dict, list[dict]]:
         [*rows, *split],
         totals=values(spots) if spots else None,
         notes=notes,
+        sheet="By wager kind",
     )
     contract = [
         {key: value for key, value in row.items() if key not in ("row_type", "label")}

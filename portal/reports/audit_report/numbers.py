@@ -6,6 +6,8 @@ from __future__ import annotations
 import decimal
 from fractions import Fraction
 
+from jinzi.stats import REVIEW_Z
+
 PLACES = decimal.Decimal("0.0001")
 _CONTEXT = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
 
@@ -31,3 +33,23 @@ def sqrt_text(value: Fraction | int) -> str:
 def ratio(numerator: Fraction | int, denominator: int) -> float | None:
     """A share (hold %, as a fraction 0.04 = 4 %); None when nothing was staked."""
     return float(Fraction(numerator) / denominator) if denominator else None
+
+
+def band_text(
+    expected_win: Fraction | int, variance: Fraction | int, handle: int, win: int
+) -> dict:
+    """The band a fair period's win keeps to 95 % of the time, E ± 1.96 SD (``REVIEW_Z``),
+    in cents to 4 places, as hold (a fraction of the handle; None when nothing was staked),
+    and whether the win ``win`` lies inside it: {"z", "low", "high", "hold_low",
+    "hold_high", "inside"}."""
+    spread = _CONTEXT.multiply(decimal.Decimal(str(REVIEW_Z)), decimal.Decimal(sqrt_text(variance)))
+    centre = decimal.Decimal(decimal_text(expected_win))
+    low, high = centre - spread, centre + spread
+    return {
+        "z": REVIEW_Z,
+        "low": str(low.quantize(PLACES, context=_CONTEXT)),
+        "high": str(high.quantize(PLACES, context=_CONTEXT)),
+        "hold_low": float(low / handle) if handle else None,
+        "hold_high": float(high / handle) if handle else None,
+        "inside": bool(low <= win <= high),
+    }

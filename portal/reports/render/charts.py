@@ -195,12 +195,15 @@ def chart_svg(chart: dict[str, Any]) -> bytes:
     return out.getvalue()
 
 
-def chart_png(chart: dict[str, Any], *, dpi: int = 150) -> bytes:
-    """The chart as a PNG, ``dpi`` pixels to the inch of ``FIGURE_SIZE``.
+def chart_png(
+    chart: dict[str, Any], *, dpi: int = 150, size: tuple[float, float] = FIGURE_SIZE
+) -> bytes:
+    """The chart as a PNG, ``size`` inches (``FIGURE_SIZE`` unless told), ``dpi`` pixels to
+    the inch.
 
     RGB, not matplotlib's RGBA: the chart is opaque anyway, and ReportLab would give each
     RGBA image of the PDF a soft mask besides."""
-    figure = _draw(validate_chart(chart), dpi=dpi)
+    figure = _draw(validate_chart(chart), dpi=dpi, size=size)
     canvas = FigureCanvasAgg(figure)
     canvas.draw()
     pixels = PIL.Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba())
@@ -209,8 +212,10 @@ def chart_png(chart: dict[str, Any], *, dpi: int = 150) -> bytes:
     return out.getvalue()
 
 
-def _draw(chart: dict[str, Any], *, dpi: float = 72) -> Figure:
-    figure = Figure(figsize=FIGURE_SIZE, dpi=dpi, layout="constrained", facecolor="white")
+def _draw(
+    chart: dict[str, Any], *, dpi: float = 72, size: tuple[float, float] = FIGURE_SIZE
+) -> Figure:
+    figure = Figure(figsize=size, dpi=dpi, layout="constrained", facecolor="white")
     axes = figure.add_subplot()
     if _no_activity(chart):
         axes.set_axis_off()

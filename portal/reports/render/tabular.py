@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import csv
 from datetime import date
+from decimal import ROUND_HALF_EVEN, Decimal
+from functools import lru_cache
 from typing import Any, BinaryIO
 
 import xlsxwriter
@@ -31,7 +33,8 @@ def write_csv(document: Document, out: BinaryIO) -> None:
     First the § 811a.9 header as (label, value) rows and a blank row; then each section:
     its title, its column titles, its rows and totals (or one "No Activity" row), its
     notes, a blank row. Integer and money cells are bare integers (money in cents),
-    percent a decimal fraction (0.25 is 25 %), booleans Yes/No. Text cells go through
+    percent a number of percent to 3 places (26.882 is 26.882 %, as the PDF and the XLSX
+    show it; the column's title says "%"), booleans Yes/No. Text cells go through
     ``safe_cell`` so a spreadsheet never runs one as a formula; numbers do not, so a
     negative amount stays a number. Rows are written one at a time as they are made.
     """
@@ -42,7 +45,7 @@ def write_csv(document: Document, out: BinaryIO) -> None:
         writer.writerow([])
         for section in document["sections"]:
             writer.writerow([safe_cell(section["title"])])
-            writer.writerow([safe_cell(column_title(column)) for column in section["columns"]])
+            writer.writerow([safe_cell(csv_column_title(column)) for column in section["columns"]])
             if section["no_activity"]:
                 writer.writerow([NO_ACTIVITY])
             elif section.get("streamed"):
@@ -59,13 +62,32 @@ def write_csv(document: Document, out: BinaryIO) -> None:
             writer.writerow([])
 
 
+PERCENT_PLACES = Decimal("0.001")
+
+
+def csv_column_title(column: dict[str, str]) -> str:
+    """The column's title in the CSV: a percent column's says "%", since it holds percent."""
+    title = column_title(column)
+    if column["type"] == "percent" and "%" not in title:
+        return f"{title} (%)"
+    return title
+
+
+@lru_cache(maxsize=4096)  # the detail's edges repeat row after row
+def percent_number(value: Any) -> Decimal:
+    """A share (0.26881720430107525) as percent to 3 places, half-even (26.882)."""
+    number = as_number(value)
+    exact = Decimal(repr(number)) if isinstance(number, float) else Decimal(number)
+    return (exact * 100).quantize(PERCENT_PLACES, rounding=ROUND_HALF_EVEN)
+
+
 def _csv_cell(kind: str, value: Any) -> Any:
     if value is None:
         return ""
     if kind in ("integer", "money"):
         return as_whole(value)
     if kind == "percent":
-        return as_number(value)
+        return percent_number(value)
     if kind == "decimal":
         return as_decimal_text(value)
     if kind == "boolean":
@@ -212,19 +234,71 @@ def _xlsx_cell(sheet, row: int, col: int, kind: str, value: Any, cell_format) ->
         sheet.write_string(row, col, plain_text(value), cell_format)
 
 
+# Words a shortened sheet name does not end on ("Paytables with an edge of 0 or").
+DANGLING = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "by",
+        "for",
+        "from",
+        "in",
+        "into",
+        "is",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "than",
+        "that",
+        "the",
+        "to",
+        "was",
+        "were",
+        "with",
+        "without",
+    ]
+)
+
+
+def shortened(text: str, limit: int = SHEET_NAME_LIMIT) -> str:
+    """``text`` in at most ``limit`` characters, cut only between words and never ending
+    on a word that leads on ("of", "the", "or"); a first word longer than ``limit`` alone
+    is cut (no name can be longer)."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for word in text.split():
+        if len(" ".join([*kept, word])) > limit:
+            break
+        kept.append(word)
+    while kept and (kept[-1].lower() in DANGLING or not any(c.isalnum() for c in kept[-1])):
+        kept.pop()
+    name = " ".join(kept).rstrip(",;:-–— ")
+    return name or text[:limit]
+
+
 def _sheet_names(sections: list[dict[str, Any]]) -> list[str]:
-    """A sheet name per section: its title without the characters Excel refuses, at most
-    31 characters, not starting or ending with an apostrophe, unique ignoring case."""
+    """A sheet name per section: its short name (``sheet``) if it has one, else its title;
+    without the characters Excel refuses, at most 31 characters cut between whole words,
+    not starting or ending with an apostrophe, unique ignoring case."""
     used = {"report", "history"}  # ours, and the one Excel reserves
     names = []
     for number, section in enumerate(sections, 1):
-        base = " ".join(plain_text(section["title"]).translate(SHEET_NAME_FORBIDDEN).split())
+        chosen = section.get("sheet") or section["title"]
+        base = " ".join(plain_text(chosen).translate(SHEET_NAME_FORBIDDEN).split())
         base = base.strip("'") or f"Section {number}"
-        name, copy = base[:SHEET_NAME_LIMIT].strip(" '"), 1
+        name, copy = shortened(base).strip(" '"), 1
         while name.lower() in used:
             copy += 1
             suffix = f" ({copy})"
-            name = base[: SHEET_NAME_LIMIT - len(suffix)].strip(" '") + suffix
+            name = shortened(base, SHEET_NAME_LIMIT - len(suffix)).strip(" '") + suffix
         used.add(name.lower())
         names.append(name)
     return names
@@ -233,7 +307,7 @@ def _sheet_names(sections: list[dict[str, Any]]) -> list[str]:
 def _continued(name: str, part: int) -> str:
     """The name of a streamed section's ``part``-th sheet (unique: parts are numbered)."""
     suffix = f" ({part})"
-    return name[: SHEET_NAME_LIMIT - len(suffix)].strip(" '") + suffix
+    return shortened(name, SHEET_NAME_LIMIT - len(suffix)).strip(" '") + suffix
 
 
 def _xlsx_footer(document: Document) -> str:

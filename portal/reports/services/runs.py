@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from portal.access.policy import Action, require
+from portal.access.policy import Action, require, require_report
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict
 from portal.reports import definitions, render
@@ -62,11 +62,16 @@ def _enqueue(run: ReportRun) -> None:
 
 @transaction.atomic
 def report_run_request(*, actor, kind: str, parameters, via: str) -> tuple[ReportRun, bool]:
-    """Ask for a report; returns (run, created). ``actor`` None is the schedule."""
+    """Ask for a report; returns (run, created). ``actor`` None is the schedule.
+
+    Compliance and auditors ask about any holder or every one; a manager about their own
+    holder only (refused, nothing recorded, for every holder or another's)."""
     if actor is not None:
         require(actor, Action.RUN_REPORTS)
     report = definitions.definition(kind)
     cleaned = definitions.clean(kind, parameters)
+    if actor is not None:
+        require_report(actor, cleaned.get("holder"))
     key = json.dumps(cleaned, sort_keys=True, separators=(",", ":"))
     active = ReportRun.objects.filter(
         kind=kind, parameters_key=key, definition_version=report.version, status__in=ACTIVE_STATUSES
@@ -101,7 +106,7 @@ def report_run_request(*, actor, kind: str, parameters, via: str) -> tuple[Repor
 
 @transaction.atomic
 def report_run_retry(*, actor, run: ReportRun) -> ReportRun:
-    require(actor, Action.RUN_REPORTS)
+    require_report(actor, run.holder_id)
     run = ReportRun.objects.select_for_update().get(pk=run.pk)
     if run.status != RunStatus.FAILED:
         raise Conflict(NOT_FAILED.format(status=run.status))

@@ -183,16 +183,22 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "regulation:matrix": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "regulation-list": ("403 403 200 200 200 200 200", "403 403 405 405 405 405 405"),
     # The world's report run is about holder A: manager B neither sees nor downloads it.
-    "reports:run-list": ("302 403 200 200 200 200 200", "302 403 400 403 403 400 400"),
+    # Amend a rules submission to use a newer version: manager_a's, which lists it already.
+    "compliance:rules-amend-to-use": ("302 405 405 405 405 405 405", "302 404 403 409 404 403 409"),
+    "notifications:inbox": ("302 200 200 200 200 200 200", "302 405 405 405 405 405 405"),
+    "notifications:read": ("302 405 405 405 405 405 405", "302 404 404 404 404 404 404"),
+    "notifications:read-all": ("302 405 405 405 405 405 405", "302 302 302 302 302 302 302"),
+    "notifications:preferences": ("302 200 200 200 200 200 200", "302 302 302 302 302 302 302"),
+    "reports:run-list": ("302 403 200 200 200 200 200", "302 403 400 400 400 400 400"),
     "reports:run-detail": ("302 403 200 200 404 200 200", "302 405 405 405 405 405 405"),
-    "reports:run-retry": ("302 405 405 405 405 405 405", "302 403 409 403 404 409 409"),
+    "reports:run-retry": ("302 405 405 405 405 405 405", "302 403 409 409 404 409 409"),
     "reports:run-file": ("302 403 200 200 404 200 200", "302 405 405 405 405 405 405"),
     # The world's run has a chart in its stored document (world.WORLD_CHART, "outcomes").
     "reports:run-chart": ("302 403 200 200 404 200 200", "302 405 405 405 405 405 405"),
-    "report-run-list": ("403 403 200 200 200 200 200", "403 403 400 403 403 400 400"),
+    "report-run-list": ("403 403 200 200 200 200 200", "403 403 400 400 400 400 400"),
     "report-run-detail": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
     "report-run-files": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
-    "report-run-retry": ("403 403 405 405 405 405 405", "403 403 409 403 403 409 409"),
+    "report-run-retry": ("403 403 405 405 405 405 405", "403 403 409 409 404 409 409"),
 }
 for _kind in ("layout", "paytable", "rules-submission"):
     EXPECTED.update(
@@ -208,6 +214,7 @@ for _kind in ("layout", "paytable", "rules-submission"):
                 "403 403 405 405 405 405 405",
                 "403 403 403 403 403 409 409",
             ),
+            f"{_kind}-impact": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
             f"{_kind}-withdraw": ("403 403 405 405 405 405 405", "403 403 403 400 404 400 400"),
         }
     )
@@ -255,6 +262,8 @@ def test_every_site_route_has_an_expectation():
 def test_route_answers_every_role_as_expected(client, world, route):
     key = next((obj for prefix, obj in OBJECT_FOR if route.name.startswith(prefix)), None)
     args = {"pk": world[key].pk if key else 0, "action": "approve", "fmt": "pdf"}
+    # Amending a rules submission to use a version: the world's paytable, which it lists.
+    args |= {"kind": "paytable", "record_pk": world["paytable"].pk}
     path = concrete_path(route, world, args | {"key": WORLD_CHART["key"]})
     expected_get, expected_post = EXPECTED[route.name]
 

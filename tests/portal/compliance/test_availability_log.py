@@ -17,6 +17,7 @@ from portal.compliance.services.availability import availability_sweep
 from portal.compliance.services.layouts import layout_withdraw
 from portal.compliance.services.offerings import offering_retire
 from portal.compliance.tasks import expire_due_records
+from portal.core.csv_export import plain_header
 from portal.core.padates import day_starts
 from tests.portal.factories import offering_in_force
 
@@ -144,6 +145,10 @@ def test_811a7f_compliance_and_auditors_read_filter_and_export_it(
     assert rows[0][0] == "at_utc"
     assert [row[5] for row in rows[1:]] == ["opened", "closed"]
     assert page_csv.status_code == 200
+    # The page's copy is for people: the same columns, their header in words.
+    page_rows = list(csv.reader(io.StringIO(b"".join(page_csv.streaming_content).decode())))
+    assert page_rows[0] == [plain_header(key) for key in rows[0]]
+    assert page_rows[0][0] == "At (UTC)"
     client.force_login(manager_a)
     assert client.get("/api/availability/").status_code == 403
     assert client.get("/compliance/availability/").status_code == 403
@@ -169,12 +174,14 @@ def test_811a7f_the_log_page_and_api_run_a_constant_number_of_queries(
     client, live_offering, officer, auditor, django_assert_num_queries
 ):
     client.force_login(auditor)
-    # Session, user, roles; the count and the page (with holder, table and audit event).
-    with django_assert_num_queries(5):
+    # Session, user, roles; the count and the page (with holder, table and audit event);
+    # on the page, the holders and the tables its filter offers by name; the header's
+    # unread-notification count.
+    with django_assert_num_queries(8):
         client.get("/compliance/availability/")
     layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
     assert AvailabilityChange.objects.count() == 2
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(8):
         assert client.get("/compliance/availability/").status_code == 200
     with django_assert_num_queries(5):
         assert client.get("/api/availability/").json()["count"] == 2

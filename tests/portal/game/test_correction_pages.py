@@ -469,16 +469,19 @@ def test_617a6_the_queue_exports_every_correction_selected_as_csv(
     rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
 
     assert response["Content-Type"].startswith("text/csv")
-    by_id = {int(row["correction_id"]): row for row in rows}
+    by_id = {int(row["Correction ID"]): row for row in rows}
     assert set(by_id) == {void.pk, adjustment.pk}
-    assert by_id[void.pk]["kind"] == "void" and by_id[void.pk]["status"] == "approved"
+    assert by_id[void.pk]["Kind"] == "void" and by_id[void.pk]["Status"] == "approved"
     # $20.00 given back less $24.00 taken back: the player owes $4.00.
-    assert (by_id[void.pk]["direction"], by_id[void.pk]["amount_cents"]) == ("debit", "400")
-    assert (by_id[void.pk]["credited_cents"], by_id[void.pk]["debited_cents"]) == ("2000", "2400")
-    assert by_id[void.pk]["decided_by"] == "officer2"
-    assert by_id[void.pk]["decision_reason"] == "Agreed"
-    assert by_id[adjustment.pk]["notice"] == "We took back $3.00 paid twice."
-    assert (by_id[adjustment.pk]["direction"], by_id[adjustment.pk]["amount_cents"]) == (
+    assert (by_id[void.pk]["Direction"], by_id[void.pk]["Amount (cents)"]) == ("debit", "400")
+    assert (by_id[void.pk]["Credited (cents)"], by_id[void.pk]["Debited (cents)"]) == (
+        "2000",
+        "2400",
+    )
+    assert by_id[void.pk]["Decided by"] == "officer2"
+    assert by_id[void.pk]["Decision reason"] == "Agreed"
+    assert by_id[adjustment.pk]["Notice"] == "We took back $3.00 paid twice."
+    assert (by_id[adjustment.pk]["Direction"], by_id[adjustment.pk]["Amount (cents)"]) == (
         "debit",
         "300",
     )
@@ -495,7 +498,7 @@ def test_617a6_the_queue_reads_a_fixed_number_of_queries(
     client = login(officer)
 
     # session, user, roles and holder; the holders offered; the count; one page of rows
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):  # with the header's unread-notification count
         response = client.get("/play/corrections/")
 
     assert response.status_code == 200 and len(_listed(text(response))) == rows
@@ -530,7 +533,7 @@ def test_617a6_the_round_lists_and_their_csv_show_each_rounds_state(
     assert state_cells(supervised) == expected
     assert state_cells(history) == expected
     rows = list(csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode())))
-    assert {int(row["round_id"]): row["state"] for row in rows} == {
+    assert {int(row["Round ID"]): row["State"] for row in rows} == {
         round_obj.pk: "void",
         adjusted.pk: "adjusted",
         other.pk: "complete",
@@ -548,7 +551,7 @@ def test_617a6_the_round_list_reads_its_state_in_the_same_query(
     client = login(officer)
 
     # session, user, roles and holder; the tables offered; the count; one page of rows
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):  # with the header's unread-notification count
         response = client.get("/play/rounds/")
 
     assert response.status_code == 200

@@ -111,7 +111,7 @@ def test_my_games_are_paged_filtered_sorted_and_exported(
     assert shown == newest  # every game, 25 a page, newest first
     assert re.findall(r'<td data-label="Outcome">(\d+)</td>', sevens) == ["7", "7"]
     rows = list(csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode())))
-    assert len(rows) == 30 and {row["player"] for row in rows} == {funded_player.username}
+    assert len(rows) == 30 and {row["Player"] for row in rows} == {funded_player.username}
 
 
 def test_my_games_show_no_one_elses_and_refuse_a_bad_filter(client, funded_player, live_offering):

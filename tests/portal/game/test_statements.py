@@ -122,12 +122,13 @@ def test_812a11_the_csv_carries_every_movement_and_adds_up(login, player, histor
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
     opening, *movements, closing = rows
-    assert opening["movement"] == "Opening balance" and closing["movement"] == "Closing balance"
-    assert [row["reference"] for row in movements][0] == "Debit or credit card: VISA-1"
-    net = sum(int(row["credit_cents"] or 0) - int(row["debit_cents"] or 0) for row in movements)
-    assert int(opening["balance_after_cents"]) + net == int(closing["balance_after_cents"])
-    assert int(closing["balance_after_cents"]) == 12_500
-    assert [row["balance_after_cents"] for row in movements] == ["15000", "12000", "12500"]
+    assert opening["Movement"] == "Opening balance" and closing["Movement"] == "Closing balance"
+    assert [row["Reference"] for row in movements][0] == "Debit or credit card: VISA-1"
+    net = sum(int(row["Credit (cents)"] or 0) - int(row["Debit (cents)"] or 0) for row in movements)
+    balance = "Balance after (cents)"
+    assert int(opening[balance]) + net == int(closing[balance])
+    assert int(closing[balance]) == 12_500
+    assert [row[balance] for row in movements] == ["15000", "12000", "12500"]
 
 
 def test_812a11_the_pdf_carries_the_balances_and_references(login, player, history):

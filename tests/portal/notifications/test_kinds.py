@@ -11,7 +11,13 @@ from django.utils import timezone
 
 from portal.access.roles import Role
 from portal.compliance.models import SUNSET
-from portal.compliance.services.layouts import layout_submit, layout_withdraw
+from portal.compliance.services.layouts import (
+    layout_amend,
+    layout_approve,
+    layout_submit,
+    layout_withdraw,
+)
+from portal.compliance.services.offerings import offering_retire
 from portal.compliance.services.paytables import paytable_reject, paytable_submit
 from portal.core.errors import ValidationFailed
 from portal.game.corrections import correction_approve, correction_propose
@@ -21,8 +27,10 @@ from portal.notifications.models import Notification, Reminder, ReminderStatus
 from portal.notifications.services import reminders_send
 from portal.reports.models import ReportFile, ReportKind, ReportRun, RunStatus
 from tests.portal.factories import (
+    EFFECTIVE,
     EXPIRY,
     approved_layout,
+    approved_offering,
     make_layout,
     make_paytable,
     make_user,
@@ -116,6 +124,40 @@ def test_an_approval_expiring_reminds_its_holder_at_30_7_and_1_days_once_each(
         Notification.objects.filter(recipient=manager_a).values_list("subject", flat=True)
     )
     assert [s.rsplit(" ", 2)[-2] for s in subjects] == ["1", "30", "7"]
+
+
+@pytest.mark.clause("reading:supersede", kind="related")
+def test_reading_supersede_a_superseded_version_still_in_play_is_reminded_of_its_expiry(
+    manager_a, officer, holder_a
+):
+    table = approved_offering(manager_a, officer, holder_a)
+    old = table.layout  # expires on EXPIRY, listed by the table's approved rules submission
+    newer = layout_submit(actor=manager_a, layout=layout_amend(actor=manager_a, layout=old))
+    layout_approve(
+        actor=officer,
+        layout=newer,
+        reference_number="BGO-2026-0002",
+        effective_date=EFFECTIVE,
+        expiry_date=SUNSET,
+    )
+    old.refresh_from_db()
+    assert old.status == "superseded"
+    settle()
+
+    reminders_send(today=EXPIRY - datetime.timedelta(days=30))
+
+    old_layout = "The approval of the layout 'Main floor layout' v1 expires in 30 days"
+    sent = Notification.objects.get(recipient=manager_a, subject=old_layout)
+    assert sent.kind == "approval_expiring"
+    assert "still play under it until the rules submission" in sent.body
+
+    # A superseded version no table plays under any more is not reminded of.
+    offering_retire(actor=manager_a, offering=table, reason="Closed for good")
+    Notification.objects.all().delete()
+    Reminder.objects.all().delete()
+    reminders_send(today=EXPIRY - datetime.timedelta(days=30))
+    assert Notification.objects.filter(kind="approval_expiring").exists()  # the rules'
+    assert not Notification.objects.filter(subject=old_layout).exists()
 
 
 def test_a_missed_night_still_sends_the_reminder_once_and_only_the_most_urgent(

@@ -41,6 +41,28 @@ def form_errors(response) -> str:
     return match.group(1)
 
 
+_SUMMARY = re.compile(r'<div class="error-summary"[^>]*data-error-summary>.*?</div>', re.S)
+
+
+def error_summary(page: str) -> str:
+    """The error summary at the top of a refused form (empty when there is none)."""
+    match = _SUMMARY.search(page)
+    return match.group(0) if match else ""
+
+
+def shown_once(page: str, phrase: str) -> bool:
+    """``phrase`` is shown once, where it belongs: a field's error on its field, and once
+    more in the error summary when the page has one; the form's own error (about no one
+    field) only in the summary. Never twice in either place."""
+    summary = error_summary(page)
+    if not summary:
+        return page.count(phrase) == 1
+    outside = page.replace(summary, "").count(phrase)
+    own = re.search(r'<ul class="errorlist nonfield">(.*?)</ul>', summary, re.S)
+    forms_own = bool(own) and phrase in own.group(1)
+    return summary.count(phrase) == 1 and outside == (0 if forms_own else 1)
+
+
 def stored_files() -> list[Path]:
     return [path for path in Path(settings.MEDIA_ROOT).rglob("*") if path.is_file()]
 
@@ -68,10 +90,11 @@ def rules_form(paytable, layout, **overrides) -> dict:
         "expiry_date": EXPIRY.isoformat(),
         "paytable": paytable.pk,
         "layout": layout.pk,
-        "chip_unit": 100,
-        "min_wager": 100,
-        "max_wager": 50_000,
-        "max_round_stake": 200_000,
+        # Typed in dollars, as a person types them; stored in cents.
+        "chip_unit": "1.00",
+        "min_wager": "1.00",
+        "max_wager": "500.00",
+        "max_round_stake": "2000.00",
     }
     data.update(overrides)
     return data

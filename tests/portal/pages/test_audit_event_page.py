@@ -8,7 +8,7 @@ import pytest
 
 from portal.accounts.services import holder_create
 from portal.audit.models import AuditEvent
-from portal.audit.views import field_changes
+from portal.audit.presenters import field_changes, load_names
 from portal.compliance.services.layouts import layout_update
 from tests.portal.factories import (
     STANDARD_ORDER,
@@ -22,14 +22,18 @@ from tests.portal.pages.helpers import text
 pytestmark = pytest.mark.django_db
 
 # Django's session and user, the user's groups and holder, the page's count and its rows.
-LIST_QUERIES = 5
+LIST_QUERIES = 6  # with the header's unread-notification count
+# The names of the people who acted, in one query.
+PEOPLE_QUERY = 1
 TITLED_KINDS = ("layout", "paytable", "rules_submission", "offering")
 
 
-def _row(page: str, field: str) -> str:
-    """The before/after table's row of ``field``, whole."""
-    match = re.search(rf'<tr[^>]*>\s*<th scope="row"><code>{field}</code>.*?</tr>', page, re.S)
-    assert match, f"no row for {field}"
+def _row(page: str, label: str) -> str:
+    """The before/after table's row labelled ``label``, whole."""
+    match = re.search(
+        rf'<tr[^>]*>\s*<th scope="row">{re.escape(label)}(<span.*?)?</th>.*?</tr>', page, re.S
+    )
+    assert match, f"no row for {label}"
     return match.group(0)
 
 
@@ -53,15 +57,19 @@ def test_811a7_an_auditor_sees_an_events_before_and_after_with_changes_marked(
     page = text(response)
     assert response.status_code == 200
     assert f"<h1>Audit event #{event.sequence}</h1>" in page
-    title = _row(page, "title")
+    title = _row(page, "Title")
     assert 'class="changed"' in title
     assert '<span class="visually-hidden"> (changed)</span>' in title
     assert _cells(title) == ["Main floor", "High-limit room"]
-    wheel = _row(page, "wheel_order")  # unchanged fields are shown, not marked; lists as JSON
+    wheel = _row(page, "Wheel order")  # unchanged fields are shown, not marked; lists listed
     assert 'class="changed"' not in wheel
-    assert _cells(wheel) == [", ".join(map(str, STANDARD_ORDER)).join("[]")] * 2
+    assert _cells(wheel) == [", ".join(map(str, STANDARD_ORDER))] * 2
     assert page.count('class="changed"') == len(
-        [row for row in field_changes(event.before, event.after) if row.changed]
+        [
+            row
+            for row in field_changes(event.before, event.after, load_names([event]))
+            if row.changed
+        ]
     )
 
 
@@ -74,15 +82,15 @@ def test_811a7_the_event_page_shows_who_when_what_why_and_its_place_in_the_chain
     page = text(login(auditor).get(f"/audit/events/{event.pk}/"))
 
     assert re.search(r"<dd>\d{4}-\d\d-\d\d \d\d:\d\d:\d\d E[SD]T</dd>", page)
-    assert "<dd>manager_a</dd>" in page
-    assert "<code>layout.create</code>" in page
+    assert "<dd>manager_a</dd>" in page  # no full name: their username
+    assert "<dd>Created</dd>" in page
     assert f'<a href="/compliance/layouts/{layout.pk}/">Layout “Main floor” v1</a>' in page
     assert f'<code class="hash">{event.prev_hash}</code>' in page
     assert f'<code class="hash">{event.hash}</code>' in page
     # A creation has an after only: nothing to compare, so nothing is marked.
     assert "No before: the event records the object as it was after." in page
     assert 'class="changed"' not in page
-    assert _cells(_row(page, "title")) == [
+    assert _cells(_row(page, "Title")) == [
         '<span class="muted">—<span class="visually-hidden"> not recorded</span></span>',
         "Main floor",
     ]
@@ -160,7 +168,7 @@ def test_811a7_the_trail_costs_one_query_per_kind_of_titled_record(
     assert len(shown) == 25
     assert {event.object_type for event in shown} >= {*TITLED_KINDS, "holder", "user"}
 
-    with django_assert_num_queries(LIST_QUERIES + len(TITLED_KINDS)):
+    with django_assert_num_queries(LIST_QUERIES + PEOPLE_QUERY + len(TITLED_KINDS)):
         response = client.get("/audit/")
 
     page = text(response)
@@ -169,10 +177,12 @@ def test_811a7_the_trail_costs_one_query_per_kind_of_titled_record(
     assert "Offering “Table 4”" in page and "Layout “Layout 4” v1" in page
 
 
-def test_before_and_after_that_are_not_objects_show_as_one_value():
-    rows = field_changes([1, 2], {"a": {"b": None}})
+def test_before_and_after_that_are_not_objects_show_as_one_value_in_words():
+    from portal.audit.presenters import Names
 
-    assert [(row.field, row.before, row.after, row.changed) for row in rows] == [
-        ("(value)", "[1, 2]", None, True),
-        ("a", None, '{"b": null}', True),
+    rows = field_changes([1, 2], {"a": {"b": None}}, Names())
+
+    assert [(row.label, row.before, row.after, row.changed) for row in rows] == [
+        ("Value", "1, 2", None, True),
+        ("A: B", None, "—", True),
     ]

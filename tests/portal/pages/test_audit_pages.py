@@ -9,6 +9,7 @@ from portal.audit import triggers
 from portal.audit.export import HEADER
 from portal.audit.models import AuditEvent
 from portal.compliance.services.layouts import layout_reject
+from portal.core.csv_export import plain_header
 from tests.portal.factories import make_layout
 from tests.portal.pages.helpers import field_errors, submitted_layout, text
 
@@ -33,7 +34,7 @@ def test_811a7_auditors_and_compliance_browse_the_trail(login, request, manager_
 
     page = text(response)
     assert response.status_code == 200
-    assert "layout.create" in page
+    assert '<td data-label="What happened">Created</td>' in page
     assert f'href="/compliance/layouts/{layout.pk}/"' in page
     assert 'href="/audit/export.csv"' in page
 
@@ -61,7 +62,8 @@ def test_the_trail_filters_by_action_actor_and_object(login, auditor, manager_a,
     by_actor = text(client.get("/audit/?actor=OFFICER"))
     by_object = text(client.get(f"/audit/?object_type=layout&object_id={layout.pk}"))
 
-    assert "layout.submit" in by_action and "user.create" not in by_action
+    assert '<td data-label="What happened">Submitted for review</td>' in by_action
+    assert '<td data-label="What happened">Person added</td>' not in by_action
     assert "No activity for these filters." in by_actor  # the officer has not acted yet
     assert _rows_shown(by_object) == 2
 
@@ -72,7 +74,7 @@ def test_the_trail_filters_by_time_as_a_browser_sends_it(login, auditor):
     everything = text(client.get("/audit/?since=2020-01-01T00:00"))
     nothing = text(client.get("/audit/?since=2099-01-01T00:00"))
 
-    assert "user.create" in everything
+    assert '<td data-label="What happened">Person added</td>' in everything
     assert "No activity for these filters." in nothing
 
 
@@ -110,7 +112,8 @@ def test_811a7_the_export_is_a_csv_attachment_with_a_row_per_event(
     assert response.status_code == 200
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"].startswith('attachment; filename="audit-trail-')
-    assert rows[0] == list(HEADER)
+    assert rows[0] == [plain_header(key) for key in HEADER]  # in words, for a person
+    assert rows[0][:2] == ["Sequence", "Occurred at (UTC)"]
     assert len(rows) == 1 + AuditEvent.objects.count()
     assert [int(row[0]) for row in rows[1:]] == sorted(int(row[0]) for row in rows[1:])
 

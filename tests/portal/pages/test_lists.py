@@ -201,20 +201,20 @@ def test_it_exports_every_row_the_filters_select_in_the_lists_order(
 
     rows = _csv(client.get("/compliance/layouts/?status=draft&sort=title&export=csv"))
 
-    titles = [row["title"] for row in rows]
+    titles = [row["Title"] for row in rows]
     assert len(titles) == 32  # all of them (two drafts of the fixture), not a page
     assert titles == sorted(titles)
     first = rows[0]
-    layout = Layout.objects.get(pk=first["id"])
-    assert first["holder"] == layout.holder.name
-    assert first["status"] == "draft" and first["version"] == "1"
-    assert first["updated_at_utc"] == layout.updated_at.isoformat()
+    layout = Layout.objects.get(pk=first["ID"])
+    assert first["Holder"] == layout.holder.name
+    assert first["Status"] == "draft" and first["Version"] == "1"
+    assert first["Updated at (UTC)"] == layout.updated_at.isoformat()
 
 
 def test_a_managers_export_holds_only_their_holders_records(login, manager_a, layouts):
     rows = _csv(login(manager_a).get("/compliance/layouts/?export=csv"))
 
-    assert sorted(row["title"] for row in rows) == [
+    assert sorted(row["Title"] for row in rows) == [
         "Approved arcade",
         "Keystone high limit",
         "Keystone main floor",
@@ -228,7 +228,7 @@ def test_an_export_makes_a_title_that_looks_like_a_formula_harmless(
 
     rows = _csv(login(officer).get("/compliance/layouts/?export=csv"))
 
-    assert [row["title"] for row in rows] == ["'=HYPERLINK(1)"]
+    assert [row["Title"] for row in rows] == ["'=HYPERLINK(1)"]
 
 
 def test_the_list_page_links_its_export_with_its_filters(login, officer, layouts):
@@ -246,8 +246,8 @@ def test_the_offerings_export_says_whether_each_table_is_live(
 ):
     rows = _csv(login(officer).get("/compliance/offerings/?export=csv"))
 
-    assert [(row["name"], row["live"]) for row in rows] == [(live_offering.name, "yes")]
-    assert rows[0]["paytable"] == str(live_offering.paytable)
+    assert [(row["Name"], row["Live"]) for row in rows] == [(live_offering.name, "yes")]
+    assert rows[0]["Paytable"] == str(live_offering.paytable)
 
 
 def test_offerings_are_searched_and_sorted(login, officer, live_offering):
@@ -283,7 +283,7 @@ def test_my_submissions_export_and_refuse_what_they_cannot_read(login, manager_a
     rows = _csv(client.get("/compliance/mine/?export=csv"))
     bad = client.get("/compliance/mine/?kind=table")
 
-    assert [(row["kind"], row["title"], row["status"]) for row in rows] == [
+    assert [(row["Kind"], row["Title"], row["Status"]) for row in rows] == [
         ("layout", "Alpha floor", "draft")
     ]
     assert bad.status_code == 400 and "Select a valid choice" in text(bad)
@@ -307,8 +307,9 @@ def test_the_audit_trail_is_searched_and_sorted(login, auditor, layouts):
     found = text(client.get("/audit/?q=layout.submit"))
     by_actor = text(client.get("/audit/?sort=actor"))
 
-    assert "layout.submit" in found and "layout.create" not in found
-    actors = re.findall(r'<td data-label="Actor">([^<]+)</td>', by_actor)
+    actions = set(re.findall(r'<td data-label="What happened">([^<]+)</td>', found))
+    assert actions == {"Submitted for review"}
+    actors = re.findall(r'<td data-label="Who">([^<]+)</td>', by_actor)
     assert actors == sorted(actors) and len(set(actors)) > 1
 
 
@@ -348,10 +349,10 @@ def test_report_runs_are_filtered_by_holder_and_exported(login, auditor, runs, h
 
     listed = re.findall(r'<td data-label="Run"><a href="/reports/(\d+)/">', page)
     assert listed == [str(runs["a"].pk)]
-    assert [int(row["run_id"]) for row in rows] == sorted(run.pk for run in runs.values())
+    assert [int(row["Run ID"]) for row in rows] == sorted(run.pk for run in runs.values())
     first = rows[0]
-    assert first["report"] == "expiry" and first["holder"] == holder_a.name
-    assert first["asked_by"] == auditor.username and first["asked_via"] == "page"
+    assert first["Report"] == "expiry" and first["Holder"] == holder_a.name
+    assert first["Asked by"] == auditor.username and first["Asked via"] == "page"
 
 
 def test_a_managers_report_runs_are_their_holders_only(login, manager_a, runs):
@@ -362,7 +363,7 @@ def test_a_managers_report_runs_are_their_holders_only(login, manager_a, runs):
     bad = client.get("/reports/?status=lost")
 
     assert 'name="holder"' not in page.split('aria-label="Filter the runs"')[1]
-    assert [int(row["run_id"]) for row in rows] == [runs["a"].pk]
+    assert [int(row["Run ID"]) for row in rows] == [runs["a"].pk]
     assert bad.status_code == 400
 
 

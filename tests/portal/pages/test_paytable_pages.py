@@ -60,7 +60,9 @@ def test_unreadable_odds_are_refused_with_the_wager_named(login, manager_a):
     response = login(manager_a).post("/compliance/paytables/new/", _form(corner="2.5"))
 
     assert response.status_code == 400
-    assert "odds for Corner must be a whole number like 11" in field_errors(response, "id_corner")
+    errors = field_errors(response, "id_corner")
+    assert "Enter the odds for Corner as a whole number like 11" in errors
+    assert "(str)" not in text(response) and "got" not in errors
     assert Paytable.objects.count() == 0
 
 
@@ -71,7 +73,7 @@ def test_a_missing_odds_field_is_required(login, manager_a):
     response = login(manager_a).post("/compliance/paytables/new/", data)
 
     assert response.status_code == 400
-    assert "This field is required" in field_errors(response, "id_column")
+    assert "Enter the odds for Column, at least 2 to 1" in field_errors(response, "id_column")
 
 
 def test_the_preview_recomputes_the_edge_table(login, manager_a):

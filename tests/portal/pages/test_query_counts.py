@@ -55,11 +55,13 @@ def _fill_dashboard(manager, officer, holder, rows):
     [
         # Roles and holder come in one query: a manager's holder costs nothing more. An
         # officer's lists filter by holder, whose choices are one query more.
-        ("/compliance/layouts/", _fill_layouts, 6, 5),
-        ("/compliance/paytables/", _fill_paytables, 6, 5),
-        ("/compliance/rules/", _fill_rules, 6, 5),
-        ("/compliance/offerings/", _fill_offerings, 7, 6),
-        ("/compliance/", _fill_dashboard, 9, 9),
+        ("/compliance/layouts/", _fill_layouts, 7, 6),
+        ("/compliance/paytables/", _fill_paytables, 7, 6),
+        ("/compliance/rules/", _fill_rules, 7, 6),
+        ("/compliance/offerings/", _fill_offerings, 8, 7),
+        # The dashboard: one more for the tables the expiring approvals' expiry takes dark
+        # (and one for those tables' listings, when there are tables).
+        ("/compliance/", _fill_dashboard, 11, 11),
     ],
 )
 def test_list_pages_run_a_constant_number_of_queries(
@@ -91,7 +93,7 @@ def test_the_audit_trail_runs_a_constant_number_of_queries(
         holder_create(actor=None, name=f"Holder {number}", licence_number=f"L-{number}")
     client = login(auditor)
 
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         response = client.get("/audit/?action=holder.")
 
     assert response.status_code == 200

@@ -178,14 +178,14 @@ def test_the_history_shows_values_before_and_after(login, manager_a, holder_a):
     page = text(login(manager_a).get(f"/compliance/paytables/{paytable.pk}/?tab=history"))
 
     changes = re.findall(
-        r'<dt><code>([^<]+)</code></dt><dd><span class="before">([^<]*)</span>.*?'
-        r'<span class="after">([^<]*)</span></dd>',
+        r'<tr><th scope="row">([^<]+)</th><td class="before">([^<]*)</td>'
+        r'<td class="after">([^<]*)</td></tr>',
         page,
     )
-    assert ("odds.red", "1", "2") in changes
-    assert ("status", "draft", "submitted") in changes
-    assert ("submitted_by_id", "—", "manager_a") in changes
-    assert not any(field == "odds.straight" for field, _, _ in changes)
+    assert ("Odds: Red", "1 to 1", "2 to 1") in changes
+    assert ("Status", "Draft", "Submitted") in changes
+    assert ("Submitted by", "—", "manager_a") in changes
+    assert not any(label == "Odds: Straight up" for label, _, _ in changes)
 
 
 # --- The decision panel -----------------------------------------------------------------------

@@ -60,8 +60,8 @@ def test_the_matrix_exports_as_csv(login, auditor):
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
-    assert [row["clause"] for row in rows] == list(register())
-    assert {row["kind"] for row in rows} == {"rule", "neighbour", "reading"}
+    assert [row["Clause"] for row in rows] == list(register())
+    assert {row["Kind"] for row in rows} == {"rule", "neighbour", "reading"}
 
 
 @pytest.mark.clause("811a.9", kind="related")

@@ -1,7 +1,10 @@
+import re
+
 import pytest
 
 from portal.audit.models import AuditEvent
 from portal.compliance import messages as msg
+from portal.compliance.forms import LIMITS_ORDER_PLAIN
 from portal.compliance.models import ListedGame, RecordStatus, RulesSubmission
 from portal.compliance.services.rules import rules_submission_approve, rules_submission_submit
 from tests.portal.factories import (
@@ -46,22 +49,22 @@ def test_601a2_a_manager_drafts_a_rules_submission_listing_jinzi_roulette(
 @pytest.mark.clause("617b.8(g)", kind="cites-in-message")
 @pytest.mark.clause("reading:even-stakes", kind="proves")
 def test_617b8_g_rules_form_refuses_odd_chip_unit(login, manager_a, parts):
-    response = login(manager_a).post("/compliance/rules/new/", rules_form(*parts, chip_unit=101))
+    response = login(manager_a).post("/compliance/rules/new/", rules_form(*parts, chip_unit="1.01"))
 
     assert response.status_code == 400
     errors = field_errors(response, "id_chip_unit")
     assert "§ 617b.8(g)" in errors
-    assert "got 101" in errors
+    assert "$1.01 is an odd number of cents" in errors
     assert RulesSubmission.objects.count() == 0
 
 
 def test_limits_out_of_order_are_shown_on_the_max_wager(login, manager_a, parts):
     response = login(manager_a).post(
-        "/compliance/rules/new/", rules_form(*parts, max_wager=400_000)
+        "/compliance/rules/new/", rules_form(*parts, max_wager="4000.00")
     )
 
     assert response.status_code == 400
-    assert msg.LIMITS_ORDER in field_errors(response, "id_max_wager")
+    assert LIMITS_ORDER_PLAIN in field_errors(response, "id_max_wager")
 
 
 def test_617b8_sunset_rules_expiring_after_2028_06_14_are_refused(login, manager_a, parts):
@@ -74,14 +77,18 @@ def test_617b8_sunset_rules_expiring_after_2028_06_14_are_refused(login, manager
     assert RulesSubmission.objects.count() == 0
 
 
-def test_money_is_typed_in_cents_as_whole_numbers(login, manager_a, parts):
-    response = login(manager_a).post("/compliance/rules/new/", rules_form(*parts, chip_unit="1.50"))
+def test_money_is_typed_in_dollars(login, manager_a, parts):
+    response = login(manager_a).post(
+        "/compliance/rules/new/", rules_form(*parts, chip_unit="1.505")
+    )
 
     assert response.status_code == 400
-    assert "Enter a whole number" in field_errors(response, "id_chip_unit")
+    assert "Enter the chip unit in dollars and cents, like 1.00" in field_errors(
+        response, "id_chip_unit"
+    )
     page = text(login(manager_a).get("/compliance/rules/new/"))
-    assert "Chip unit (cents)" in page
-    assert 'data-dollars-for="id_chip_unit"' in page
+    assert "Chip unit ($)" in page
+    assert "(cents)" not in page
 
 
 def test_the_selects_offer_only_the_holders_own_records(
@@ -119,8 +126,10 @@ def test_detail_lists_the_games_with_amounts_in_dollars(login, auditor, manager_
     assert "Jinzi Roulette" in page
     assert f'href="/compliance/paytables/{parts[0].pk}/"' in page
     assert f'href="/compliance/layouts/{parts[1].pk}/"' in page
-    assert "$1.00" in page and "(100 cents)" in page
-    assert "$2,000.00" in page and "(200000 cents)" in page
+    # In dollars, as they were typed; never in cents.
+    assert re.search(r"<dt>Chip unit</dt><dd>\$1\.00</dd>", page)
+    assert re.search(r"<dt>Maximum stake per round</dt><dd>\$2,000\.00</dd>", page)
+    assert "cents)" not in page
 
 
 def test_601a2_submit_and_approve_through_the_pages(login, manager_a, officer, holder_a, parts):
@@ -161,10 +170,10 @@ def test_editing_changes_the_listing_but_not_the_status(login, manager_a, holder
     shown = text(client.get(f"/compliance/rules/{submission.pk}/edit/"))
     response = client.post(
         f"/compliance/rules/{submission.pk}/edit/",
-        rules_form(*parts, title="Revised", max_wager=60_000, status="approved"),
+        rules_form(*parts, title="Revised", max_wager="600.00", status="approved"),
     )
 
-    assert 'value="50000"' in shown
+    assert 'value="500.00"' in shown  # the stored 50,000 cents, shown in dollars
     submission.refresh_from_db()
     assert response.status_code == 302
     assert (submission.title, submission.status) == ("Revised", RecordStatus.DRAFT)

@@ -180,11 +180,11 @@ def test_the_rounds_list_runs_a_constant_number_of_queries(
     client = login(auditor)
 
     # Session, user, roles; the offerings to choose from; the count and the page.
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):  # with the header's unread-notification count
         response = client.get("/play/rounds/")
     assert len(_round_ids(text(response))) == rounds
     # An offering chosen is looked up once more.
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         response = client.get(f"/play/rounds/?offering={live_offering.pk}&outcome=0")
     assert len(_round_ids(text(response))) == 1
 
@@ -271,7 +271,7 @@ def test_the_verify_page_runs_a_constant_number_of_queries(
     # each account against its ledger, each deposit and payout against its entry); the
     # heads and the audit trail's head. On PostgreSQL the snapshot is its own transaction
     # (BEGIN, repeatable read and read only, COMMIT): 3 statements more.
-    with django_assert_num_queries(12 + 3 * (connection.vendor == "postgresql")):
+    with django_assert_num_queries(13 + 3 * (connection.vendor == "postgresql")):
         response = client.get("/play/verify/")
     assert "Intact." in text(response)
 
@@ -287,12 +287,12 @@ def test_810a11_the_rounds_list_sorts_and_exports_what_it_filters(login, auditor
     assert export.status_code == 200 and export["Content-Type"].startswith("text/csv")
     rows = list(csv.DictReader(io.StringIO(b"".join(export.streaming_content).decode())))
     played = sorted(floor[key].pk for key in ("a3", "a7", "p2"))
-    assert [int(row["round_id"]) for row in rows] == played
+    assert [int(row["Round ID"]) for row in rows] == played
     first = Round.objects.get(pk=played[0])
-    assert rows[0]["staked_cents"] == str(first.total_staked)  # minor units, exact
-    assert rows[0]["returned_cents"] == str(first.total_returned)
-    assert rows[0]["started_at_utc"] == first.started_at.isoformat()
-    assert rows[0]["hash"] == first.hash and rows[0]["player"] == "player"
+    assert rows[0]["Staked (cents)"] == str(first.total_staked)  # minor units, exact
+    assert rows[0]["Returned (cents)"] == str(first.total_returned)
+    assert rows[0]["Started at (UTC)"] == first.started_at.isoformat()
+    assert rows[0]["Hash"] == first.hash and rows[0]["Player"] == "player"
 
 
 def test_the_rounds_list_refuses_an_unknown_sort(login, auditor, floor):

@@ -50,6 +50,6 @@ def test_the_api_and_the_csv_carry_each_clauses_status(login, officer):
 
     response = login(officer).get("/regulation/?export=csv")
     rows = list(csv.DictReader(io.StringIO(b"".join(response.streaming_content).decode())))
-    assert {row["clause"]: row["status"] for row in rows} == {
+    assert {row["Clause"]: row["Status"] for row in rows} == {
         clause.id: clause.status for clause in register().values()
     }

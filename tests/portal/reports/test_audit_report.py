@@ -179,7 +179,7 @@ def test_811a9_stakes_returns_and_the_account_reconcile(player, played):
     )
     assert (account["withdrawals"], account["carried_in"], account["carried_out"]) == (0, 0, 0)
     assert account["holder"] == played.holder.name
-    assert account["closing"] == 112_900 and account["flag"] == ""
+    assert account["closing"] == 112_900 and account["flag"] == "ok"
     last = Round.objects.filter(player=player).order_by("-sequence").first()
     assert reconciliation["round_chains"]["ok"] is True
     heads = [r for r in sections(document)["chains"]["rows"] if r.get("hash")]
@@ -358,7 +358,7 @@ def test_811a9_a_holder_report_counts_only_its_rounds_and_hides_other_play(
     # Only the player's account with holder B, with only B's money: nothing of the play,
     # deposits or balance at holder A's tables.
     [account] = accounts_of(only_b)
-    assert account["holder"] == holder_b.name and account["flag"] == ""
+    assert account["holder"] == holder_b.name and account["flag"] == "ok"
     assert (account["opening"], account["deposits"], account["stakes"]) == (0, 10_000, 600)
     assert account["closing"] == 10_000 - 600 + account["returns"]
     assert len(accounts_of(everything)) == 2
@@ -501,9 +501,9 @@ def test_812a10_deposits_and_paid_withdrawals_reconcile_per_account_worked_by_ha
     theirs = GamingAccount.objects.get(player=earlier)
     single = Wallet.objects.get(player=earlier)
     assert by_line == {
-        (account.pk, f"P{player.pk}"): (10_000, 70_000, 30_000, 1_200, 2_000, 0, 0, 50_800, ""),
-        (theirs.pk, f"P{earlier.pk}"): (0, 0, 0, 0, 0, 15_000, 0, 15_000, ""),
-        ("single wallet", f"P{earlier.pk}"): (15_000, 0, 0, 0, 0, 0, 15_000, 0, ""),
+        (account.pk, f"P{player.pk}"): (10_000, 70_000, 30_000, 1_200, 2_000, 0, 0, 50_800, "ok"),
+        (theirs.pk, f"P{earlier.pk}"): (0, 0, 0, 0, 0, 15_000, 0, 15_000, "ok"),
+        ("single wallet", f"P{earlier.pk}"): (15_000, 0, 0, 0, 0, 0, 15_000, 0, "ok"),
     }
     account.refresh_from_db()
     assert (account.balance, account.held) == (50_800, 5_000)

@@ -151,7 +151,7 @@ def test_811a9_the_account_line_shows_the_voids_and_adjustments(corrected):
     assert (account["stakes"], account["returns"]) == (1_800, 14_900)
     assert (account["voids_in"], account["voids_out"]) == (1_400, 2_500)
     assert (account["adjustments_in"], account["adjustments_out"]) == (150, 0)
-    assert account["closing"] == 150 and account["flag"] == ""
+    assert account["closing"] == 150 and account["flag"] == "ok"
 
 
 def test_617a6_and_812a7_a_9_voids_uncollected_amounts_and_adjustments_are_exceptions(

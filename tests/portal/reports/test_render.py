@@ -15,6 +15,7 @@ import pytest
 from portal.reports import render
 from portal.reports.document import NO_ACTIVITY, column, section
 from portal.reports.render import common, pdf, tabular
+from tests.portal.reports.pdf_text import drawn_strings, embedded_fonts
 
 FORMULA = '=HYPERLINK("http://evil.example","click")'
 NOVEMBER_30 = (date(2026, 11, 30) - date(1899, 12, 30)).days  # its Excel serial number
@@ -158,20 +159,20 @@ def test_csv_sections_rows_totals_notes_and_no_activity():
         "1",
         "250000",
         "-150000",  # a number, no apostrophe
-        "-0.6",
+        "-60.000",  # percent, to 3 places (the column's title says %)
         "2026-11-30T10:26:12-05:00",
         "Yes",
         "beyond 3.29 SD",
     ]
     assert rows[4] == ["Subtotal", "", "3", "", "-137655", "", "", "", ""]
-    assert rows[5] == ["Total", "", "3", "500000", "-137655", "-0.27531", "", "", ""]
+    assert rows[5] == ["Total", "", "3", "500000", "-137655", "-27.531", "", "", ""]
     assert rows[6:] == [["Money in cents."], [], ["Exceptions"], ["Offering"], [NO_ACTIVITY], []]
 
 
 def test_csv_numbers_are_unquoted():
     data = written(render.write_csv, make_document())
-    assert b",-150000,-0.6," in data
-    assert b",500000,-137655,-0.27531," in data
+    assert b",-150000,-60.000," in data
+    assert b",500000,-137655,-27.531," in data
 
 
 def test_csv_refuses_a_fraction_of_a_cent():
@@ -192,7 +193,8 @@ def test_xlsx_sheets_numbers_dates_and_no_activity():
     awkward = "Exceptions: [beyond 3.29 SD] / by offering and day"
     parts = xlsx_parts(written(render.write_xlsx, make_document(empty_title=awkward)))
     names = re.findall(r'<sheet name="([^"]*)"', parts["xl/workbook.xml"])
-    assert names == ["Report", "Hold by gaming day", "Exceptions beyond 3.29 SD by of"]
+    # Cut between whole words, never on a word that leads on ("by"), never mid-word.
+    assert names == ["Report", "Hold by gaming day", "Exceptions beyond 3.29 SD"]
     assert all(len(name) <= 31 for name in names)
 
     report = parts["xl/worksheets/sheet1.xml"]
@@ -318,20 +320,42 @@ def test_pdf_fits_a_wide_table_on_the_page_in_smaller_type():
     assert b"(-123,456,789)" in written(render.write_pdf, document, compress=False)  # whole
 
 
-def test_pdf_draws_text_outside_latin_1_with_ascii_look_alikes():
-    title = "Hold ≤ 3.29 SD – “checked” … it’s § 811a.9 — Łódź 中"
+def test_pdf_prints_sigma_plus_minus_and_dashes_in_its_embedded_font():
+    title = "Hold ≤ 3.29 SD – E = Σ stake × edge ± 1.96 SD — “checked” … § 811a.9 Łódź"
     data = written(render.write_pdf, make_document(title=title), compress=False)
-    assert data.startswith(b"%PDF")
-    # the footer, drawn as one string: "§" and "ó" are Latin-1 (octal escapes in the PDF)
-    assert b'(Hold <= 3.29 SD - "checked" ... it\'s \\247 811a.9 - L\\363dz ? | Gen' in data
+
+    assert embedded_fonts(data) == {"DejaVuSans", "DejaVuSans-Bold"}
+    assert b"/FontFile2" in data  # the TrueType program itself is in the file
+    strings = drawn_strings(data)
+    assert title in strings  # the header, drawn as written: no "?" and no ASCII look-alike
+    assert f"{title} | Generated 2026-11-30T10:26:12-05:00" in strings  # the footer
+    assert "?" not in "".join(strings)
 
 
-def test_pdf_text_mapping():
-    assert pdf.pdf_text("a ≥ b ≤ c – d — e … f ’g’") == "a >= b <= c - d - e ... f 'g'"
-    assert pdf.pdf_text("§ 811a.9 café") == "§ 811a.9 café"  # Latin-1 stays
-    assert pdf.pdf_text("Łódź 中") == "Lódz ?"
+def test_pdf_text_keeps_every_character_and_spaces_out_control_characters():
+    assert pdf.pdf_text("a ≥ b ≤ c – d — e … f ’g’ Σ ±") == "a ≥ b ≤ c – d — e … f ’g’ Σ ±"
+    assert pdf.pdf_text("§ 811a.9 café Łódź") == "§ 811a.9 café Łódź"
     assert pdf.pdf_text("tab\tbell\x07") == "tab bell "
     assert pdf.pdf_text(None) == ""
+
+
+def test_pdf_never_breaks_a_word_or_a_date_and_shows_a_too_wide_table_in_parts():
+    days = [f"2025-06-{day:02d}" for day in range(14, 30)]
+    columns = [column("version", "Version")] + [
+        column(f"d{n}", f"Approved version {n}", "date") for n in range(len(days))
+    ]
+    row = {"version": "Versioned paytable"} | {f"d{n}": day for n, day in enumerate(days)}
+    document = make_document()
+    document["sections"].append(section("wide", "Wide", columns, [row]))
+
+    strings = drawn_strings(written(render.write_pdf, document, compress=False))
+
+    for day in days:  # each date drawn whole, as one string
+        assert day in strings, day
+    assert not [s for s in strings if s.startswith("2025-") and s not in days]  # no "2025-06-1"
+    assert "Versioned paytable" in strings  # its column as wide as its words: not "Versio"
+    assert not [s for s in strings if s.startswith("Versio") and s.split()[0] == "Versio"]
+    assert any(s.startswith("Part 2 of") for s in strings)  # sixteen dates: too wide for one
 
 
 # --- All formats --------------------------------------------------------------------------

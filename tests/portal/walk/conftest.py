@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 
 from tests.portal.browser import AXE_FAILING_IMPACTS, REPO, axe_check, axe_failures
 from tests.portal.factories import PASSWORD
+from tests.portal.plain_words import developer_words, shown_text
 
 IMPACTS = ("critical", "serious", "moderate", "minor")
 
@@ -68,7 +69,11 @@ class Walk:
         return self.page.get_by_role("main").locator(".status").first
 
     def shot(self, step: str) -> Path:
-        """Keep the whole page as it stands now as ``NN-step.png``."""
+        """Keep the whole page as it stands now as ``NN-step.png``, once it is seen to speak
+        plain words (``tests.portal.plain_words``): no field name, type, module or file."""
+        if "/api/" not in self.page.url:
+            words = developer_words(shown_text(self.page.content()))
+            assert not words, f"developer words on {self.page.url} at {step!r}: {words[:5]}"
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / f"{len(self.shots) + 1:02d}-{_slug(step)}.png"
         self.page.screenshot(path=str(path), full_page=True)

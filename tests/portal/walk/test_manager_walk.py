@@ -40,7 +40,14 @@ def test_617b8_f_a_manager_drafts_a_paytable_fixes_the_straight_up_and_submits_i
     expect(straight).to_have_attribute("aria-invalid", "true")
     expect(straight).to_have_accessible_description(re.compile(re.escape(BELOW_MINIMUM)))
     expect(page.get_by_role("row", name="Straight up")).to_contain_text(BELOW_MINIMUM)
-    expect(page.get_by_text("§ 617b.8(f): ", exact=False)).to_have_count(1)  # said once
+    # Said once on the form, and once in the error summary at its top, which links to it.
+    expect(page.locator(".odds-table").get_by_text("§ 617b.8(f): ", exact=False)).to_have_count(1)
+    summary = page.locator("[data-error-summary]")
+    expect(summary).to_be_focused()
+    expect(summary.get_by_role("link", name=BELOW_MINIMUM)).to_have_attribute(
+        "href", "#id_straight"
+    )
+    expect(page.get_by_text("§ 617b.8(f): ", exact=False)).to_have_count(2)
     expect(page.get_by_role("textbox", name="Split")).not_to_have_attribute("aria-invalid", "true")
     assert not Paytable.objects.exists()  # nothing was saved
     walk.shot("refused-on-the-straight-up-field")

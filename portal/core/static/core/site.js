@@ -2,23 +2,29 @@
 (function () {
   "use strict";
 
-  // Money is typed as whole cents; show the dollar amount beside each such field.
-  function showDollars(input) {
-    var output = document.querySelector('[data-dollars-for="' + input.id + '"]');
-    if (!output) return;
-    var text = input.value.trim();
-    if (!/^\d+$/.test(text)) { output.textContent = ""; return; }
-    var cents = BigInt(text);
-    var dollars = (cents / 100n).toLocaleString("en-US");
-    var rest = String(cents % 100n).padStart(2, "0");
-    output.textContent = "= $" + dollars + "." + rest;
+  // A refused form's error summary (templates/core/_error_summary.html) takes the focus when
+  // the page loads, so a screen reader reads it and the page shows it; a click on one of its
+  // links puts the cursor in that field and shows the field's label with it.
+  function focusErrorSummary() {
+    var summary = document.querySelector("[data-error-summary]");
+    if (summary) summary.focus();
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    var inputs = document.querySelectorAll("input[data-minor-units]");
-    inputs.forEach(function (input) {
-      showDollars(input);
-      input.addEventListener("input", function () { showDollars(input); });
-    });
+  function fieldLabel(field) {
+    var legend = field.closest("fieldset") && field.type === "radio"
+      ? field.closest("fieldset").querySelector("legend") : null;
+    return legend || (field.id && document.querySelector('label[for="' + field.id + '"]')) || field;
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest("[data-error-summary] a[href^='#']");
+    if (!link) return;
+    var field = document.getElementById(link.getAttribute("href").slice(1));
+    if (!field) return;
+    event.preventDefault();
+    fieldLabel(field).scrollIntoView();
+    field.focus({ preventScroll: true });
   });
+
+  document.addEventListener("DOMContentLoaded", focusErrorSummary);
 })();

@@ -206,21 +206,34 @@
     return `${part.year}-${part.month}-${part.day} ${part.hour}:${part.minute}:${part.second} ${part.timeZoneName}`;
   }
 
-  // Put the round at the top of "Your last games" without reloading the page.
+  // Each column's name as its header shows it, for the cells' labels at phone width (the
+  // list's rows are cards there, each cell named by its column); none for a column whose
+  // name is only read out (the replay links', as the page's own rows have none).
+  function columnLabels(table) {
+    return Array.from(table.querySelectorAll("thead th")).map((th) =>
+      th.querySelector(".visually-hidden") ? "" : th.textContent.replace(/[▲▼]/g, "").trim());
+  }
+
+  // Put the round at the top of "Your last games" without reloading the page, its cells
+  // labelled as the page's own rows are.
   function remember(round, link) {
-    const body = document.querySelector(".recent table.rounds tbody");
+    const table = document.querySelector(".recent table.rounds");
+    const body = table && table.tBodies[0];
     if (!body) return;
     body.querySelectorAll("tr.empty").forEach((empty) => empty.remove());
+    const labels = columnLabels(table);
     const row = body.insertRow(0);
     const cells = [`#${round.id}`, pennsylvaniaTime(round.ended_at), String(round.outcome),
       dollars(round.total_staked), dollars(round.total_returned), dollars(round.balance_after),
       "Replay"];
     cells.forEach((text, index) => {
       const cell = row.insertCell();
+      if (labels[index]) cell.dataset.label = labels[index];
       if (index === 0 || index === cells.length - 1) {
         const anchor = document.createElement("a");
         anchor.href = index === 0 ? link : `${link}replay/`;
         anchor.textContent = text;
+        if (index !== 0) anchor.setAttribute("aria-label", `Replay game #${round.id}`);
         cell.appendChild(anchor);
       } else {
         cell.textContent = text;
