@@ -10,22 +10,16 @@ import json
 import re
 
 import pytest
-import time_machine
 from django.conf import settings
-from rest_framework.test import APIClient
 
-from portal.core.padates import UTC, day_starts
-from portal.game.services import round_play
+from portal.core.padates import day_starts
 from portal.reports.models import ReportRun, RunStatus
 from portal.reports.services import runs, schedules
-from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import FixedBits
+from tests.portal.reports.runs import DAY, api, play_the_day, stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 URL = "/api/reports/"
-PLAYED_AT = datetime.datetime(2026, 11, 16, 17, 0, tzinfo=UTC)
-DAY = "2026-11-16"
 CONTRACT = {
     "report",
     "definition_version",
@@ -49,31 +43,8 @@ def reports_folder(tmp_path, settings):
 
 @pytest.fixture
 def played(player, live_offering):
-    # The whole history on the day played, in order (the ledger's time follows its ids).
-    with time_machine.travel(PLAYED_AT):
-        wallet_top_up(player=player, amount=100_000)
-        for number, outcome in enumerate((0, 5, 7)):
-            round_play(
-                player=player,
-                offering_id=live_offering.pk,
-                wagers=[
-                    {"kind": "red", "stake": 200},
-                    {"kind": "straight", "numbers": [0], "stake": 200},
-                ],
-                idempotency_key=f"audit-run-{number}",
-                rng=FixedBits(outcome),
-            )
+    play_the_day(player, live_offering, keys="audit-run")
     return live_offering
-
-
-def api(user) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
-
-
-def stored(run: ReportRun, fmt: str) -> bytes:
-    return (settings.JINZI_REPORTS_DIR / run.files.get(format=fmt).name).read_bytes()
 
 
 def test_811a9_an_auditor_runs_the_audit_report_in_every_format(auditor, played):

@@ -7,31 +7,23 @@ whole words (§ 811a.9)."""
 from __future__ import annotations
 
 import csv
-import datetime
 import io
 import json
 import re
 import zipfile
 
 import pytest
-import time_machine
-from django.conf import settings
-from rest_framework.test import APIClient
 
-from portal.game.services import round_play
 from portal.reports import render
 from portal.reports.models import ReportRun, RunStatus
 from portal.reports.presenters import parameter_lines
 from portal.reports.render.tabular import shortened
 from portal.reports.services import runs
-from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import FixedBits
 from tests.portal.reports.pdf_text import drawn_strings, embedded_fonts
+from tests.portal.reports.runs import DAY, api, play_the_day, stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-PLAYED_AT = datetime.datetime(2026, 11, 16, 17, 0, tzinfo=datetime.UTC)
-DAY = "2026-11-16"
 AUDIT_PAGE = {"kind": "audit", "start": DAY, "end": DAY, "as_of": "", "holder": ""}
 
 
@@ -43,32 +35,8 @@ def reports_folder(tmp_path, settings):
 
 @pytest.fixture
 def played(player, live_offering):
-    """Three rounds of red 200 and straight 0 200 on holder A's table, outcomes 0, 5, 7:
-    H = 1,200; returned 2,500 + 400 + 0 = 2,900; W = −1,700 (hold −141.67 %)."""
-    with time_machine.travel(PLAYED_AT):
-        wallet_top_up(player=player, amount=100_000)
-        for number, outcome in enumerate((0, 5, 7)):
-            round_play(
-                player=player,
-                offering_id=live_offering.pk,
-                wagers=[
-                    {"kind": "red", "stake": 200},
-                    {"kind": "straight", "numbers": [0], "stake": 200},
-                ],
-                idempotency_key=f"page-run-{number}",
-                rng=FixedBits(outcome),
-            )
+    play_the_day(player, live_offering, keys="page-run")
     return live_offering
-
-
-def api(user) -> APIClient:
-    client = APIClient()
-    client.force_login(user)
-    return client
-
-
-def stored(run: ReportRun, fmt: str) -> bytes:
-    return (settings.JINZI_REPORTS_DIR / run.files.get(format=fmt).name).read_bytes()
 
 
 def shown(html: str) -> str:

@@ -5,20 +5,14 @@ totals, hold against its expected band, flags, exceptions, re-settlement and rec
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
-import time_machine
 from playwright.sync_api import expect
 
 from portal.reports.models import ReportRun, RunStatus
 from tests.portal.browser import needs_chromium
-from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import FixedBits
+from tests.portal.reports.runs import play_the_day
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium]
-
-PLAYED_AT = datetime.datetime(2026, 11, 16, 17, 0, tzinfo=datetime.UTC)  # noon in PA
 
 
 @pytest.fixture(autouse=True)
@@ -31,22 +25,7 @@ def reports_folder(tmp_path, settings):
 
 @pytest.fixture
 def played(player, live_offering):
-    """Three rounds of red 200 and straight 0 200, outcomes 0, 5, 7: H $12.00, W −$17.00."""
-    from portal.game.services import round_play
-
-    with time_machine.travel(PLAYED_AT):
-        wallet_top_up(player=player, amount=100_000)
-        for number, outcome in enumerate((0, 5, 7)):
-            round_play(
-                player=player,
-                offering_id=live_offering.pk,
-                wagers=[
-                    {"kind": "red", "stake": 200},
-                    {"kind": "straight", "numbers": [0], "stake": 200},
-                ],
-                idempotency_key=f"walk-report-{number}",
-                rng=FixedBits(outcome),
-            )
+    play_the_day(player, live_offering, keys="walk-report")
     return live_offering
 
 
