@@ -142,6 +142,7 @@ class DecisionPanel:
     errors: list[str]  # the refused decision's own errors (not about one field)
     buttons: list[tuple[str, Step]]
     impact: ImpactShown | None = None  # what approving would open or close
+    refused: ServiceForm | None = None  # the refused decision, summed up atop the page
 
 
 def _decision_panel(
@@ -167,6 +168,7 @@ def _decision_panel(
         errors=list(refused.non_field_errors()) if refused is not None else [],
         buttons=[(name, RECORD_WORKFLOW[name]) for name in DECISIONS],
         impact=impact,
+        refused=refused,
     )
 
 

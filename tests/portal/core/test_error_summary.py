@@ -10,7 +10,8 @@ import re
 import pytest
 
 from portal.accounts.views import TOKEN_DAYS_PLAIN
-from tests.portal.factories import approved_layout, approved_paytable
+from portal.compliance.services.layouts import layout_submit
+from tests.portal.factories import approved_layout, approved_paytable, make_layout
 from tests.portal.pages.helpers import error_summary, field_errors, rules_form, text
 from tests.portal.plain_words import developer_words, shown_text
 
@@ -105,3 +106,25 @@ def test_the_summary_needs_no_inline_script(login, manager_a, parts):
     # The focus is moved by the site's own script file: the policy allows nothing inline.
     assert re.search(r'<script src="/static/core/site\.[\w.]*js" defer>', page)
     assert "<script>" not in page and "onload=" not in page
+
+
+def test_a_refused_decision_is_summed_up_at_the_top_of_the_records_page(
+    login, manager_a, officer, holder_a
+):
+    layout = layout_submit(actor=manager_a, layout=make_layout(manager_a, holder_a))
+
+    # Rejecting needs a reason: none given, the decision is refused.
+    response = login(officer).post(
+        f"/compliance/layouts/{layout.pk}/", {"step": "reject", "reason": ""}
+    )
+
+    page = text(response)
+    assert response.status_code == 400
+    summary = error_summary(page)
+    assert "There is a problem" in summary
+    [(target, message)] = [(t, m) for t, ms in _links(page).items() for m in ms]
+    assert f'id="{target}"' in page  # the link leads to the reason box
+    assert page.index("There is a problem") < page.index("Decide this layout")
+    assert not developer_words(shown_text(summary))
+    layout.refresh_from_db()
+    assert layout.status == "submitted"  # nothing changed
