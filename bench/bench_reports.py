@@ -11,27 +11,16 @@ the demo and bench data); otherwise a throwaway SQLite file.
 from __future__ import annotations
 
 import io
-import os
-import secrets
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from scratch import scratch_portal
+
 STAGES = (
     ("demo data", None),
     ("+ 1,000 offerings, 10,000 versions", {"offerings": 1000, "versions": 10_000}),
     ("+ 1,000 more, 10,000 more, 100,000 rounds", {"rounds": 100_000}),
 )
-
-
-def _setup_database(env: dict) -> None:
-    for args in (("migrate", "--noinput", "-v0"), ("seed_demo",)):
-        subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True
-        )
 
 
 def _measure(report) -> tuple[float, int, dict]:
@@ -51,18 +40,7 @@ def _measure(report) -> tuple[float, int, dict]:
 
 
 def main() -> int:
-    work = Path(tempfile.mkdtemp(prefix="jinzi-bench-reports-"))
-    env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
-    env["JINZI_DEMO"] = "1"  # the demo data and the history generators are the demo app's
-    # DEBUG off needs a secret key; a bench makes its own unless one is given.
-    env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
-    _setup_database(env)
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    scratch_portal("reports")
     from django.core.management import call_command
     from django.db import connection
 

@@ -12,15 +12,11 @@ loads the demo data); otherwise a throwaway SQLite file.
 
 from __future__ import annotations
 
-import os
-import secrets
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from scratch import scratch_portal
+
 REQUESTS = 3000
 
 # The previous build (fixed-SQL session and user loading), same machine, same bench,
@@ -29,13 +25,6 @@ BEFORE = {
     "PostgreSQL": {"session cookie": (2, 660.0), "API token": (1, 385.0)},
     "SQLite": {"session cookie": (2, 250.0), "API token": (1, 150.0)},
 }
-
-
-def _setup_database(env: dict) -> None:
-    for args in (("migrate", "--noinput", "-v0"), ("seed_demo",)):
-        subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True, capture_output=True
-        )
 
 
 def _measure(sign_in) -> tuple[int, float]:
@@ -52,18 +41,7 @@ def _measure(sign_in) -> tuple[int, float]:
 
 
 def main() -> int:
-    work = Path(tempfile.mkdtemp(prefix="jinzi-bench-sign-in-"))
-    env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
-    env["JINZI_DEMO"] = "1"  # the demo data and the history generators are the demo app's
-    # DEBUG off needs a secret key; a bench makes its own unless one is given.
-    env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
-    _setup_database(env)
-    os.environ.update(env)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
-    sys.path.insert(0, str(ROOT))
-    import django
-
-    django.setup()
+    scratch_portal("sign-in")
     from django.conf import settings
     from django.contrib.auth import get_user, get_user_model
     from django.contrib.sessions.middleware import SessionMiddleware

@@ -10,6 +10,7 @@ HERE = Path(__file__).resolve().parent
 BENCHES = (
     "bench_jinzi.py",
     "bench_sign_in.py",
+    "bench_notifications.py",
     "bench_rounds.py",
     "bench_reports.py",
     "bench_audit_report.py",
