@@ -55,6 +55,7 @@ run: seed
 	@echo "Serving the portal on http://$(HOST):$(PORT)/ with a worker and beat (Ctrl-C stops all)"
 	PATH="$(abspath $(BIN)):$$PATH" HOST=$(HOST) PORT=$(PORT) \
 	  $(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-filesystem://} \
+	  JINZI_SITE_URL=$${JINZI_SITE_URL:-http://$(HOST):$(PORT)} \
 	  $(BIN)/honcho start -f Procfile
 
 lint: install
