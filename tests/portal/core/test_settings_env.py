@@ -123,3 +123,26 @@ def test_the_production_profile_passes_check_deploy_with_no_warning(tmp_path):
         text=True,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_production_profile_reads_the_same_when_a_shell_sources_it():
+    """.ci/run and deployments source the profile with a shell: each value must survive it
+    (a bare "<" or a space would be read as a redirection or a command)."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    profile = root / "deploy" / "production.env"
+    written = dict(
+        line.split("=", 1)
+        for line in profile.read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    )
+    sourced = subprocess.run(
+        ["bash", "-c", f'set -a; . "{profile}"; env -0'],
+        capture_output=True,
+        check=True,
+        env={"PATH": "/usr/bin:/bin"},
+    ).stdout.decode()
+    shell = dict(item.split("=", 1) for item in sourced.split("\0") if "=" in item)
+    assert {key: shell.get(key) for key in written} == written
