@@ -4,12 +4,24 @@
 from __future__ import annotations
 
 import pytest
+from celery.result import allow_join_result
 
 from portal.access.roles import Role
 from portal.accounts.services import holder_create
 from tests.portal.browser import page  # noqa: F401  (the browser tests' fixture)
 from tests.portal.factories import PASSWORD, approved_offering, make_user
 from tests.portal.funding import wallet_top_up
+
+
+@pytest.fixture(autouse=True)
+def celery_joins_allowed():
+    """Every test starts with Celery's "never wait on a result inside a task" guard off, as
+    in any process that is not a worker. The guard is one flag for the whole process, set
+    and put back around each task run in-process (eager): two runs at once in the live
+    server's threads can put back a stale value and leave it set for the tests after.
+    This process is never a worker, so each test asks for joins to be allowed."""
+    with allow_join_result():
+        yield
 
 
 @pytest.fixture
