@@ -8,9 +8,11 @@ sections, the contract's own keys: ``period`` {start, end}, ``totals``, ``outcom
 in cents to 4 places.
 
 Its parts, in order (each timed in ``timings``, in seconds):
-1. ``figures``: the database's sums (``figures``): a fixed number of GROUP BY queries;
-2. ``pass``: one streamed pass over every bet (``resettle``): re-settlement, moments,
-   round chains;
+1. ``figures``: the database's sums of rounds (``figures``): a fixed number of GROUP BY
+   queries;
+2. ``pass``: one streamed pass over every bet (``resettle``; on PostgreSQL ``columnar``, a
+   block of rounds at a time): re-settlement, moments, round chains, and the sums by spot
+   and stake, which the reconciliation holds against the rounds' own totals;
 3. ``reconciliation``: ledger, accounts and the audit chain (``reconcile``);
 4. ``exceptions``: big wins, generous paytables, void rounds and adjustments, changes,
    exports, violations;
@@ -63,7 +65,11 @@ def audit_report(
     win_threshold: int = DEFAULT_WIN_THRESHOLD,
     now: datetime.datetime | None = None,
     progress: Callable[[int, int], None] | None = None,
+    found: resettle.Pass | None = None,
 ) -> dict:
+    """The report over ``start`` to ``end``. ``found``: the pass already made (its parts run
+    on several workers and joined, ``resettle.joined``) over the same scope: the report
+    reads the same rounds (``now`` fixes them) and does not make it again."""
     now = now or timezone.now()
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -82,14 +88,17 @@ def audit_report(
         offering_id=offering_id,
         cutoff=now,
     )
-    spots = figures.spot_totals(scope, figures.Edges())
     rounds = figures.round_totals(scope)
     players = figures.distinct_players(scope)
     counts = figures.outcome_counts(scope)
     odd = figures.odd_rng_rounds(scope)
     done("figures", 1)
 
-    found = resettle.resettle(scope)
+    if found is None:
+        found = resettle.resettle(scope)
+    # The sums by spot and stake come from the pass, which read every bet; the rounds' own
+    # totals (the database's) are reconciled against them below.
+    spots = figures.spot_totals_of(found.spot_rows(), figures.Edges())
     done("pass", 2)
 
     holds = hold.group_holds(spots, rounds, found)

@@ -36,6 +36,12 @@ from portal.game.models import (
     RoundCorrection,
     Wallet,
 )
+from portal.reports.audit_report import ledger_columns
+from portal.reports.audit_report.lines import (
+    KIND_SUM,
+    ROUND_KINDS,
+    account_row,
+)
 from portal.reports.audit_report.resettle import Pass
 from portal.reports.audit_report.scope import Scope
 
@@ -77,6 +83,10 @@ def accounts(scope: Scope) -> list[dict]:
     if scope.offering_id is not None:
         entries = entries.filter(wallet__player_id__in=scope_players(scope))
     openings = _openings(entries, first)
+    if scope.offering_id is None and ledger_columns.available():
+        # On PostgreSQL the same lines from the entries copied out, a chunk at a time.
+        holders = list(scope.holders) if scope.holder_id is not None else None
+        return ledger_columns.account_rows(scope, first, end, holders, openings)
     streamed = entries.order_by("account_id", "wallet_id", "pk").values_list(*LEDGER_COLUMNS)
     rows: list[dict] = []
     row = None
@@ -96,11 +106,7 @@ def accounts(scope: Scope) -> list[dict]:
         key = ("account", account) if account is not None else ("wallet", wallet)
         if row is None or row["key"] != key:
             opening = openings.get(key) or 0
-            row = {
-                "key": key, "account": account, "wallet": wallet, "player": player,
-                "holder": _holder_name(scope, holder), "entries": 0, "opening": opening,
-                **dict.fromkeys(MONEY_MOVED, 0), "closing": opening, "problem": "",
-            }  # fmt: skip
+            row = account_row(scope, key, account, holder, wallet, player, opening)
             rows.append(row)
         row["entries"] += 1
         row[KIND_SUM[kind]] += abs(amount)
@@ -137,13 +143,6 @@ def _openings(entries, first) -> dict[tuple[str, int], int | None]:
     return {(kind, pk): opening for kind, pk, opening in accounts.union(wallets, all=True)}
 
 
-def _holder_name(scope: Scope, holder: int | None) -> str:
-    if holder is None:
-        return ""
-    found = scope.holders.get(holder)
-    return found.name if found is not None else f"holder #{holder}"
-
-
 LEDGER_COLUMNS = (
     "account_id",
     "account__holder_id",
@@ -157,26 +156,6 @@ LEDGER_COLUMNS = (
     "round__total_staked",
     "round__balance_after",
 )
-# What each kind of entry adds to (older top-ups are deposits); all amounts unsigned.
-KIND_SUM = {
-    LedgerKind.TOP_UP: "deposits",
-    LedgerKind.DEPOSIT: "deposits",
-    LedgerKind.WITHDRAWAL: "withdrawals",
-    LedgerKind.STAKE: "stakes",
-    LedgerKind.RETURN: "returns",
-    LedgerKind.CARRIED_IN: "carried_in",
-    LedgerKind.CARRIED_OUT: "carried_out",
-    LedgerKind.VOID_STAKES: "voids_in",
-    LedgerKind.VOID_RETURNS: "voids_out",
-    LedgerKind.ADJUSTMENT_CREDIT: "adjustments_in",
-    LedgerKind.ADJUSTMENT_DEBIT: "adjustments_out",
-}
-MONEY_MOVED = (
-    *("deposits", "withdrawals", "stakes", "returns", "carried_in", "carried_out"),
-    *("voids_in", "voids_out", "adjustments_in", "adjustments_out"),
-)
-# The entries a round writes, checked against the balances it recorded.
-ROUND_KINDS = (LedgerKind.STAKE, LedgerKind.RETURN)
 
 
 @dataclass(frozen=True)

@@ -72,16 +72,22 @@ class Scope:
             max(h.end for h in self.holders.values()),
         )
 
-    def q(self, prefix: str = "") -> Q:
-        """The filter of the scope's rounds; ``prefix`` reaches a round from another model
-        (``"round__"`` from a bet or a ledger entry)."""
+    def spans(self) -> list[tuple[datetime.datetime, datetime.datetime, list[int]]]:
+        """The scope's rounds as instants of play: (from, until, holders), one per distinct
+        stretch (one in all when every holder's day starts at the same hour)."""
         spans: dict[tuple[datetime.datetime, datetime.datetime], list[int]] = {}
         for h in self.holders.values():
             spans.setdefault((h.first, h.end), []).append(h.pk)
+        return [(first, end, pks) for (first, end), pks in spans.items()]
+
+    def q(self, prefix: str = "") -> Q:
+        """The filter of the scope's rounds; ``prefix`` reaches a round from another model
+        (``"round__"`` from a bet or a ledger entry)."""
+        spans = self.spans()
         if not spans:
             return Q(pk__in=[])
         condition = Q()
-        for (first, end), pks in spans.items():
+        for first, end, pks in spans:
             condition |= Q(
                 **{
                     f"{prefix}offering__holder_id__in": pks,
@@ -92,6 +98,20 @@ class Scope:
         if self.offering_id is not None:
             condition &= Q(**{f"{prefix}offering_id": self.offering_id})
         return condition & Q(**{f"{prefix}pk__lte": self.last_round})
+
+    def part(self, first: datetime.date, last: datetime.date) -> Scope:
+        """The same scope over some of its gaming days, ``first`` to ``last``: the same
+        cutoff, last round and voids, so the parts of a period are its rounds exactly once
+        (the pass may be split by gaming day and joined again)."""
+        offset, count = (first - self.start).days, (last - first).days + 1
+        if offset < 0 or last > self.end or count < 1:
+            raise ValueError(f"{first} to {last} is not within {self.start} to {self.end}")
+        holders = {}
+        for pk, h in self.holders.items():
+            starts = h.day_starts[offset : offset + count + 1]
+            end = min(starts[-1], self.cutoff)
+            holders[pk] = dataclasses.replace(h, first=starts[0], end=end, day_starts=starts)
+        return dataclasses.replace(self, start=first, end=last, holders=holders)
 
     def played(self, prefix: str = "") -> Q:
         """``q`` without the void rounds: the rounds that count as play."""

@@ -1,0 +1,129 @@
+"""The audit report's account lines on PostgreSQL: the ledger entries of the period copied
+out (``COPY … TO STDOUT (FORMAT csv)``, ``sql.ledger_statement``) and checked a chunk of
+entries at a time, as columns.
+
+The same lines as ``reconcile.accounts`` makes from the ORM (a test holds them equal, with
+forged entries): per account (or older single wallet), in account, wallet and entry order,
+its opening balance, the sums moved by kind, its closing balance, and the first entry whose
+running balance, or whose round's recorded balance, disagrees with it.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+from django.db import connection
+
+from portal.game.models import LedgerKind
+from portal.reports.audit_report import sql
+from portal.reports.audit_report.lines import KIND_SUM, account_row
+from portal.reports.audit_report.scope import Scope
+
+CHUNK = 16 << 20  # bytes of entries decoded at a time
+_TYPES = {name: pa.int64() if kind == "int" else pa.string() for name, kind in sql.LEDGER_COLUMNS}
+_STAKE, _RETURN = LedgerKind.STAKE.value, LedgerKind.RETURN.value
+
+
+def available() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def account_rows(
+    scope: Scope,
+    first: datetime.datetime,
+    end: datetime.datetime,
+    holders: list[int] | None,
+    openings: dict,
+) -> list[dict]:
+    rows: list[dict] = []
+    statement, params = sql.ledger_statement(first, end, holders)
+    pending = bytearray()
+    with connection.cursor() as cursor, cursor.copy(sql.bound(statement, params)) as copy:
+        read = copy.read
+        while block := read():
+            pending += block
+            if len(pending) >= CHUNK:
+                cut = pending.rindex(b"\n") + 1
+                _chunk(scope, rows, openings, pending[:cut])
+                del pending[:cut]
+    if pending:
+        _chunk(scope, rows, openings, pending)
+    for row in rows:
+        row["ok"] = not row["problem"]
+    return rows
+
+
+def _chunk(scope: Scope, rows: list[dict], openings: dict, data: bytearray) -> None:
+    table = pacsv.read_csv(
+        pa.py_buffer(bytes(data)),
+        read_options=pacsv.ReadOptions(column_names=list(_TYPES)),
+        convert_options=pacsv.ConvertOptions(column_types=_TYPES, strings_can_be_null=False),
+    ).combine_chunks()
+
+    def column(name: str, fill: int = -1) -> np.ndarray:
+        values = table.column(name).combine_chunks()
+        return values.fill_null(fill).to_numpy() if values.null_count else values.to_numpy()
+
+    account, wallet = column("account_id"), column("wallet_id")
+    holder, player = table.column("holder_id").to_pylist(), column("player_id")
+    kinds = table.column("kind").combine_chunks().dictionary_encode()
+    names = kinds.dictionary.to_pylist()
+    kind = kinds.indices.to_numpy(zero_copy_only=False)
+    amount, after = column("amount"), column("balance_after")
+    round_id = column("round_id")
+    r_before, r_staked, r_after = (column(n, 0) for n in ("r_before", "r_staked", "r_after"))
+    # Entries of one line are together: a line starts where the key changes.
+    key = np.where(account >= 0, account * 2, wallet * 2 + 1)
+    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    bounds = [*starts.tolist(), len(key)]
+    summed = np.cumsum(amount)
+    is_stake = np.isin(kind, [i for i, n in enumerate(names) if n == _STAKE])
+    is_round = np.isin(kind, [i for i, n in enumerate(names) if n in (_STAKE, _RETURN)])
+    recorded = np.where(is_stake, r_before - r_staked, r_after)
+    sums = {
+        name: np.add.reduceat(np.abs(amount) * np.isin(kind, picks), starts)
+        for name, picks in _picks(names).items()
+    }
+    for i, (lo, hi) in enumerate(zip(bounds, bounds[1:], strict=False)):
+        line = ("account", int(account[lo])) if account[lo] >= 0 else ("wallet", int(wallet[lo]))
+        if rows and rows[-1]["key"] == line:
+            row = rows[-1]  # the line goes on from the chunk before
+        else:
+            row = account_row(
+                scope, line, line[1] if line[0] == "account" else None, holder[lo],
+                int(wallet[lo]), int(player[lo]), openings.get(line) or 0,
+            )  # fmt: skip
+            rows.append(row)
+        base = row["closing"] - (int(summed[lo - 1]) if lo else 0)
+        running = summed[lo:hi] + base
+        row["entries"] += hi - lo
+        for name, values in sums.items():
+            row[name] += int(values[i])
+        if not row["problem"]:
+            wrong = after[lo:hi] != running
+            off = is_round[lo:hi] & (after[lo:hi] != recorded[lo:hi])
+            bad = np.flatnonzero(wrong | off)
+            if bad.size:
+                at = int(bad[0])
+                if wrong[at]:
+                    row["problem"] = (
+                        f"an entry says {int(after[lo + at])}, the ledger adds up to "
+                        f"{int(running[at])}"
+                    )
+                else:
+                    row["problem"] = (
+                        f"round {int(round_id[lo + at])} recorded {int(recorded[lo + at])}, "
+                        f"its entry {int(after[lo + at])}"
+                    )
+        row["closing"] = int(running[-1])
+
+
+def _picks(names: list[str]) -> dict[str, list[int]]:
+    """Each sum of a line, and the kinds (by their index in this chunk) it adds up."""
+    picks: dict[str, list[int]] = {}
+    for index, name in enumerate(names):
+        picks.setdefault(KIND_SUM[LedgerKind(name)], []).append(index)
+    return picks

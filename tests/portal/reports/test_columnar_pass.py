@@ -1,0 +1,225 @@
+"""The audit report's columnar pass (PostgreSQL) finds exactly what the reference pass
+finds, round for round: the same figures, discrepancies and chain problems, on a
+generated history with voids (covered and uncollected), an adjustment, deposits, a paid
+withdrawal, a generous paytable whose returns round up (reading:round-up), and planted
+faults: a changed bet, a deleted round, a forged link, an altered text, a spot and a stake
+no table takes, a round with no bets, forged ledger entries. The account lines read from
+PostgreSQL's COPY (``ledger_columns``) are held to the ORM's the same way.
+
+The blocks are made small, so faults fall on the edges between blocks too.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+
+import numpy as np
+import pytest
+from django.db import connection
+
+import jinzi
+from jinzi.columns import BlockTables
+from portal.demo.history import generate_history
+from portal.game.models import Bet, LedgerEntry, Round
+from portal.reports.audit_report import audit_report, columnar, ledger_columns, resettle, sql
+from portal.reports.audit_report.scope import scope_of
+from portal.reports.document import without_streams
+from tests.portal.reports.test_audit_report import _tamper
+from tests.portal.reports.test_audit_report_corrections import (  # noqa: F401 (fixtures)
+    PLAYED_AT,
+    corrected,
+)
+
+START = datetime.date(2026, 11, 10)
+END = datetime.date(2026, 11, 17)
+CUTOFF = datetime.datetime(2026, 11, 20, tzinfo=datetime.UTC)
+
+
+def _acc(table: dict) -> dict:
+    return {
+        k: (a.rounds, a.handle, a.returned, a.mean_x13, a.variance_x169) for k, a in table.items()
+    }
+
+
+def _picture(found: resettle.Pass) -> dict:
+    return {
+        "checked": (found.rounds_checked, found.bets_checked),
+        "groups": _acc(found.groups),
+        "days": _acc(found.days),
+        "spots": found.spots,
+        "odds": found.odds,
+        "discrepancies": (found.discrepancy_count, found.discrepancies),
+        "chains": (found.chain_problem_count, found.chain_problems),
+        "heads": found.heads,
+    }
+
+
+def _both(scope) -> tuple[dict, dict]:
+    reference = resettle.reference_pass(scope)
+    resettle.finish(reference)
+    fast = columnar.columnar_pass(scope)
+    resettle.finish(fast)
+    return _picture(reference), _picture(fast)
+
+
+@pytest.fixture
+def history(corrected):  # noqa: F811 (the fixture imported above)
+    generate_history(rounds=400, holders=2, start=START, days=7, seed=26)
+    return corrected
+
+
+def _plant_faults() -> None:
+    rounds = list(Round.objects.order_by("pk").values_list("pk", flat=True))
+    changed, deleted, forged, altered, spot, odd, empty = (
+        rounds[n] for n in (5, 40, 41, 77, 120, 121, 200)
+    )
+
+    def plant():
+        bet = Bet.objects.filter(round_id=changed).order_by("position").first()
+        Bet.objects.filter(pk=bet.pk).update(returned=bet.returned + 2)
+        LedgerEntry.objects.filter(round_id=deleted).delete()
+        Bet.objects.filter(round_id=deleted).delete()
+        Round.objects.filter(pk=deleted).delete()
+        Round.objects.filter(pk=forged).update(prev_hash="f" * 64)
+        Round.objects.filter(pk=altered).update(
+            idempotency_key='say "hi" – naïve\\', game_name="Jinzi\tRoulette"
+        )
+        Bet.objects.filter(round_id=spot, position=0).update(spot="straight:13")
+        Bet.objects.filter(round_id=odd, position=0).update(stake=301)
+        Bet.objects.filter(round_id=empty).delete()
+        # A forged entry: a deposit said to be larger than it was.
+        deposit = LedgerEntry.objects.filter(kind="deposit").order_by("pk").first()
+        LedgerEntry.objects.filter(pk=deposit.pk).update(amount=deposit.amount + 500)
+        stake = LedgerEntry.objects.filter(kind="stake").order_by("-pk").first()
+        LedgerEntry.objects.filter(pk=stake.pk).update(balance_after=stake.balance_after + 2)
+        # A round whose "no more bets" instant was blanked hashes without its later fields.
+        Round.objects.filter(pk=rounds[250]).update(bets_closed_at=None)
+
+    _tamper(plant)
+
+
+@pytest.mark.postgres
+@pytest.mark.clause("811a.7", kind="proves")
+@pytest.mark.parametrize("block", [7, 64, columnar.BLOCK])
+def test_811a7_the_columnar_pass_finds_what_the_reference_finds(history, monkeypatch, block):
+    if connection.vendor != "postgresql":
+        pytest.skip("the columnar pass reads with PostgreSQL's COPY")
+    monkeypatch.setattr(columnar, "BLOCK", block)
+    _plant_faults()
+    scope = scope_of(start=START, end=END, holder_id=None, offering_id=None, cutoff=CUTOFF)
+
+    reference, fast = _both(scope)
+
+    assert reference["checked"][0] > 400
+    assert reference["discrepancies"][0] >= 4  # the changed bet, the spot, the stake, totals
+    assert reference["chains"][0] >= 4  # deleted, forged, altered, the changed bet's round
+    assert fast == reference
+
+
+@pytest.mark.postgres
+@pytest.mark.clause("811a.9", kind="proves")
+def test_811a9_the_report_is_the_same_whichever_pass_made_it(history, monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("the columnar pass reads with PostgreSQL's COPY")
+    monkeypatch.setattr(columnar, "BLOCK", 50)
+    monkeypatch.setattr(ledger_columns, "CHUNK", 300)  # an account's entries across chunks
+    _plant_faults()
+
+    def document():
+        made = without_streams(audit_report(start=START, end=END, now=CUTOFF))
+        made.pop("timings")
+        return json.loads(json.dumps(made, default=str, sort_keys=True))
+
+    fast = document()
+    monkeypatch.setattr(columnar, "available", lambda: False)
+    monkeypatch.setattr(ledger_columns, "available", lambda: False)
+    reference = document()
+
+    assert len(fast["reconciliation"]["accounts"]["mismatched"]) >= 2
+    assert fast["reconciliation"]["voids"]["rounds"] == 2
+    assert fast["reconciliation"]["adjustments"]["count"] == 1
+    assert fast["resettlement"]["discrepancy_count"] > 0
+    assert fast == reference
+
+
+@pytest.mark.postgres
+def test_the_pass_statements_read_the_rounds_and_bets_the_orm_reads(history):
+    if connection.vendor != "postgresql":
+        pytest.skip("COPY is PostgreSQL's")
+    scope = scope_of(start=START, end=END, holder_id=None, offering_id=None, cutoff=CUTOFF)
+    where, params = sql.scope_condition(scope)
+    with connection.cursor() as cursor:
+        everything = [*params, 0, 10**9]
+        rounds = columnar._copied(
+            cursor, sql.rounds_statement(where), everything, columnar._ROUND_TYPES
+        )
+        bets = columnar._copied(
+            cursor, sql.bets_statement(where), [0, 10**9, *everything], columnar._BET_TYPES
+        )
+    expected = list(Round.objects.filter(scope.q()).order_by("pk").values_list("pk", "hash"))
+    copied = zip(rounds.column("id").to_pylist(), rounds.column("hash").to_pylist(), strict=True)
+    assert list(copied) == expected
+    stored = Bet.objects.filter(scope.q("round__")).order_by("round_id", "position")
+    assert bets.column("stake").to_pylist() == list(stored.values_list("stake", flat=True))
+    assert rounds.column("started_at").to_pylist() == list(
+        Round.objects.filter(scope.q()).order_by("pk").values_list("started_at", flat=True)
+    )
+
+
+@pytest.mark.postgres
+@pytest.mark.clause("811a.9", kind="related")
+def test_811a9_the_pass_sends_one_query_and_two_per_block(history, monkeypatch):
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(columnar, "BLOCK", 100)
+    scope = scope_of(start=START, end=END, holder_id=None, offering_id=None, cutoff=CUTOFF)
+    rounds = Round.objects.filter(scope.q()).count()
+
+    with CaptureQueriesContext(connection) as queries:
+        found = columnar.columnar_pass(scope)
+
+    blocks = -(-rounds // 100)
+    assert found.rounds_checked == rounds and blocks > 3
+    assert len(queries) == 1 + 2 * blocks
+
+
+def test_617b8_f_block_settlement_pays_what_settle_columns_pays_on_every_spot_and_outcome():
+    generous = jinzi.Paytable.of({**jinzi.Paytable(jinzi.MINIMUM_ODDS).as_dict(), "split": "16/3"})
+    tables = [jinzi.SettlementTable.for_(), jinzi.SettlementTable.for_(generous)]
+    block = BlockTables(tables)
+    rng = np.random.default_rng(26)
+    count = 5_000
+    table = rng.integers(0, 2, count)
+    outcome = rng.integers(0, 13, count)
+    spot = rng.integers(0, 52, count)
+    stake = rng.integers(1, 5_000, count) * 2
+
+    paid = block.returns(table, outcome, spot, stake)
+
+    for i in range(count):
+        expected = tables[table[i]].settle_columns(int(outcome[i]), [int(spot[i])], [int(stake[i])])
+        assert paid[i] == expected[0]
+
+
+def test_617b8_g_block_moments_are_the_exact_moments_of_each_round():
+    generous = jinzi.Paytable.of({**jinzi.Paytable(jinzi.MINIMUM_ODDS).as_dict(), "split": "16/3"})
+    tables = [jinzi.SettlementTable.for_(), jinzi.SettlementTable.for_(generous)]
+    moments = [jinzi.RoundMomentsTable.for_(t.paytable, t.wheel) for t in tables]
+    block = BlockTables(tables)
+    rng = np.random.default_rng(617)
+    sizes = rng.integers(1, 12, 300)
+    round_table = rng.integers(0, 2, len(sizes))
+    spot = rng.integers(0, 52, sizes.sum())
+    stake = rng.integers(1, 500, sizes.sum()) * 2
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    table = np.repeat(round_table, sizes)
+
+    mean_x13, variance_x169 = block.moments(table, spot, stake, starts)
+
+    for r, (lo, n) in enumerate(zip(starts.tolist(), sizes.tolist(), strict=True)):
+        exact = moments[round_table[r]].moments(
+            spot[lo : lo + n].tolist(), stake[lo : lo + n].tolist()
+        )
+        assert (mean_x13[r], variance_x169[r]) == (exact.mean_return_x13, exact.variance_x169)
+    assert block.fits(round_table, np.full(len(sizes), 1 << 40), np.full(len(sizes), 2)).sum() == 0
