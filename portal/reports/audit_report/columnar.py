@@ -487,10 +487,10 @@ def _rounds_json(rounds: pa.Table, bets_text: pa.Array) -> pa.Array:
     for index, name in enumerate(sorted((*ROUND_FIELDS, *LATER_ROUND_FIELDS, "bets"))):
         key = f'{"," if index else ""}"{name}":'
         if name == "bets":
-            parts.append(_concat(key, "[", bets_text, "]"))
+            parts += [key, "[", bets_text, "]"]
         elif name in LATER_ROUND_FIELDS:
             parts.append(pc.if_else(later, _concat(key, _value(rounds, name)), ""))
         else:
-            parts.append(_concat(key, _value(rounds, name)))
+            parts += [key, _value(rounds, name)]
     parts.append("}")
     return _concat(*parts)
