@@ -281,6 +281,9 @@ JINZI_NOTIFICATIONS_HOUR = env_int("JINZI_NOTIFICATIONS_HOUR", 7, minimum=0, max
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
+# With a result backend, an audit report over several gaming days is read in this many
+# parts (consecutive days) on as many workers at once, then joined; 1 reads it in one piece.
+JINZI_AUDIT_SPLITS = env_int("JINZI_AUDIT_SPLITS", 4, minimum=1, maximum=64)
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _BROKER_DIR = VAR_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {

@@ -45,6 +45,12 @@ class ReportRun(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
+    # The instant the report reads the rounds as of, fixed when a run is split into parts
+    # run on several workers (every part and the join read the same rounds); empty when
+    # the run is made in one piece.
+    cutoff = models.DateTimeField(null=True, blank=True)
+    # With it, the highest round id every part and the join read (fixed at the same moment).
+    last_round = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["-pk"]

@@ -1,9 +1,11 @@
 """Report jobs: thin; each takes ids or nothing and calls a service. The services import no
-task: they queue a run by its task's name (``RUN_TASK``)."""
+task: they queue a run by its task's name (``RUN_TASK``), and a split audit run's chord by
+its tasks' names (``split.PART_TASK``, ``JOIN_TASK``, ``FAILED_TASK``)."""
 
 from __future__ import annotations
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from portal.core.padates import pa_today
@@ -12,10 +14,13 @@ from portal.reports.services.runs import (
     RUN_TASK,
     report_run_execute,
     report_run_fail,
+    report_run_join,
+    report_run_part,
     report_run_request,
     report_runs_resend_stuck,
 )
 from portal.reports.services.schedules import audit_runs_daily, audit_runs_monthly
+from portal.reports.services.split import FAILED_TASK, JOIN_TASK, PART_TASK
 
 MAX_RETRIES = 3
 
@@ -38,6 +43,34 @@ def run_report(self, run_id: int) -> None:
             return
         # Back off 10 s, 20 s, 40 s: the run is claimed again and its files rewritten.
         raise self.retry(exc=error, countdown=10 * 2**self.request.retries) from error
+
+
+# A split audit run's part and join (``portal.reports.services.split``): time limits come
+# with each message (the report's); only a database that cannot be reached is tried again,
+# anything else fails the run at once through the error callback.
+SPLIT_TASK = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "max_retries": MAX_RETRIES,
+    "retry_backoff": 10,
+}
+
+
+@shared_task(name=PART_TASK, **SPLIT_TASK)
+def audit_part(run_id: int, cutoff: str, first: str, last: str) -> dict | None:
+    return report_run_part(run_id=run_id, cutoff=cutoff, first=first, last=last)
+
+
+@shared_task(name=JOIN_TASK, **SPLIT_TASK)
+def audit_join(parts: list, run_id: int, cutoff: str) -> None:
+    report_run_join(run_id=run_id, cutoff=cutoff, parts=parts)
+
+
+@shared_task(name=FAILED_TASK)
+def audit_failed(request, exc, traceback, *, run_id: int, cutoff: str) -> None:
+    """The chord's error callback: a part or the join failed, so the run did."""
+    report_run_fail(run_id=run_id, error=f"{type(exc).__name__}: {exc}", cutoff=cutoff)
 
 
 @shared_task(name="reports.expiry_daily")

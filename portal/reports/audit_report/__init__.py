@@ -66,10 +66,12 @@ def audit_report(
     now: datetime.datetime | None = None,
     progress: Callable[[int, int], None] | None = None,
     found: resettle.Pass | None = None,
+    last_round: int | None = None,
 ) -> dict:
     """The report over ``start`` to ``end``. ``found``: the pass already made (its parts run
     on several workers and joined, ``resettle.joined``) over the same scope: the report
-    reads the same rounds (``now`` fixes them) and does not make it again."""
+    reads the same rounds (``now`` and ``last_round`` fix them: ``scope_of``) and does not
+    make it again."""
     now = now or timezone.now()
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -87,6 +89,7 @@ def audit_report(
         holder_id=holder_id,
         offering_id=offering_id,
         cutoff=now,
+        last_round=last_round,
     )
     rounds = figures.round_totals(scope)
     players = figures.distinct_players(scope)

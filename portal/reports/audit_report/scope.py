@@ -126,6 +126,11 @@ class Scope:
         return self.start + datetime.timedelta(days=index)
 
 
+def last_round_before(cutoff: datetime.datetime) -> int:
+    """The highest id of the rounds stored now that started before ``cutoff`` (0 if none)."""
+    return Round.objects.filter(started_at__lt=cutoff).aggregate(last=Max("pk"))["last"] or 0
+
+
 def scope_of(
     *,
     start: datetime.date,
@@ -133,7 +138,11 @@ def scope_of(
     holder_id: int | None,
     offering_id: int | None,
     cutoff: datetime.datetime,
+    last_round: int | None = None,
 ) -> Scope:
+    """The scope of a report as of ``cutoff``. ``last_round``: the highest round id it reads,
+    when it was fixed already (the parts of a report split over several workers read the
+    same rounds); otherwise the highest stored now (``last_round_before``)."""
     holders = CertificateHolder.objects.order_by("name")
     offerings = Offering.objects.order_by("name")
     if holder_id is not None:
@@ -151,14 +160,15 @@ def scope_of(
         found[pk] = Holder(pk, name, hour, starts[0], min(starts[-1], cutoff), starts)
     # Rounds are append-only and stored in one short transaction: capping the id as well
     # as the start keeps every part of the report on the same rounds while play goes on.
-    last_round = Round.objects.filter(started_at__lt=cutoff).aggregate(last=Max("pk"))["last"]
+    if last_round is None:
+        last_round = last_round_before(cutoff)
     scope = Scope(
         start=start,
         end=end,
         holder_id=holder_id,
         offering_id=offering_id,
         cutoff=cutoff,
-        last_round=last_round or 0,
+        last_round=last_round,
         holders=found,
         offerings={
             pk: (holder, name)

@@ -2,7 +2,9 @@
 
 A run is asked for once (the same kind, parameters and definition version while one is
 queued or running is that run), queued on Celery after the request commits, claimed by a
-worker, built into its document, and written in every format (``files``).
+worker, built into its document, and written in every format (``files``). An audit run
+over several gaming days, with a result backend, is split over several workers (``split``):
+its parts' passes are joined, then it is finished the same way.
 
 The run is queued by its task's name: the tasks module calls these services, so they import
 no task.
@@ -23,8 +25,9 @@ from portal.access.policy import Action, require, require_report
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict
 from portal.reports import definitions, render
+from portal.reports.audit_report.scope import last_round_before
 from portal.reports.models import ACTIVE_STATUSES, ReportRun, RunStatus
-from portal.reports.services import files
+from portal.reports.services import files, split
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +138,8 @@ def _claim(run_id: int) -> bool:
             started_at=timezone.now(),
             attempts=F("attempts") + 1,
             error="",
+            cutoff=None,
+            last_round=None,
         )
     )
 
@@ -144,25 +149,85 @@ def _progress(run_id: int, done: int, total: int) -> None:
 
 
 def report_run_execute(*, run_id: int) -> None:
-    """The worker's part: claim the run, build its document, write every format, done."""
+    """The worker's part: claim the run, build its document, write every format, done. An
+    audit run split into parts (``split``) is only sent on here: the join finishes it."""
     if not _claim(run_id):
         return  # finished already (a duplicate message): nothing to do
     run = ReportRun.objects.get(pk=run_id)
     files.sweep_partial_files(run)
+    plan = split.split_plan(run)
+    if plan is not None:
+        # Every part and the join read the rounds as of this instant.
+        cutoff = timezone.now()
+        ReportRun.objects.filter(pk=run_id).update(
+            cutoff=cutoff,
+            last_round=last_round_before(cutoff),
+            progress_done=0,
+            progress_total=len(plan) + 1,
+        )
+        split.split_launch(run, cutoff, plan)
+        return
     report = definitions.definition(run.kind)
     document = report.build(run.parameters, lambda done, total: _progress(run_id, done, total))
+    report_run_finish(run=run, document=document)
+
+
+def report_run_finish(*, run: ReportRun, document: dict) -> None:
+    """The run's document written in every format, and the run succeeded."""
     for fmt in render.FORMATS:
         files.write_file(run, document, fmt)
-    ReportRun.objects.filter(pk=run_id).update(
-        status=RunStatus.SUCCEEDED, finished_at=timezone.now(), error=""
+    ReportRun.objects.filter(pk=run.pk).update(
+        status=RunStatus.SUCCEEDED,
+        finished_at=timezone.now(),
+        error="",
+        progress_done=F("progress_total"),
     )
 
 
-def report_run_fail(*, run_id: int, error: str) -> None:
-    """The last attempt failed: the run says why and can be retried."""
-    ReportRun.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES).update(
-        status=RunStatus.FAILED, finished_at=timezone.now(), error=error[:2000]
+def _split_run(run_id: int, cutoff: str) -> ReportRun | None:
+    """The run a part or the join works for, while it still waits for them: running, as of
+    ``cutoff``. None when it has moved on (failed, retried with a new cutoff, or done)."""
+    at = datetime.datetime.fromisoformat(cutoff)
+    return ReportRun.objects.filter(pk=run_id, status=RunStatus.RUNNING, cutoff=at).first()
+
+
+def report_run_part(*, run_id: int, cutoff: str, first: str, last: str) -> dict | None:
+    """One part of a split audit run: its pass over the gaming days ``first`` to ``last``
+    as JSON, counted in the run's progress. None when the run no longer waits for it."""
+    run = _split_run(run_id, cutoff)
+    if run is None:
+        return None
+    found = split.pass_part(
+        run.parameters,
+        run.cutoff,
+        run.last_round,
+        datetime.date.fromisoformat(first),
+        datetime.date.fromisoformat(last),
     )
+    ReportRun.objects.filter(pk=run_id).update(progress_done=F("progress_done") + 1)
+    return found
+
+
+def report_run_join(*, run_id: int, cutoff: str, parts: list[dict | None]) -> None:
+    """The end of a split audit run: its parts joined, its document built from them and
+    written in every format, the run succeeded. Nothing when the run no longer waits for
+    this chord (a newer attempt sent another)."""
+    run = _split_run(run_id, cutoff)
+    if run is None or any(part is None for part in parts):
+        return
+    document = split.joined_document(run.parameters, run.cutoff, run.last_round, parts)
+    if _split_run(run_id, cutoff) is None:
+        return
+    report_run_finish(run=run, document=document)
+
+
+def report_run_fail(*, run_id: int, error: str, cutoff: str | None = None) -> None:
+    """The last attempt failed: the run says why and can be retried. ``cutoff``: a split
+    run's part or join failed, which fails the run only while it waits for that chord."""
+    runs = ReportRun.objects.filter(pk=run_id, status__in=ACTIVE_STATUSES)
+    if cutoff is not None:
+        runs = runs.filter(cutoff=datetime.datetime.fromisoformat(cutoff))
+    runs.update(status=RunStatus.FAILED, finished_at=timezone.now(), error=error[:2000])
 
 
 def report_runs_resend_stuck(*, older_than: int = STUCK_AFTER) -> int:
