@@ -36,8 +36,21 @@ flag (text naming a problem, blank when none). A subtotal row carries
 
 A **streamed** section (``streamed_section``) is too long to hold: its rows are made as a
 file is written, by calling ``stream()``, as lists of values in column order. It belongs to
-the tabular formats only (``formats``); the JSON and the PDF carry its title, columns, row
-count and notes, with a note naming the files that hold its rows.
+the files of rows only (``formats``: CSV, XLSX and Parquet; the Parquet file is made only
+for a document with a streamed section, and holds its rows alone); the JSON and the PDF
+carry its title, columns, row count and notes, with a note naming the files that hold its
+rows. An XLSX sheet holds at most ``XLSX_SHEET_ROWS`` rows, its title rows and notes
+included: a longer section's sheet holds its first ``xlsx_rows(section)`` rows and says
+where the rest are.
+
+What ``stream()`` returns is iterated for the rows; it may also offer a writer a faster
+route to the same file, which the writer takes when offered:
+
+- ``write_csv(out) -> bool``: writes the rows straight to the binary file ``out``, the very
+  bytes the CSV writer would make from them; False, having written nothing, to decline;
+- ``record_batches(schema, rows)``: the rows as Arrow record batches of ``schema`` (a field
+  per column, each naming its column's key in its metadata), ``rows`` rows a batch; None
+  to decline.
 """
 
 from __future__ import annotations
@@ -61,8 +74,9 @@ COLUMN_TYPES = (
     "boolean",
     "flag",
 )
-TABULAR = ("csv", "xlsx")
+STREAMED_FORMATS = ("csv", "xlsx", "parquet")  # the files that hold a streamed section's rows
 NO_ACTIVITY = "No Activity"
+XLSX_SHEET_ROWS = 1_048_576  # a worksheet's rows, Excel's limit
 
 
 def made(now: datetime.datetime) -> dict[str, Any]:
@@ -128,9 +142,29 @@ def streamed_section(
         "notes": list(notes or []),
         "streamed": True,
         "row_count": count,
-        "formats": list(TABULAR),
+        "formats": list(STREAMED_FORMATS),
         "stream": stream,
     }
+
+
+def xlsx_rows(section: dict[str, Any]) -> int:
+    """How many of a streamed section's rows its XLSX sheet holds: all of them, or as many
+    as fit beside its title, its column titles, a blank row and its notes (one more saying
+    where the rest are)."""
+    room = XLSX_SHEET_ROWS - 2 - 1 - len(section["notes"])
+    return section["row_count"] if section["row_count"] <= room else room - 1
+
+
+def left_out_note(section: dict[str, Any]) -> str | None:
+    """What a streamed section's XLSX sheet leaves out, in words; None when it holds all."""
+    kept = xlsx_rows(section)
+    if kept == section["row_count"]:
+        return None
+    return (
+        f"The XLSX file holds the first {kept:,} of these {section['row_count']:,} rows, as "
+        f"many as a spreadsheet's sheet takes; the other {section['row_count'] - kept:,} are "
+        "in the CSV and Parquet files of this report, which hold every row."
+    )
 
 
 def without_streams(document: dict[str, Any]) -> dict[str, Any]:
@@ -141,8 +175,13 @@ def without_streams(document: dict[str, Any]) -> dict[str, Any]:
     sections = []
     for s in document["sections"]:
         if s.get("streamed"):
-            where = f"{s['row_count']:,} rows, in the CSV and XLSX files of this report."
+            where = [
+                f"{s['row_count']:,} rows, in the CSV file, the XLSX file (up to the "
+                f"{XLSX_SHEET_ROWS:,} rows of a spreadsheet's sheet) and the Parquet file of "
+                "this report."
+            ]
+            left_out = left_out_note(s)
             s = {k: v for k, v in s.items() if k != "stream"}
-            s["notes"] = [*s["notes"], where]
+            s["notes"] = [*s["notes"], *where, *([left_out] if left_out else [])]
         sections.append(s)
     return {**document, "sections": sections}

@@ -78,7 +78,10 @@ class ReportSection(serializers.Serializer):
     notes = serializers.ListField(child=serializers.CharField())
     streamed = serializers.BooleanField(
         required=False,
-        help_text="True: the rows (row_count of them) are in the CSV and XLSX files only.",
+        help_text=(
+            "True: the rows (row_count of them) are in the CSV file, the XLSX file (up to a "
+            "spreadsheet's 1,048,576 rows) and the Parquet file only."
+        ),
     )
     row_count = serializers.IntegerField(required=False)
     formats = serializers.ListField(child=serializers.CharField(), required=False)

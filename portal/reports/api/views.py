@@ -25,11 +25,12 @@ from portal.reports.services.files import report_file_downloaded
 from portal.reports.services.runs import QUEUE_DOWN, report_run_request, report_run_retry
 
 XLSX = render.FORMATS["xlsx"][1]
+PARQUET = render.FORMATS["parquet"][1]
 
 
 class ReportRunViewSet(ApiViewSet):
     """Report runs: the expiry report and the audit report, run in the background, each
-    with its files (JSON, CSV, XLSX, PDF)."""
+    with its files (JSON, CSV, XLSX, PDF; Parquet for the audit report's detail)."""
 
     operation_descriptions = {
         "list": (
@@ -87,12 +88,13 @@ class ReportRunViewSet(ApiViewSet):
         return self.respond(run)
 
     @extend_schema(
-        summary="One of the run's files (json, csv, xlsx, pdf); the download is audited",
+        summary="One of the run's files (json, csv, xlsx, pdf, parquet); the download is audited",
         responses={
             (200, "application/json"): ReportDocumentSerializer,
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY),
             (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY),
             (200, XLSX): OpenApiResponse(OpenApiTypes.BINARY),
+            (200, PARQUET): OpenApiResponse(OpenApiTypes.BINARY),
         },
     )
     @action(

@@ -1,4 +1,5 @@
-"""A report document (``portal.reports.document``) written as JSON, CSV, XLSX or PDF.
+"""A report document (``portal.reports.document``) written as JSON, CSV, XLSX, PDF or, for
+a document with a streamed section (the audit report's detail), Parquet.
 
 Each writer takes the document and a writable binary file object and writes the whole
 file to it; the caller owns the file (writes to a temporary one, then moves it into place),
@@ -22,13 +23,14 @@ from typing import BinaryIO
 
 from portal.reports.document import without_streams
 from portal.reports.render.common import Document, text_stream
+from portal.reports.render.parquet import streamed, write_parquet
 from portal.reports.render.pdf import write_pdf
 from portal.reports.render.tabular import write_csv, write_xlsx
 
 
 def write_json(document: Document, out: BinaryIO) -> None:
     """The document itself: UTF-8, keys sorted, non-ASCII kept as is, one-space indent;
-    a streamed section's rows are in the CSV and XLSX only."""
+    a streamed section's rows are in the CSV, XLSX and Parquet files only."""
     document = without_streams(document)
     with text_stream(out) as text:
         json.dump(document, text, sort_keys=True, ensure_ascii=False, indent=1, allow_nan=False)
@@ -36,7 +38,7 @@ def write_json(document: Document, out: BinaryIO) -> None:
 
 
 def write_pdf_document(document: Document, out: BinaryIO) -> None:
-    """The PDF: a streamed section's rows are in the CSV and XLSX only."""
+    """The PDF: a streamed section's rows are in the CSV, XLSX and Parquet files only."""
     write_pdf(without_streams(document), out)
 
 
@@ -51,4 +53,13 @@ FORMATS = {
         "xlsx",
     ),
     "pdf": (write_pdf_document, "application/pdf", "pdf"),
+    "parquet": (write_parquet, "application/vnd.apache.parquet", "parquet"),
 }
+STREAMED_ONLY = frozenset({"parquet"})  # made only for a document with a streamed section
+
+
+def formats_of(document: Document) -> list[str]:
+    """The formats a document is written in: every one, but those made only for a document
+    with a streamed section when it has none (the expiry report has no Parquet file)."""
+    has_stream = streamed(document) is not None
+    return [fmt for fmt in FORMATS if has_stream or fmt not in STREAMED_ONLY]

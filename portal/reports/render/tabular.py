@@ -11,7 +11,7 @@ from typing import Any, BinaryIO
 import xlsxwriter
 
 from portal.core.csv_export import safe_cell
-from portal.reports.document import NO_ACTIVITY
+from portal.reports.document import NO_ACTIVITY, left_out_note, xlsx_rows
 from portal.reports.render.common import (
     Document,
     as_decimal_text,
@@ -36,7 +36,9 @@ def write_csv(document: Document, out: BinaryIO) -> None:
     percent a number of percent to 3 places (26.882 is 26.882 %, as the PDF and the XLSX
     show it; the column's title says "%"), booleans Yes/No. Text cells go through
     ``safe_cell`` so a spreadsheet never runs one as a formula; numbers do not, so a
-    negative amount stays a number. Rows are written one at a time as they are made.
+    negative amount stays a number. Rows are written one at a time as they are made; a
+    streamed section's rows go straight to the file when its rows offer to write
+    themselves (``write_csv``: the detail's COPY on PostgreSQL), the same bytes.
     """
     with text_stream(out) as text:
         writer = csv.writer(text)  # lineterminator "\r\n", quoting only where needed
@@ -49,11 +51,15 @@ def write_csv(document: Document, out: BinaryIO) -> None:
             if section["no_activity"]:
                 writer.writerow([NO_ACTIVITY])
             elif section.get("streamed"):
-                kinds = [c["type"] for c in section["columns"]]
-                writer.writerows(
-                    [_csv_cell(kind, value) for kind, value in zip(kinds, values, strict=True)]
-                    for values in section["stream"]()
-                )
+                rows = section["stream"]()
+                direct = getattr(rows, "write_csv", None)
+                text.flush()  # what is written so far, before the rows may go straight to out
+                if direct is None or not direct(out):
+                    kinds = [c["type"] for c in section["columns"]]
+                    writer.writerows(
+                        [_csv_cell(kind, v) for kind, v in zip(kinds, values, strict=True)]
+                        for values in rows
+                    )
             else:
                 for _row_type, cells in section_lines(section):
                     writer.writerow([_csv_cell(kind, value) for kind, value in cells])
@@ -106,7 +112,6 @@ XLSX_NUMBER_FORMATS = {
 }
 XLSX_WIDTHS = {"text": 30, "flag": 24, "datetime": 27, "date": 12, "boolean": 8, "percent": 10}
 XLSX_KINDS = ("text", "integer", "money", "decimal", "percent", "date", "datetime", "boolean")
-XLSX_ROWS = 1_048_576  # a worksheet's rows: a longer streamed section goes on to a new sheet
 SHEET_NAME_LIMIT = 31
 SHEET_NAME_FORBIDDEN = str.maketrans({char: " " for char in "[]:*?/\\"})
 
@@ -121,7 +126,10 @@ def write_xlsx(document: Document, out: BinaryIO) -> None:
     "Page X of Y" in its footer. Money is written as integer cents with format ``#,##0``
     (the column title says cents), the same numbers as the CSV; percent as a fraction with
     format ``0.000%``; dates as real Excel dates; date-times as ISO 8601 text with their
-    offset; booleans as Excel booleans.
+    offset; booleans as Excel booleans. A streamed section keeps to one sheet: past the
+    rows a sheet holds (``xlsx_rows``: Excel's 1,048,576 with the title rows and notes) the
+    rest are left out, and its title, a note and the "Report" sheet say how many and that
+    the CSV and Parquet files hold every row.
 
     ``constant_memory`` keeps only the current row in memory and so needs every sheet
     written row by row, in order, which is how the sheets below are written. Text is
@@ -162,8 +170,8 @@ def write_xlsx(document: Document, out: BinaryIO) -> None:
             row += 1
             sheet.write_string(row, 0, name)
             empty = f" ({NO_ACTIVITY})" if section["no_activity"] else ""
-            if section.get("streamed") and section["row_count"] > XLSX_ROWS - 2:
-                empty = f" ({section['row_count']:,} rows: continued on the sheets after it)"
+            if section.get("streamed") and left_out_note(section):
+                empty = _kept(section)
             sheet.write_string(row, 1, plain_text(section["title"]) + empty)
 
         def new_sheet(name: str, section: dict[str, Any], title: str):
@@ -181,34 +189,47 @@ def write_xlsx(document: Document, out: BinaryIO) -> None:
             return sheet
 
         for name, section in zip(names, sections, strict=True):
-            sheet = new_sheet(name, section, plain_text(section["title"]))
+            title, notes = plain_text(section["title"]), list(section["notes"])
+            left_out = left_out_note(section) if section.get("streamed") else None
+            if left_out:
+                title += _kept(section)
+                notes.append(left_out)
+            sheet = new_sheet(name, section, title)
             row = 2
             if section["no_activity"]:
                 sheet.write_string(row, 0, NO_ACTIVITY, bold)
                 row += 1
             elif section.get("streamed"):
-                # Past a sheet's last row the section goes on in "<name> (2)", "(3)", …, each
-                # a plain table with its title and column titles again.
+                # One sheet, up to Excel's limit with its title rows and notes: the rows past
+                # it are left out, and the sheet says where they are.
                 kinds = [_xlsx_kind(c["type"]) for c in section["columns"]]
                 cell_formats = [formats[kind, False] for kind in kinds]
-                part = 1
-                for values in section["stream"]():
-                    if row == XLSX_ROWS:
-                        part += 1
-                        title = f"{plain_text(section['title'])} (part {part})"
-                        sheet = new_sheet(_continued(name, part), section, title)
-                        row = 2
+                end = row + xlsx_rows(section)
+                rows = iter(section["stream"]())
+                for values in rows:
                     for index, (kind, value) in enumerate(zip(kinds, values, strict=True)):
                         _xlsx_cell(sheet, row, index, kind, value, cell_formats[index])
                     row += 1
+                    if row == end:
+                        break
+                if hasattr(rows, "close"):
+                    rows.close()  # its cursors, when the rows past the sheet are left unread
             else:
                 for row_type, cells in section_lines(section):
                     for index, (kind, value) in enumerate(cells):
                         cell_format = formats[_xlsx_kind(kind), row_type != "detail"]
                         _xlsx_cell(sheet, row, index, kind, value, cell_format)
                     row += 1
-            for offset, note in enumerate(section["notes"], 1):
+            for offset, note in enumerate(notes, 1):
                 sheet.write_string(row + offset, 0, plain_text(note))
+
+
+def _kept(section: dict[str, Any]) -> str:
+    """What a cut-short streamed section's sheet holds, after its title."""
+    return (
+        f" (the first {xlsx_rows(section):,} of {section['row_count']:,} rows; every row is in "
+        "the CSV and Parquet files)"
+    )
 
 
 def _xlsx_kind(kind: str) -> str:
@@ -302,12 +323,6 @@ def _sheet_names(sections: list[dict[str, Any]]) -> list[str]:
         used.add(name.lower())
         names.append(name)
     return names
-
-
-def _continued(name: str, part: int) -> str:
-    """The name of a streamed section's ``part``-th sheet (unique: parts are numbered)."""
-    suffix = f" ({part})"
-    return shortened(name, SHEET_NAME_LIMIT - len(suffix)).strip(" '") + suffix
 
 
 def _xlsx_footer(document: Document) -> str:

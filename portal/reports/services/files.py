@@ -52,9 +52,12 @@ class _Hashing:
         return self.raw.closed
 
 
-def write_file(run: ReportRun, document: dict, fmt: str) -> None:
+def write_file(run: ReportRun, document: dict, fmt: str) -> bool:
     """The run's document in one format: written, synced, then moved into place as its
-    row is recorded (with its size and SHA-256)."""
+    row is recorded (with its size and SHA-256). A format the document is not made in
+    (``render.formats_of``: Parquet without a streamed section) writes nothing: False."""
+    if fmt not in render.formats_of(document):
+        return False
     writer, content_type, extension = render.FORMATS[fmt]
     folder = reports_dir()
     name = f"{run.kind}-{run.pk}.{extension}"
@@ -79,6 +82,7 @@ def write_file(run: ReportRun, document: dict, fmt: str) -> None:
             os.replace(temporary, folder / name)  # last: the row rolls back if this fails
     finally:
         temporary.unlink(missing_ok=True)
+    return True
 
 
 def sweep_partial_files(run: ReportRun) -> None:

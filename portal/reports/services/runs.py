@@ -174,7 +174,7 @@ def report_run_execute(*, run_id: int) -> None:
 
 def report_run_finish(*, run: ReportRun, document: dict) -> None:
     """The run's document written in every format, and the run succeeded."""
-    for fmt in render.FORMATS:
+    for fmt in render.formats_of(document):
         files.write_file(run, document, fmt)
     ReportRun.objects.filter(pk=run.pk).update(
         status=RunStatus.SUCCEEDED,

@@ -91,7 +91,7 @@ RECORDS_FOR = {
     "withdrawals": ("withdrawal", "other_withdrawal"),
     "corrections": ("correction",),
 }
-REPORT_FORMATS = ("json", "csv", "xlsx", "pdf")
+REPORT_FORMATS = ("json", "csv", "xlsx", "pdf", "parquet")
 
 
 @pytest.fixture

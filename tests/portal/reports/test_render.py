@@ -366,15 +366,22 @@ def test_formats_name_writer_content_type_and_extension():
     assert render.FORMATS["pdf"][1:] == ("application/pdf", "pdf")
     assert render.FORMATS["json"][1:] == ("application/json", "json")
     assert render.FORMATS["xlsx"][2] == "xlsx"
+    assert render.FORMATS["parquet"][1:] == ("application/vnd.apache.parquet", "parquet")
+    document = make_document()
+    assert render.formats_of(document) == ["json", "csv", "xlsx", "pdf"]  # no streamed section
+    for fmt in render.formats_of(document):
+        assert written(render.FORMATS[fmt][0], document)
+    assert render.formats_of(streamed_document(3)) == [*render.FORMATS]
     for writer, _content_type, _extension in render.FORMATS.values():
-        assert written(writer, make_document())
+        assert written(writer, streamed_document(3))
 
 
 def test_every_format_renders_an_all_empty_document():
     document = make_document([])
     document["sections"][0]["totals"] = None
-    for writer, _content_type, _extension in render.FORMATS.values():
-        assert written(writer, document)
+    for fmt in render.formats_of(document):
+        assert written(render.FORMATS[fmt][0], document)
+    assert written(render.FORMATS["parquet"][0], streamed_document(0))
 
 
 # --- Streamed sections and decimal figures ------------------------------------------------
@@ -420,7 +427,11 @@ def test_json_and_pdf_carry_a_streamed_section_without_its_rows():
 
     assert detail["streamed"] is True and detail["rows"] == [] and "stream" not in detail
     assert detail["row_count"] == 3
-    assert "3 rows, in the CSV and XLSX files of this report." in detail["notes"]
+    assert (
+        "3 rows, in the CSV file, the XLSX file (up to the 1,048,576 rows of a spreadsheet's "
+        "sheet) and the Parquet file of this report." in detail["notes"]
+    )
+    assert detail["formats"] == ["csv", "xlsx", "parquet"]
     assert written(render.write_pdf_document, streamed_document(3)).startswith(b"%PDF")
 
 
@@ -430,20 +441,60 @@ def test_an_empty_streamed_section_says_no_activity():
     assert rows[rows.index(["Bet", "Spot", "Expected (cents)"]) + 1] == [NO_ACTIVITY]
 
 
-def test_xlsx_splits_a_streamed_section_across_sheets_past_the_last_row(monkeypatch):
-    monkeypatch.setattr(tabular, "XLSX_ROWS", 6)  # 2 title rows + 4 rows a sheet
+def test_xlsx_keeps_a_streamed_section_to_one_sheet_and_says_where_the_rest_are(monkeypatch):
+    from portal.reports import document as contract
 
-    parts = xlsx_parts(written(render.write_xlsx, streamed_document(10)))
+    # A sheet of 9 rows: 2 title rows, a blank and the note leave room for 5 rows, of which
+    # one goes to the note saying what is left out: 4 rows kept of 10.
+    monkeypatch.setattr(contract, "XLSX_SHEET_ROWS", 9)
+    document = streamed_document(10)
+
+    parts = xlsx_parts(written(render.write_xlsx, document))
 
     names = re.findall(r'<sheet name="([^"]*)"', parts["xl/workbook.xml"])
-    assert names[-3:] == ["Detail", "Detail (2)", "Detail (3)"]
-    continued = parts["xl/worksheets/sheet5.xml"]
-    assert "Detail (part 2)" in continued and "Expected (cents)" in continued
-    assert "<v>4</v>" in continued and "<v>7</v>" in continued
-    assert "<v>12.3456</v>" in continued
-    assert "<v>8</v>" in parts["xl/worksheets/sheet6.xml"]
-    assert "continued on the sheets after it" in parts["xl/worksheets/sheet1.xml"]
+    assert names[-1] == "Detail" and "Detail (2)" not in names  # one sheet, no more
+    sheet = parts[f"xl/worksheets/sheet{len(names)}.xml"]
+    assert "<v>3</v>" in sheet and "<v>4</v>" not in sheet  # rows 0 to 3 only
+    assert 'r="9"' in sheet and 'r="10"' not in sheet  # within the sheet's rows
+    left_out = (
+        "The XLSX file holds the first 4 of these 10 rows, as many as a spreadsheet's sheet "
+        "takes; the other 6 are in the CSV and Parquet files of this report, which hold every "
+        "row."
+    )
+    assert left_out in sheet and "Every bet." in sheet
+    assert "Detail (the first 4 of 10 rows; every row is in the CSV and Parquet files)" in sheet
+    assert (
+        "the first 4 of 10 rows; every row is in the CSV and Parquet files"
+        in (parts["xl/worksheets/sheet1.xml"])
+    )
     assert 'formatCode="#,##0.0000"' in parts["xl/styles.xml"]
+    # The JSON (and so the PDF) says the same.
+    notes = json.loads(written(render.write_json, document))["sections"][-1]["notes"]
+    assert left_out in notes
+
+
+def test_xlsx_keeps_every_row_that_fits(monkeypatch):
+    from portal.reports import document as contract
+
+    monkeypatch.setattr(contract, "XLSX_SHEET_ROWS", 8)  # 2 + 4 rows + a blank + 1 note
+    parts = xlsx_parts(written(render.write_xlsx, streamed_document(4)))
+    names = re.findall(r'<sheet name="([^"]*)"', parts["xl/workbook.xml"])
+    sheet = parts[f"xl/worksheets/sheet{len(names)}.xml"]
+    assert "<v>3</v>" in sheet and "Every bet." in sheet and "Parquet" not in sheet
+
+
+def test_parquet_holds_a_streamed_sections_rows_typed():
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(io.BytesIO(written(render.FORMATS["parquet"][0], streamed_document(3))))
+
+    assert table.column_names == ["Bet", "Spot", "Expected (cents)"]
+    assert [f.type for f in table.schema] == [pa.int64(), pa.string(), pa.string()]
+    assert table.to_pylist()[2] == {"Bet": 2, "Spot": "=spot 2", "Expected (cents)": "12.3456"}
+    assert table.schema.metadata[b"Title"] == b"Hold report"
+    empty = pq.read_table(io.BytesIO(written(render.FORMATS["parquet"][0], streamed_document(0))))
+    assert empty.num_rows == 0 and empty.column_names == table.column_names
 
 
 @pytest.mark.parametrize("value", [1.5, "twelve", "NaN", None, True])
