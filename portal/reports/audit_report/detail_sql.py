@@ -113,34 +113,27 @@ def _rounds(cells: str, wheel: str, names: tuple[str, str]) -> str:
     """
 
 
-_CSV_ROUND_CELLS = ", ".join(
-    [
-        "r.sequence",
-        "'P' || r.player_id AS player",
-        "r.rules_submission_id || ' v' || r.rules_version AS rules",
-        "r.layout_id || ' v' || r.layout_version AS layout",
-        "r.paytable_id || ' v' || r.paytable_version AS paytable",
-        *(f"{_ISO.format(f'r.{name}')} AS {name}" for name in _TIMES),
-        "r.rng_raw",
-        f"{_SAFE.format('r.rng_method')} AS rng_method",
-        "r.outcome",
-        f"{_SAFE.format('r.hash')} AS hash",
-    ]
-)
-_TYPED_ROUND_CELLS = ", ".join(
-    [
-        "r.sequence",
-        "'P' || r.player_id AS player",
-        "r.rules_submission_id || ' v' || r.rules_version AS rules",
-        "r.layout_id || ' v' || r.layout_version AS layout",
-        "r.paytable_id || ' v' || r.paytable_version AS paytable",
-        *(f"{_EPOCH_US.format(f'r.{name}')} AS {name}" for name in _TIMES),
-        "r.rng_raw",
-        "r.rng_method",
-        "r.outcome",
-        "r.hash",
-    ]
-)
+def _round_cells(instant: str, text: str) -> str:
+    """A round's own cells: its instants through ``instant``, its free texts through
+    ``text`` (each a format with one place for the column)."""
+    return ", ".join(
+        [
+            "r.sequence",
+            "'P' || r.player_id AS player",
+            "r.rules_submission_id || ' v' || r.rules_version AS rules",
+            "r.layout_id || ' v' || r.layout_version AS layout",
+            "r.paytable_id || ' v' || r.paytable_version AS paytable",
+            *(f"{instant.format(f'r.{name}')} AS {name}" for name in _TIMES),
+            "r.rng_raw",
+            f"{text.format('r.rng_method')} AS rng_method",
+            "r.outcome",
+            f"{text.format('r.hash')} AS hash",
+        ]
+    )
+
+
+_CSV_ROUND_CELLS = _round_cells(_ISO, _SAFE)
+_TYPED_ROUND_CELLS = _round_cells(_EPOCH_US, "{}")
 
 # The bets of each round, in order, each with its places in the lookups: its kind's odds
 # cell at (odds − 1) × kinds + kind, its spot's edge at (odds − 1) × 52 + spot.

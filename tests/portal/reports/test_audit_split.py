@@ -23,10 +23,8 @@ from pathlib import Path
 
 import pytest
 import time_machine
-from django.db import connection
 
 from portal.access.roles import Role
-from portal.core import append_only
 from portal.core.padates import day_starts
 from portal.game.models import Bet, LedgerEntry, Round
 from portal.game.services import round_play
@@ -40,6 +38,7 @@ from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS, FixedBits
 from tests.portal.reports.runs import stored
+from tests.portal.reports.test_audit_report import _tamper
 
 START = datetime.date(2026, 11, 10)
 DAYS = 6
@@ -54,15 +53,6 @@ WAGERS = [
 
 def _day(n: int) -> datetime.date:
     return START + datetime.timedelta(days=n)
-
-
-def _tamper(change) -> None:
-    """Change stored rows as an attacker with the database would: triggers dropped."""
-    append_only.drop_all(connection)
-    try:
-        change()
-    finally:
-        append_only.install_all(connection)
 
 
 def _rounds_on(player, day: datetime.date):
