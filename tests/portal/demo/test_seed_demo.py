@@ -53,7 +53,15 @@ def test_seed_demo_plays_rounds_and_runs_one_report_of_each_kind(
     runs = {run.kind: run for run in ReportRun.objects.all()}
     assert set(runs) == {"expiry", "audit"}
     assert runs["audit"].status == "succeeded"
-    assert runs["audit"].files.count() == 4
+    # JSON, CSV, XLSX, PDF, and the Parquet of its detail (the expiry report has no detail).
+    files = set(runs["audit"].files.values_list("format", flat=True))
+    assert files == {"json", "csv", "xlsx", "pdf", "parquet"}
+    assert set(runs["expiry"].files.values_list("format", flat=True)) == {
+        "json",
+        "csv",
+        "xlsx",
+        "pdf",
+    }
 
 
 def test_812a4_812a10_the_demo_player_has_an_account_with_each_holder_and_a_payments_queue(
