@@ -146,7 +146,7 @@ class _Block:
 
     def check(self) -> None:
         found = self.found
-        simple, table_of_round, block_tables, spot = self._settle_simple()
+        simple = self._settle_simple()
         # Every round of the block in id order: the ones the block path could not take are
         # settled by the reference, then each is hashed and linked as the reference does.
         digests = self._digests()
@@ -233,7 +233,7 @@ class _Block:
         found.rounds_checked += int(s_rows.size)
         self._totals(s_rows, b_round, b_stake, b_returned)
         self._add_figures(s_rows, mean_x13, var_x169, setup_of_round, odds_of_setup)
-        return simple, table_of_round, block_tables, spot
+        return simple
 
     def _differences(self, b_round, bet_rows, settled, paid) -> None:
         wrong = np.flatnonzero(settled != paid)
