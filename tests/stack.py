@@ -1,6 +1,6 @@
 """The portal served for real, on loopback: a throwaway PostgreSQL 15 cluster, gunicorn in
 front of it, and the clients that drive it. The load bench (``bench/bench_load.py``) and the
-reliability tests (``tests/portal/reliability/``) run on it.
+reliability tests (``tests/system/reliability/``) run on it.
 
 - ``Cluster``: ``initdb`` into a temporary folder and ``pg_ctl`` on a free loopback port
   (as the ``postgres`` user when run as root, as ``.ci/run`` does); ``stop()`` and

@@ -1,7 +1,7 @@
 """What a person who is not a developer must never read: a Python type name, a model field
 name, a module path or a file name. One deny-list, used by the crawl of every role's pages
-and exports (``tests/portal/pages/test_plain_words.py``) and by each step of the browser
-walk (``tests/portal/walk/conftest.py``).
+and exports (``tests/system/test_plain_words.py``) and by each step of the browser
+walk (``tests/system/walk/conftest.py``).
 
 The text scanned is what is shown: a page's text outside ``<script>``, ``<style>`` and
 folded ``<details>`` (whose summary still counts), plus the words read out or shown on

@@ -11,7 +11,7 @@ from portal.api.routers import ApiRouter
 from portal.compliance.api import urls as compliance_api
 from portal.urls import api_router
 from tests.portal.factories import PASSWORD
-from tests.portal.pages.helpers import addresses_off_site
+from tests.portal.page_helpers import addresses_off_site
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from portal.audit.presenters import ACTION_LABELS, Names, action_label, field_la
 from portal.compliance.services.layouts import layout_update
 from portal.compliance.services.paytables import paytable_approve, paytable_submit
 from tests.portal.factories import make_layout, make_paytable
-from tests.portal.pages.helpers import text
+from tests.portal.page_helpers import text
 
 pytestmark = pytest.mark.django_db
 

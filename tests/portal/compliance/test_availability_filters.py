@@ -10,7 +10,7 @@ import pytest
 
 from portal.compliance.services.layouts import layout_withdraw
 from tests.portal.factories import approved_offering
-from tests.portal.pages.helpers import field_errors, text
+from tests.portal.page_helpers import field_errors, text
 
 pytestmark = pytest.mark.django_db
 

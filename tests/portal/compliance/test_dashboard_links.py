@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.portal.factories import make_layout, make_paytable
-from tests.portal.pages.helpers import approve_layout, submitted_layout, text
+from tests.portal.page_helpers import approve_layout, submitted_layout, text
 
 pytestmark = pytest.mark.django_db
 

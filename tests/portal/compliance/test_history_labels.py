@@ -15,7 +15,7 @@ from portal.compliance.services.paytables import (
     paytable_update,
 )
 from tests.portal.factories import MINIMUM_ODDS, make_paytable
-from tests.portal.pages.helpers import text
+from tests.portal.page_helpers import text
 
 pytestmark = pytest.mark.django_db
 

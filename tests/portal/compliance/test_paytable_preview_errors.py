@@ -7,7 +7,7 @@ import pytest
 
 from portal.compliance.forms import ODDS_UNREADABLE_PLAIN
 from tests.portal.factories import MINIMUM_ODDS
-from tests.portal.pages.helpers import field_errors, text
+from tests.portal.page_helpers import field_errors, text
 from tests.portal.plain_words import developer_words, shown_text
 
 pytestmark = pytest.mark.django_db

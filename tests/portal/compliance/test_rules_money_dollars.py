@@ -13,7 +13,7 @@ from portal.audit.models import AuditEvent
 from portal.compliance.forms import LIMIT_NOT_MULTIPLE_PLAIN
 from portal.compliance.models import ListedGame, RulesSubmission
 from tests.portal.factories import approved_layout, approved_paytable, events_written, make_rules
-from tests.portal.pages.helpers import error_summary, field_errors, rules_form, text
+from tests.portal.page_helpers import error_summary, field_errors, rules_form, text
 from tests.portal.plain_words import developer_words, shown_text
 
 pytestmark = pytest.mark.django_db

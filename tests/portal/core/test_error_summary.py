@@ -1,7 +1,7 @@
 """A refused form opens with its error summary (GOV.UK's pattern): "There is a problem", every
 error in plain words, each field's as a link to that field, the form's own errors too. The
 shared field partials include it (``templates/core/_error_summary.html``), so every form
-has it; ``site.js`` moves the focus to it on load (``tests/portal/walk`` checks that)."""
+has it; ``site.js`` moves the focus to it on load (``tests/system/walk`` checks that)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from portal.accounts.views import TOKEN_DAYS_PLAIN
 from portal.compliance.services.layouts import layout_submit
 from tests.portal.factories import approved_layout, approved_paytable, make_layout
-from tests.portal.pages.helpers import error_summary, field_errors, rules_form, text
+from tests.portal.page_helpers import error_summary, field_errors, rules_form, text
 from tests.portal.plain_words import developer_words, shown_text
 
 pytestmark = pytest.mark.django_db

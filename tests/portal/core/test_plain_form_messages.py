@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.portal.factories import MINIMUM_ODDS, approved_layout, approved_paytable, png_upload
-from tests.portal.pages.helpers import error_summary, rules_form, text
+from tests.portal.page_helpers import error_summary, rules_form, text
 from tests.portal.plain_words import developer_words, shown_text
 
 pytestmark = pytest.mark.django_db

@@ -27,7 +27,7 @@ from portal.game.services import round_play
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS, FixedBits
-from tests.portal.pages.helpers import field_errors, text
+from tests.portal.page_helpers import field_errors, text
 
 pytestmark = MONEY_TESTS
 

@@ -25,7 +25,7 @@ from portal.game.models import (
 from tests.portal.factories import approved_offering
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS, play_round
-from tests.portal.pages.helpers import field_errors, text
+from tests.portal.page_helpers import field_errors, text
 
 pytestmark = MONEY_TESTS
 

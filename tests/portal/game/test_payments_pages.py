@@ -26,7 +26,7 @@ from portal.game.models import (
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS
-from tests.portal.pages.helpers import field_errors, text
+from tests.portal.page_helpers import field_errors, text
 
 pytestmark = MONEY_TESTS
 

@@ -14,7 +14,7 @@ from portal.access.roles import Role
 from tests.portal.browser import needs_chromium
 from tests.portal.factories import PASSWORD
 from tests.portal.game.conftest import play_round
-from tests.portal.pages.helpers import addresses_off_site
+from tests.portal.page_helpers import addresses_off_site
 
 BACK_OFFICE_BRAND = '<a class="brand" href="/">Jinzi Roulette <span>back office</span></a>'
 GAME_HEADER = '<header class="game-header">'

@@ -21,7 +21,7 @@ from portal.game.statements import statement
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import MONEY_TESTS, FixedBits
-from tests.portal.pages.helpers import text
+from tests.portal.page_helpers import text
 
 pytestmark = MONEY_TESTS
 

@@ -2,7 +2,7 @@
 (reading:wallet-carry-over, § 812a.4): nothing lost, nothing rewritten.
 
 The shares are worked here by hand; a database made by the previous commit's own commands,
-migrated and verified whole, is the compatibility suite's (tests/portal/compat)."""
+migrated and verified whole, is the compatibility suite's (tests/system/compat)."""
 
 from __future__ import annotations
 

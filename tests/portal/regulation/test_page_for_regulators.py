@@ -11,7 +11,7 @@ from django.utils.text import slugify
 
 from portal.regulation import views
 from portal.regulation.register import register
-from tests.portal.pages.helpers import text
+from tests.portal.page_helpers import text
 from tests.portal.plain_words import shown_text
 
 pytestmark = pytest.mark.django_db

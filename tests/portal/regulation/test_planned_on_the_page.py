@@ -10,7 +10,7 @@ import pytest
 from django.utils.text import slugify
 
 from portal.regulation.register import register
-from tests.portal.pages.helpers import text
+from tests.portal.page_helpers import text
 
 pytestmark = pytest.mark.django_db
 
@@ -20,9 +20,7 @@ def section(page: str, clause_id: str) -> str:
     return page[start : page.index("</section>", start)]
 
 
-def test_the_page_marks_the_planned_clauses_as_not_yet_applied_and_no_applied_one(
-    login, auditor
-):
+def test_the_page_marks_the_planned_clauses_as_not_yet_applied_and_no_applied_one(login, auditor):
     page = text(login(auditor).get("/regulation/"))
 
     planned = [c.id for c in register().values() if c.planned]

@@ -9,7 +9,7 @@ import pytest
 from django.utils.text import slugify
 
 from portal.regulation import views
-from tests.portal.pages.helpers import text
+from tests.portal.page_helpers import text
 
 pytestmark = pytest.mark.django_db
 
