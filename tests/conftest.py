@@ -22,7 +22,44 @@ ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.pos
 POSTGRES_SKIP_REASON = "needs PostgreSQL (set DATABASE_URL); .ci/run runs it in its PostgreSQL pass"
 
 
+# The fixtures through which a test reaches the database (directly or through a fixture
+# built on them: ``holder_a`` needs ``db``).
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "live_server", "django_db_setup"})
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--second-database",
+        action="store_true",
+        help=(
+            "This run repeats the suite on a second database (CI's PostgreSQL pass): run "
+            "only the tests whose result can depend on the database. Those that use none, "
+            "and the browser tests, ran in the first pass; a test marked postgres or "
+            "every_database always runs."
+        ),
+    )
+
+
+def depends_on_database(item: pytest.Item) -> bool:
+    """Whether ``item``'s result can differ from one database to another: it uses the
+    database and drives no browser (the pages a browser drives are the same on every
+    database: the browser tests run once), unless marked ``postgres`` or ``every_database``."""
+    if item.get_closest_marker("postgres") or item.get_closest_marker("every_database"):
+        return True
+    fixtures = set(getattr(item, "fixturenames", ()))
+    if "page" in fixtures:
+        return False
+    return item.get_closest_marker("django_db") is not None or bool(fixtures & DATABASE_FIXTURES)
+
+
+@pytest.hookimpl(trylast=True)  # after tests/system marks its tests
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--second-database"):
+        kept = [item for item in items if depends_on_database(item)]
+        left_out = [item for item in items if not depends_on_database(item)]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = kept
     if ON_POSTGRES:
         return
     skip = pytest.mark.skip(reason=POSTGRES_SKIP_REASON)

@@ -30,9 +30,9 @@ from tests.portal.factories import (
     make_rules,
 )
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 # Inside every approval's dates (2026-01-01 to 2028-01-01), whatever day the suite runs.
 NOW = datetime.datetime(2026, 11, 30, 17, 0, tzinfo=datetime.UTC)  # noon EST

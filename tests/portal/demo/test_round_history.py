@@ -34,9 +34,8 @@ from portal.game.funds import MAX_DEMO_TOP_UP
 from portal.game.models import Bet, Deposit, GamingAccount, LedgerEntry, Round, Wallet
 from portal.game.services import round_play
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 START = datetime.date(2026, 10, 1)
 SHARED = (

@@ -1,7 +1,6 @@
 import random
 
 import pytest
-from django.db import connection
 
 from portal.game.services import round_play
 
@@ -32,9 +31,3 @@ def play_round(player, offering, key, wagers=TEN_STRAIGHTS, outcome=3):
         idempotency_key=key,
         rng=FixedBits(outcome),
     )
-
-
-# The tests that move money run as transactional tests on PostgreSQL: each round is then
-# its own outermost transaction, committed as in production, not a savepoint of the test's
-# transaction. On SQLite they keep the faster per-test transaction.
-MONEY_TESTS = pytest.mark.django_db(transaction=connection.vendor == "postgresql")

@@ -20,9 +20,9 @@ from portal.core.errors import Conflict, ValidationFailed
 from portal.game import messages as msg
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round
 from portal.game.services import round_play
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 RED = {"kind": "red", "stake": 1_000}
 BLACK = {"kind": "black", "stake": 1_000}

@@ -26,10 +26,10 @@ from portal.game.models import (
 from portal.game.services import round_play
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 from tests.portal.page_helpers import field_errors, text
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 URL = "/play/account/"
 

@@ -7,9 +7,9 @@ import pytest
 from portal.game.models import Bet, LedgerEntry, Round
 from tests.portal.factories import approved_offering
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, play_round
+from tests.portal.game.conftest import play_round
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

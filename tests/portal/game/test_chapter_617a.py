@@ -29,9 +29,9 @@ from tests.portal.factories import (
     offering_in_force,
 )
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 NOW = datetime.datetime(2026, 11, 30, 17, 0, tzinfo=datetime.UTC)  # noon EST
 

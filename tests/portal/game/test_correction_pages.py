@@ -24,10 +24,10 @@ from portal.game.models import (
 )
 from tests.portal.factories import approved_offering
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, play_round
+from tests.portal.game.conftest import play_round
 from tests.portal.page_helpers import field_errors, text
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 STAKED, RETURNED, DEPOSITED = 2_000, 2_400, 10_000
 AFTER_ROUND = DEPOSITED - STAKED + RETURNED

@@ -15,9 +15,9 @@ from portal.audit.models import AuditEvent
 from portal.game.corrections import correction_approve, correction_propose
 from portal.game.models import GamingAccount, LedgerEntry, Round, RoundCorrection
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, play_round
+from tests.portal.game.conftest import play_round
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 CHANGELIST = "/admin/game/roundcorrection/"
 STAKED, RETURNED = 2_000, 2_400

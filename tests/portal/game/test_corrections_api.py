@@ -21,9 +21,9 @@ from portal.game.corrections import correction_approve, correction_propose, corr
 from portal.game.models import GamingAccount, LedgerEntry, Round, RoundCorrection
 from tests.portal.factories import approved_offering, events_written, make_user
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, play_round
+from tests.portal.game.conftest import play_round
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 STAKED, RETURNED = 2_000, 2_400
 DEPOSIT = 10_000

@@ -11,9 +11,8 @@ from portal.game.funds import DEPOSIT_ACTION, MAX_DEMO_BALANCE, deposit_make
 from portal.game.models import Deposit, LedgerEntry
 from portal.integrity.records import verify_records
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 
 def _deposit_events():

@@ -25,10 +25,9 @@ from portal.game.models import (
 )
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS
 from tests.portal.page_helpers import field_errors, text
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 QUEUE = "/play/payments/"
 

@@ -15,9 +15,9 @@ from tests.portal.factories import (
     make_user,
 )
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, play_round
+from tests.portal.game.conftest import play_round
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 PLAYER_BANNER = "Replay of your previous game — not a new game. Nothing here can be bet on."
 # One wager of each shape on the layout: number, zero, edge, corner, street, column, outside.

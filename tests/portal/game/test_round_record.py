@@ -14,10 +14,9 @@ from portal.game import presenters
 from portal.game.chain import LATER_ROUND_FIELDS, ROUND_FIELDS, digest_of
 from portal.game.models import Bet, Round, RoundStatus
 from tests.portal.factories import approved_layout, approved_paytable, approved_rules, make_offering
-from tests.portal.game.conftest import MONEY_TESTS
 from tests.portal.game.conftest import play_round as play
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 
 def test_810a11_round_records_no_more_bets_status_and_both_versions(funded_player, live_offering):

@@ -11,9 +11,9 @@ from portal.game.chain import verify_rounds
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 from portal.game.services import round_play
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 
 RED = [{"kind": "red", "stake": 200}]

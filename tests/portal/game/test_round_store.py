@@ -11,10 +11,9 @@ from portal.core.errors import Conflict
 from portal.game import sql, store
 from portal.game.chain import digest_of
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
-from tests.portal.game.conftest import MONEY_TESTS
 from tests.portal.game.conftest import play_round as play
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 
 def test_810a11_the_round_handed_back_is_the_round_stored(funded_player, live_offering):

@@ -4,9 +4,8 @@ from rest_framework.test import APIClient
 
 from portal.game import messages as msg
 from portal.game.models import GamingAccount, LedgerEntry, Round
-from tests.portal.game.conftest import MONEY_TESTS
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -7,9 +7,8 @@ from rest_framework.test import APIClient
 
 from portal.game import presenters
 from portal.game.models import LedgerEntry, Round
-from tests.portal.game.conftest import MONEY_TESTS
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 BET = {"wagers": [{"kind": "red", "stake": 1000}], "idempotency_key": "answer-round-0001"}
 

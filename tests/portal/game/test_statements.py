@@ -20,10 +20,10 @@ from portal.game.services import round_play
 from portal.game.statements import statement
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 from tests.portal.page_helpers import text
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 DAY = datetime.date(2026, 3, 2)  # a Monday
 PERIOD = "since=2026-03-02&until=2026-03-03"

@@ -34,9 +34,9 @@ from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.numbers import sqrt_text
 from portal.reports.document import NO_ACTIVITY
 from tests.portal.factories import approved_offering
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 PLAYED_AT = datetime.datetime(2026, 11, 16, 17, 0, tzinfo=UTC)  # noon in Pennsylvania
 DAY = pa_date(PLAYED_AT)

@@ -38,9 +38,9 @@ from portal.game.services import round_play
 from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.numbers import sqrt_text
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 PLAYED_AT = datetime.datetime(2026, 11, 16, 17, 0, tzinfo=UTC)  # noon in Pennsylvania
 DAY = pa_date(PLAYED_AT)

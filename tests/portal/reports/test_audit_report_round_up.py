@@ -44,10 +44,10 @@ from tests.portal.factories import (
     make_paytable,
     make_rules,
 )
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 from tests.portal.reports.test_audit_report import QUERIES
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 PLAYED_AT = datetime.datetime(2026, 11, 16, 17, 0, tzinfo=UTC)
 DAY = pa_date(PLAYED_AT)

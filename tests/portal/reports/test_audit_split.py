@@ -36,7 +36,7 @@ from portal.reports.models import ReportRun, RunStatus
 from portal.reports.services import runs, split
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 from tests.portal.reports.runs import stored
 from tests.portal.reports.test_audit_report import _tamper
 
@@ -146,7 +146,7 @@ def joined_by_parts(scope, splits: int) -> resettle.Pass:
     return resettle.joined(parts)
 
 
-@MONEY_TESTS
+@pytest.mark.django_db
 @pytest.mark.clause("811a.7", kind="related")
 def test_811a9_parts_joined_are_the_single_pass_with_faults_at_the_parts_edges(history):
     scope = scope_of(start=START, end=END, holder_id=None, offering_id=None, cutoff=CUTOFF)

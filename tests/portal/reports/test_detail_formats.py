@@ -39,9 +39,9 @@ from tests.portal.factories import (
     make_rules,
 )
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import MONEY_TESTS, FixedBits
+from tests.portal.game.conftest import FixedBits
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 PA = ZoneInfo("America/New_York")
 NOON = datetime.datetime(2026, 11, 16, 12, 0, tzinfo=PA)

@@ -18,10 +18,9 @@ from portal.game.models import (
     Wallet,
     Withdrawal,
 )
-from tests.portal.game.conftest import MONEY_TESTS
 from tests.system.retention.conftest import read_lines, write_lines
 
-pytestmark = MONEY_TESTS
+pytestmark = pytest.mark.django_db
 
 
 class _Sink:

@@ -12,7 +12,9 @@ from portal.reports.models import ReportRun, RunStatus
 from tests.portal.browser import needs_chromium
 from tests.portal.reports.runs import play_the_day
 
-pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium]
+# The report this walk runs is made by PostgreSQL's own readers there (COPY, the columnar
+# pass): it also runs in the second database's pass.
+pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium, pytest.mark.every_database]
 
 
 @pytest.fixture(autouse=True)
