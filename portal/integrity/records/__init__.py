@@ -36,7 +36,7 @@ rows beside them, which an attacker with database rights can still change. So:
   moving what the correction says; an approved void gave back its round's stakes and took
   back its returns (the rest recorded as uncollected), an adjustment its difference; each
   correction has one proposal event and, once decided, one decision event saying what the
-  row says (``portal.integrity.records.corrections``).
+  row says (``portal.integrity.records.voids_and_adjustments``).
 - **Balances.** Every entry's ``balance_after`` is its account's running sum (or its single
   wallet's), so the last entry's is the ledger's sum; each account's balance, and each
   single wallet's, is the sum of its ledger; what was carried out of a single wallet (to
@@ -56,7 +56,6 @@ import time
 from django.db import connection, transaction
 
 from portal.integrity.records.compliance import RECORD_MODELS, check_records
-from portal.integrity.records.corrections import check_corrections
 from portal.integrity.records.money import (
     check_deposits,
     check_round_entries,
@@ -66,6 +65,7 @@ from portal.integrity.records.money import (
     check_withdrawals,
 )
 from portal.integrity.records.report import MAX_LISTED, Problem, RecordsReport
+from portal.integrity.records.voids_and_adjustments import check_corrections
 
 __all__ = ["MAX_LISTED", "Problem", "RecordsReport", "verify_records"]
 
