@@ -16,9 +16,10 @@ rows beside them, which an attacker with database rights can still change. So:
 - **Ledger entries.** A stake or return entry belongs to a round of its wallet's player and
   moves exactly that round's total stake or return, to the balance the round recorded; a
   round has one stake entry, and one return entry when it returned anything; a round's
-  totals are the sums of its bets. A top-up entry has exactly one ``wallet.top_up`` audit
-  event (written by ``wallet_top_up`` in the same transaction) naming it, its wallet, its
-  player, its amount and the balance it left.
+  totals are the sums of its bets. A top-up entry (the single wallet's demo credit, from
+  before accounts per holder; none is written now) has exactly one ``wallet.top_up`` audit
+  event (written with it, in the same transaction) naming it, its wallet, its player, its
+  amount and the balance it left.
 - **Accounts** (§ 812a.4). The ledger is kept per holder account: an entry with an account
   is that account's, an entry without one the player's single wallet's from before accounts
   per holder (reading:one-account-per-holder). A stake or return is in the account with the

@@ -320,7 +320,7 @@ def _check_top_up(row: tuple, events: list[tuple], report: RecordsReport) -> Non
             "top-up",
             subject,
             f"{RECORDS_CLAUSE}: no {TOP_UP_ACTION} audit event records this top-up: it was "
-            "written outside wallet_top_up (forged credit)",
+            "written outside the services (forged credit)",
         )
         return
     if len(events) > 1:
