@@ -7,6 +7,8 @@ class AccountsConfig(AppConfig):
     verbose_name = "People and certificate holders"
 
     def ready(self) -> None:
-        from portal.accounts import signals
+        from portal.accounts import audit_labels, signals
 
         signals.connect()
+        # What the audit trail calls this app's actions and fields.
+        audit_labels.register()

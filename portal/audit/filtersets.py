@@ -6,8 +6,8 @@ from __future__ import annotations
 import django_filters
 from django import forms
 
+from portal.audit.labels import action_choices, kind_choices
 from portal.audit.models import AuditEvent
-from portal.audit.presenters import action_choices, kind_choices
 from portal.core.lists import Column, Columns, ListFilterSet, Search, Sort
 
 # The CSV names the zone of its one time column: instants are exported in UTC, ISO 8601

@@ -1,9 +1,9 @@
 """The whole audit trail as an archive file, and its chain verified from that file alone
 (§ 811a.7: logs exportable, and game play reconstructable for ten years).
 
-The file (see ``retention_files``): a header with the trail's head when the export began,
-one line per event with every stored column (what ``chain.event_digest`` hashes, the
-event's id and its hash), oldest first, and a closing line counting the events.
+The file (see ``portal.core.archive_files``): a header with the trail's head when the
+export began, one line per event with every stored column (what ``chain.event_digest``
+hashes, the event's id and its hash), oldest first, and a closing line counting the events.
 
 The export takes the head first and then the events up to it: the chain is appended under
 one lock and the head moves in the same transaction as its event, so every event up to the

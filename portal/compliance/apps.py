@@ -7,10 +7,13 @@ class ComplianceConfig(AppConfig):
     verbose_name = "Compliance records"
 
     def ready(self) -> None:
-        # How audit events' pages and lists name these records, and link to them.
+        from portal.compliance import audit_labels
         from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
         from portal.core.pages import register_object_kind
 
+        # What the audit trail calls this app's actions and the fields of its records.
+        audit_labels.register()
+        # How audit events' pages and lists name these records, and link to them.
         for model, title_field, page in (
             (Layout, "title", "compliance:layout-detail"),
             (Paytable, "name", "compliance:paytable-detail"),

@@ -336,40 +336,6 @@ def records_for(user, model: type[VersionedRecord]) -> QuerySet:
     return visible(user, model.objects.select_related("holder", "created_by", "submitted_by"))
 
 
-def awaiting_review(user) -> list[VersionedRecord]:
-    """Submitted records ``user`` could decide (not their own: four-eyes)."""
-    if not may(user, Action.DECIDE):
-        return []
-    items: list[VersionedRecord] = []
-    for model in RECORD_MODELS:
-        submitted = records_for(user, model).filter(status=RecordStatus.SUBMITTED)
-        items += [record for record in submitted if not is_own_work(authors(record), user)]
-    return sorted(items, key=lambda r: r.submitted_at or r.created_at)
-
-
-def expiring_within(user, days: int = 30, *, today: datetime.date | None = None) -> list:
-    today = today or pa_today()
-    until = today + datetime.timedelta(days=days)
-    items: list[VersionedRecord] = []
-    for model in RECORD_MODELS:
-        items += list(
-            records_for(user, model).filter(
-                status=RecordStatus.APPROVED, expiry_date__gt=today, expiry_date__lte=until
-            )
-        )
-    return sorted(items, key=lambda r: r.expiry_date)
-
-
-def drafts_for(user) -> list[VersionedRecord]:
-    """Drafts and records sent back for changes, for those who draft (managers)."""
-    if not may(user, Action.DRAFT):
-        return []
-    items: list[VersionedRecord] = []
-    for model in RECORD_MODELS:
-        items += list(records_for(user, model).filter(status__in=BEING_WRITTEN_STATUSES))
-    return sorted(items, key=lambda r: r.updated_at, reverse=True)
-
-
 def record_history(record) -> QuerySet[AuditEvent]:
     """The audit events of one version of a record (each version has its own id; the
     other versions of its series are listed by ``series_versions``)."""
@@ -413,8 +379,10 @@ class DashboardRecords:
 def dashboard_records(
     user, days: int = 30, *, today: datetime.date | None = None
 ) -> DashboardRecords:
-    """What ``awaiting_review``, ``drafts_for`` and ``expiring_within`` return, read in one
-    query per kind instead of three: the same filters, orders and four-eyes rule."""
+    """The dashboard's lists, in one query per kind: the submitted records ``user`` could
+    decide (not their own: four-eyes), oldest first; for those who draft, the drafts and
+    records sent back for changes, last changed first; the approvals expiring within
+    ``days``, soonest first."""
     today = today or pa_today()
     deciding, drafting = may(user, Action.DECIDE), may(user, Action.DRAFT)
     expiring_window = Q(

@@ -7,6 +7,8 @@ class GameConfig(AppConfig):
     verbose_name = "Jinzi Roulette game"
 
     def ready(self) -> None:
-        from portal.game import sessions
+        from portal.game import audit_labels, sessions
 
         sessions.connect()
+        # What the audit trail calls this app's actions and fields.
+        audit_labels.register()

@@ -1,7 +1,7 @@
 """The game records as stored, and as an archive file that verifies on its own (§ 811a.7:
 game play reconstructable for ten years; the records are § 810a.11's).
 
-The file (see ``portal.audit.retention_files``): a header, then every wallet (its
+The file (see ``portal.core.archive_files``): a header, then every wallet (its
 player's chain head, and the single wallet's balance from before accounts per holder),
 every account with a holder (§ 812a.4: its balance and what it holds back), every round
 with every column and its bets, ordered by player and sequence, every ledger entry (each

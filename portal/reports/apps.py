@@ -9,4 +9,7 @@ class ReportsConfig(AppConfig):
     def ready(self) -> None:
         # Register the tasks in every process, so a run queued by its task's name runs
         # in-process too when there is no broker (a worker would load them anyway).
-        from portal.reports import tasks  # noqa: F401
+        from portal.reports import audit_labels, tasks  # noqa: F401
+
+        # What the audit trail calls this app's actions and fields.
+        audit_labels.register()

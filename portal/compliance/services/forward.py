@@ -17,7 +17,6 @@ from django.db import transaction
 
 from portal.access.policy import Action, require
 from portal.compliance import messages as msg
-from portal.compliance.choices import LATER_STEP, listed_part
 from portal.compliance.models import (
     Game,
     ListedGame,
@@ -30,6 +29,7 @@ from portal.compliance.services.rules import (
     rules_submission_amend,
     rules_submission_update,
 )
+from portal.compliance.unlisted import LATER_STEP, listed_part
 from portal.compliance.workflow import label
 from portal.core.errors import Conflict, ValidationFailed
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import template
 
-from portal.compliance.choices import ways_forward
+from portal.compliance.unlisted import ways_forward
 
 register = template.Library()
 

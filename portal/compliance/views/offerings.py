@@ -13,11 +13,11 @@ from portal.access import policy
 from portal.access.policy import Action
 from portal.compliance import messages as msg
 from portal.compliance import selectors
-from portal.compliance.choices import choice_notes
 from portal.compliance.filtersets import OfferingFilter
 from portal.compliance.forms import OfferingForm, ReasonForm
 from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
 from portal.compliance.services import offerings as offering_services
+from portal.compliance.unlisted import choice_notes
 from portal.compliance.views.common import (
     acting_holder,
     choosable,

@@ -16,9 +16,10 @@ rows beside them, which an attacker with database rights can still change. So:
 - **Ledger entries.** A stake or return entry belongs to a round of its wallet's player and
   moves exactly that round's total stake or return, to the balance the round recorded; a
   round has one stake entry, and one return entry when it returned anything; a round's
-  totals are the sums of its bets. A top-up entry has exactly one ``wallet.top_up`` audit
-  event (written by ``wallet_top_up`` in the same transaction) naming it, its wallet, its
-  player, its amount and the balance it left.
+  totals are the sums of its bets. A top-up entry (the single wallet's demo credit, from
+  before accounts per holder; none is written now) has exactly one ``wallet.top_up`` audit
+  event (written with it, in the same transaction) naming it, its wallet, its player, its
+  amount and the balance it left.
 - **Accounts** (§ 812a.4). The ledger is kept per holder account: an entry with an account
   is that account's, an entry without one the player's single wallet's from before accounts
   per holder (reading:one-account-per-holder). A stake or return is in the account with the
@@ -36,7 +37,7 @@ rows beside them, which an attacker with database rights can still change. So:
   moving what the correction says; an approved void gave back its round's stakes and took
   back its returns (the rest recorded as uncollected), an adjustment its difference; each
   correction has one proposal event and, once decided, one decision event saying what the
-  row says (``portal.integrity.records.corrections``).
+  row says (``portal.integrity.records.voids_and_adjustments``).
 - **Balances.** Every entry's ``balance_after`` is its account's running sum (or its single
   wallet's), so the last entry's is the ledger's sum; each account's balance, and each
   single wallet's, is the sum of its ledger; what was carried out of a single wallet (to
@@ -56,7 +57,6 @@ import time
 from django.db import connection, transaction
 
 from portal.integrity.records.compliance import RECORD_MODELS, check_records
-from portal.integrity.records.corrections import check_corrections
 from portal.integrity.records.money import (
     check_deposits,
     check_round_entries,
@@ -66,6 +66,7 @@ from portal.integrity.records.money import (
     check_withdrawals,
 )
 from portal.integrity.records.report import MAX_LISTED, Problem, RecordsReport
+from portal.integrity.records.voids_and_adjustments import check_corrections
 
 __all__ = ["MAX_LISTED", "Problem", "RecordsReport", "verify_records"]
 

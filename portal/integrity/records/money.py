@@ -50,7 +50,7 @@ STAKE, RETURN, TOP_UP = LedgerKind.STAKE, LedgerKind.RETURN, LedgerKind.TOP_UP
 DEPOSIT, WITHDRAWAL = LedgerKind.DEPOSIT, LedgerKind.WITHDRAWAL
 CARRIED_OUT, CARRIED_IN = LedgerKind.CARRIED_OUT, LedgerKind.CARRIED_IN
 # A void's and an adjustment's entries: each names its round (checked against its
-# correction in ``portal.integrity.records.corrections``).
+# correction in ``portal.integrity.records.voids_and_adjustments``).
 CORRECTION_KINDS = (
     LedgerKind.VOID_STAKES,
     LedgerKind.VOID_RETURNS,
@@ -320,7 +320,7 @@ def _check_top_up(row: tuple, events: list[tuple], report: RecordsReport) -> Non
             "top-up",
             subject,
             f"{RECORDS_CLAUSE}: no {TOP_UP_ACTION} audit event records this top-up: it was "
-            "written outside wallet_top_up (forged credit)",
+            "written outside the services (forged credit)",
         )
         return
     if len(events) > 1:

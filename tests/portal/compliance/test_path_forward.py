@@ -9,7 +9,6 @@ from django.template import Context, Template
 from django.test import RequestFactory
 
 from portal.audit.models import AuditEvent
-from portal.compliance.choices import ways_forward
 from portal.compliance.models import ListedGame, Paytable, RecordStatus, RulesSubmission
 from portal.compliance.services.forward import rules_submission_amend_to_use
 from portal.compliance.services.layouts import layout_amend, layout_approve, layout_submit
@@ -20,6 +19,7 @@ from portal.compliance.services.paytables import (
     paytable_update,
 )
 from portal.compliance.services.rules import rules_submission_amend, rules_submission_submit
+from portal.compliance.unlisted import ways_forward
 from portal.core.errors import Conflict, NotPermitted, ValidationFailed
 from tests.portal.factories import (
     EFFECTIVE,

@@ -255,6 +255,10 @@ def test_811a7_forged_top_up_is_caught(world):
     assert problem.area == "top-up"
     assert problem.subject == f"ledger entry #{entry} (wallet #{wallet.pk}, top-up +90000)"
     assert "no wallet.top_up audit event records this top-up" in problem.detail
+    assert problem.detail == (
+        "§ 811a.7: no wallet.top_up audit event records this top-up: it was written outside "
+        "the services (forged credit)"
+    )
 
 
 def test_811a7_a_top_up_event_that_disagrees_with_its_entry_is_caught(world):

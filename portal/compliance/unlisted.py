@@ -1,4 +1,5 @@
-"""Why a layout or paytable is not a choice for a table, and the way forward for it.
+"""Approved layouts and paytables no approved rules submission lists (yet): why each is not
+a choice for a table, and the way forward for it.
 
 A table runs on a rules submission that lists Jinzi Roulette with its layout and paytable
 (§ 601a.2, § 617b.8(a)). A new layout or paytable version, approved, is not a choice until an
