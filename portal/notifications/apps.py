@@ -9,4 +9,7 @@ class NotificationsConfig(AppConfig):
     def ready(self) -> None:
         # Register the tasks in every process, so a task sent by its name (the game's
         # "limit reached") runs in-process too when there is no broker.
-        from portal.notifications import tasks  # noqa: F401
+        from portal.notifications import audit_labels, tasks  # noqa: F401
+
+        # What the audit trail calls this app's actions and fields.
+        audit_labels.register()

@@ -192,7 +192,7 @@ def test_811a7_the_page_filter_refuses_an_action_it_does_not_offer_and_the_api_r
     assert [row["action"] for row in api.json()["results"]] == ["layout.create"]
 
 
-def test_811a7_every_action_the_portal_writes_has_a_label_and_an_unknown_one_reads_as_words():
+def test_811a7_every_label_reads_as_words_and_an_unknown_action_reads_as_words_too():
     for action in ACTION_LABELS:
         assert "." not in action_label(action) and "_" not in action_label(action)
     assert action_label("paytable.amend") == "Amendment started"
