@@ -18,6 +18,10 @@ settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Uploaded artwork goes to a throwaway folder, not the developer's var/media.
 settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="jinzi-test-media-")
 
+# The people, records, clients and browser the portal's and the system tests share: one
+# module for both, so a session-wide fixture (the browser) is one fixture, not one a folder.
+pytest_plugins = ["tests.portal.fixtures"]
+
 ON_POSTGRES = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 POSTGRES_SKIP_REASON = "needs PostgreSQL (set DATABASE_URL); .ci/run runs it in its PostgreSQL pass"
 

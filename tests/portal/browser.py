@@ -1,6 +1,7 @@
 """A real headless Chromium (Debian's package; never downloaded) for the browser tests.
 
-``page`` signs in nobody; it records every Content-Security-Policy violation the browser
+``page`` signs in nobody, in a browser context of its own (one Chromium serves the whole run);
+it records every Content-Security-Policy violation the browser
 reports, and a test that caused one fails at its end: the pages must work under the
 policy they are served with, not only carry it.
 """
@@ -8,6 +9,7 @@ policy they are served with, not only carry it.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -26,42 +28,59 @@ def _is_csp_violation(text: str) -> bool:
     return "Content Security Policy" in text or "Content-Security-Policy" in text
 
 
-@pytest.fixture
-def page(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM reads
-    # are still synchronous and safe.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+@pytest.fixture(scope="session")
+def chromium():
+    """One Chromium for the whole run, started by the first browser test: each test then
+    gets a context of its own (its own cookies, storage and pages), a second rather than a
+    new browser's start-up."""
+    # Playwright's sync API runs an event loop in this thread for as long as the browser
+    # lives; the tests' own ORM reads are still synchronous and safe.
+    allow = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright
 
-    violations: list[str] = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        page = browser.new_page(viewport={"width": 1100, "height": 1000})
-        page.on(
-            "console",
-            lambda message: (
-                violations.append(f"{page.url}: {message.text}")
-                if _is_csp_violation(message.text)
-                else None
-            ),
-        )
-        yield page
-        browser.close()
-        # Database work done while Playwright runs opens a connection in its context;
-        # close it here, or PostgreSQL refuses to drop the test database at the end.
-        from django.db import connections
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM,
+                args=[
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--no-first-run",
+                ],
+            )
+            yield browser
+            browser.close()
+    finally:
+        if allow is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = allow
 
-        connections.close_all()
+
+@pytest.fixture
+def page(chromium):
+    violations: list[str] = []
+    context = chromium.new_context(viewport={"width": 1100, "height": 1000})
+    page = context.new_page()
+    page.on(
+        "console",
+        lambda message: (
+            violations.append(f"{page.url}: {message.text}")
+            if _is_csp_violation(message.text)
+            else None
+        ),
+    )
+    yield page
+    context.close()
+    # Database work done while Playwright runs opens a connection in its context;
+    # close it here, or PostgreSQL refuses to drop the test database at the end.
+    from django.db import connections
+
+    connections.close_all()
     assert violations == [], "the Content-Security-Policy blocked something"
 
 

@@ -1,9 +1,8 @@
 """People, records and clients shared by the portal's tests and the system tests: two
 holders, one user per role, ``login`` (a test client signed in as a given user), API clients
 (``api_as``, ``anonymous``), the players' accounts the account tests act on, and an approved
-paytable and layout to list (``parts``). ``tests/portal/conftest.py`` and
-``tests/system/conftest.py`` bring them in; a test module may still define its own of the
-same name."""
+paytable and layout to list (``parts``), and the browser (``chromium``, ``page``). The suite's
+conftest loads it as a plugin; a test module may still define its own of the same name."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ from rest_framework.test import APIClient
 from portal.access.roles import Role
 from portal.accounts.services import holder_create
 from portal.game.models import GamingAccount
-from tests.portal.browser import page  # noqa: F401  (the browser tests' fixture)
+from tests.portal.browser import chromium, page  # noqa: F401  (the browser tests' fixtures)
 from tests.portal.factories import PASSWORD, approved_offering, make_user
 from tests.portal.funding import wallet_top_up
 

@@ -2,13 +2,11 @@
 compatibility tests against an earlier release, reliability under a database restart, and
 retention (exports, backup and restore). Each drives the whole portal rather than one app;
 each is marked ``system`` (``-m system`` selects them, ``-m "not system"`` leaves them out).
-They share the portal tests' people and clients."""
+They share the portal tests' people, clients and browser (``tests.portal.fixtures``)."""
 
 from pathlib import Path
 
 import pytest
-
-from tests.portal.fixtures import *  # noqa: F403
 
 HERE = Path(__file__).resolve().parent
 
