@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-pytestmark = pytest.mark.compat
+# One worker builds the earlier release's database once for all of them (-n with
+# --dist loadgroup).
+pytestmark = [pytest.mark.compat, pytest.mark.xdist_group("compat")]
 
 PROSE = frozenset({"description", "summary"})
 OPERATIONS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")

@@ -12,7 +12,9 @@ import pytest
 # choice is its own address, and adding an app adds one without losing the others.
 CHOICES = re.compile(r"\(\?P<\w+>([\w|]+)\)")
 
-pytestmark = pytest.mark.compat
+# One worker builds the earlier release's database once for all of them (-n with
+# --dist loadgroup).
+pytestmark = [pytest.mark.compat, pytest.mark.xdist_group("compat")]
 
 
 def _listed(urls) -> str:

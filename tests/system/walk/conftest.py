@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -81,8 +82,9 @@ class Walk:
         return path
 
 
-# The tests that kept screenshots, for the summary printed at the end of the run.
-_WALKED: list[str] = []
+# When this run began (the conftest loads first in the process that prints the summary):
+# the summary lists what was written since.
+_RUN_STARTED = time.time()
 
 
 @pytest.fixture
@@ -92,14 +94,9 @@ def walk(page, live_server, request):
     shutil.rmtree(folder, ignore_errors=True)
     walk = Walk(page, live_server.url, folder)
     yield walk
-    if walk.shots:
-        _WALKED.append(request.node.name)
 
 
 # --- axe-core ----------------------------------------------------------------------------
-
-# (test, page name, result) for the summary printed at the end of the run.
-_AXE_RESULTS: list[tuple[str, str, dict]] = []
 
 
 class Axe:
@@ -116,7 +113,6 @@ class Axe:
         result = axe_check(self.page)
         result["url"] = self.page.url
         self.checked[name] = result
-        _AXE_RESULTS.append((self.test, name, result))
         return result
 
     def failures(self) -> str:
@@ -153,23 +149,38 @@ def axe(page, request):
     checker.save()
 
 
+def _written_this_run(paths) -> list[Path]:
+    """``paths`` written since this run began: what it left, not an earlier run's files (the
+    tests may run in several worker processes, whose findings reach the summary as files)."""
+    return sorted(path for path in paths if path.stat().st_mtime >= _RUN_STARTED)
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     write = terminalreporter.write_line
     walked = artifacts_dir() / "walk" / connection.vendor
-    if _WALKED:
+    shots = _written_this_run(walked.glob("*/*.png")) if walked.is_dir() else []
+    tests = sorted({shot.parent.name for shot in shots})
+    if tests:
         terminalreporter.section("browser walk")
-        tests = f"{len(_WALKED)} test{'s' if len(_WALKED) != 1 else ''}"
-        write(f"a screenshot per step of {tests}: {walked}/<test>/NN-step.png")
-    if not _AXE_RESULTS:
+        count = f"{len(tests)} test{'s' if len(tests) != 1 else ''}"
+        write(f"a screenshot per step of {count}: {walked}/<test>/NN-step.png")
+    found_dir = artifacts_dir() / "axe" / connection.vendor
+    found = _written_this_run(found_dir.glob("*.json")) if found_dir.is_dir() else []
+    results = [
+        (path.stem, name, result)
+        for path in found
+        for name, result in json.loads(path.read_text(encoding="utf-8")).items()
+    ]
+    if not results:
         return
-    version = _AXE_RESULTS[0][2]["version"]
+    version = results[0][2]["version"]
     terminalreporter.section(f"axe-core {version}: violations by impact, per page")
-    for test, name, result in _AXE_RESULTS:
+    for test, name, result in results:
         counts = Counter(rule["impact"] for rule in result["violations"])
-        found = ", ".join(f"{counts[impact]} {impact}" for impact in IMPACTS if counts[impact])
+        found_text = ", ".join(f"{counts[impact]} {impact}" for impact in IMPACTS if counts[impact])
         rules = ", ".join(
             f"{rule['id']} ({rule['impact']}, {len(rule['nodes'])})"
             for rule in result["violations"]
         )
-        write(f"{test} · {name}: {found or 'none'}{f' — {rules}' if rules else ''}")
-    write(f"(details: {artifacts_dir() / 'axe' / connection.vendor}/)")
+        write(f"{test} · {name}: {found_text or 'none'}{f' — {rules}' if rules else ''}")
+    write(f"(details: {found_dir}/)")
