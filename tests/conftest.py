@@ -15,8 +15,10 @@ from django.conf import settings
 # Real hashing costs ~0.2 s a user; the suite makes hundreds. Tests only need it to work.
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
-# Uploaded artwork goes to a throwaway folder, not the developer's var/media.
+# Uploaded artwork and report files go to throwaway folders of this process, not the
+# developer's var/: nor, when the suite runs in several processes, another process's.
 settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="jinzi-test-media-")
+settings.JINZI_REPORTS_DIR = tempfile.mkdtemp(prefix="jinzi-test-reports-")
 
 # The people, records, clients and browser the portal's and the system tests share: one
 # module for both, so a session-wide fixture (the browser) is one fixture, not one a folder.

@@ -34,7 +34,8 @@ def chromium():
     gets a context of its own (its own cookies, storage and pages), a second rather than a
     new browser's start-up."""
     # Playwright's sync API runs an event loop in this thread for as long as the browser
-    # lives; the tests' own ORM reads are still synchronous and safe.
+    # lives, so from the first browser test on Django sees one; the tests' own ORM reads are
+    # still synchronous and safe, so its check is lifted for the rest of the run.
     allow = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     from playwright.sync_api import sync_playwright
