@@ -6,6 +6,7 @@ from __future__ import annotations
 import decimal
 from fractions import Fraction
 
+import jinzi
 from jinzi.stats import REVIEW_Z
 
 PLACES = decimal.Decimal("0.0001")
@@ -38,18 +39,21 @@ def ratio(numerator: Fraction | int, denominator: int) -> float | None:
 def band_text(
     expected_win: Fraction | int, variance: Fraction | int, handle: int, win: int
 ) -> dict:
-    """The band a fair period's win keeps to 95 % of the time, E ± 1.96 SD (``REVIEW_Z``),
-    in cents to 4 places, as hold (a fraction of the handle; None when nothing was staked),
-    and whether the win ``win`` lies inside it: {"z", "low", "high", "hold_low",
-    "hold_high", "inside"}."""
-    spread = _CONTEXT.multiply(decimal.Decimal(str(REVIEW_Z)), decimal.Decimal(sqrt_text(variance)))
-    centre = decimal.Decimal(decimal_text(expected_win))
-    low, high = centre - spread, centre + spread
+    """The band a fair period's win keeps to 95 % of the time, E ± 1.96 SD
+    (``jinzi.fair_band``, from E and SD as the report writes them), in cents to 4 places, as
+    hold (a fraction of the handle; None when nothing was staked), and whether the win
+    ``win`` lies inside it: {"z", "low", "high", "hold_low", "hold_high", "inside"}."""
+    low, high = jinzi.fair_band(Fraction(decimal_text(expected_win)), Fraction(sqrt_text(variance)))
     return {
         "z": REVIEW_Z,
-        "low": str(low.quantize(PLACES, context=_CONTEXT)),
-        "high": str(high.quantize(PLACES, context=_CONTEXT)),
-        "hold_low": float(low / handle) if handle else None,
-        "hold_high": float(high / handle) if handle else None,
+        "low": decimal_text(low),
+        "high": decimal_text(high),
+        "hold_low": float(_decimal(low) / handle) if handle else None,
+        "hold_high": float(_decimal(high) / handle) if handle else None,
         "inside": bool(low <= win <= high),
     }
+
+
+def _decimal(value: Fraction) -> decimal.Decimal:
+    """A band's end as a Decimal: exact (E and SD have 4 places, z two)."""
+    return _CONTEXT.divide(decimal.Decimal(value.numerator), decimal.Decimal(value.denominator))
