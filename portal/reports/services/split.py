@@ -4,8 +4,8 @@ With a result backend (``CELERY_RESULT_BACKEND``), an audit run over more than o
 day is not made by the one task that claims it: that task fixes the instant the report
 reads the rounds as of (the run's ``cutoff``) and sends a chord: one part per stretch of
 consecutive gaming days (``JINZI_AUDIT_SPLITS`` at most), each an unfinished pass
-(``resettle.resettle(part, part=True)``) sent back as JSON, then the join, which joins the
-parts (``resettle.joined``: the figures of a single pass), builds the document with that
+(``resettle(part, part=True)``) sent back as JSON, then the join, which joins the parts
+(``finishing.joined``: the figures of a single pass), builds the document with that
 pass and writes its files. If a part or the join fails, the error callback marks the run
 failed. Nothing waits on a result inside a task.
 
@@ -22,7 +22,9 @@ from celery import chord, current_app
 from django.conf import settings
 
 from portal.reports import audit_report, definitions
-from portal.reports.audit_report import resettle
+from portal.reports.audit_report.resettlement.findings import Pass
+from portal.reports.audit_report.resettlement.finishing import joined
+from portal.reports.audit_report.resettlement.resettle import resettle
 from portal.reports.audit_report.scope import scope_of
 from portal.reports.models import ReportKind, ReportRun
 
@@ -108,7 +110,7 @@ def pass_part(
     """The unfinished pass over the gaming days ``first`` to ``last`` of the report as of
     ``cutoff`` (and its ``last_round``, fixed with it), as JSON (a Celery result)."""
     part = _scope(parameters, cutoff, last_round).part(first, last)
-    return resettle.resettle(part, part=True).to_json()
+    return resettle(part, part=True).to_json()
 
 
 def joined_document(
@@ -116,7 +118,7 @@ def joined_document(
 ) -> dict:
     """The report's document from its parts' passes (``pass_part``), as of ``cutoff``: the
     same as the report made in one piece as of that instant."""
-    found = resettle.joined(resettle.Pass.from_json(part) for part in parts)
+    found = joined(Pass.from_json(part) for part in parts)
     start, end = _period(parameters)
     return audit_report.audit_report(
         start=start,

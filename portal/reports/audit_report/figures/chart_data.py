@@ -1,4 +1,4 @@
-"""The audit report's charts, as data (``portal.reports.render.charts`` draws them).
+"""The audit report's charts, as data (``portal.reports.render.chart_drawing`` draws them).
 
 - outcome frequency per number against the expected 1/13 of rounds, with the band a fair
   wheel keeps a number in 95 % of the time (binomial: ± 1.96 √(n · 1/13 · 12/13));
@@ -14,7 +14,7 @@ import math
 from fractions import Fraction
 
 import jinzi
-from portal.reports.audit_report.resettle import Pass
+from portal.reports.audit_report.resettlement.findings import Pass
 from portal.reports.audit_report.scope import Scope
 
 
