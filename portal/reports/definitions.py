@@ -82,6 +82,15 @@ class AuditParameters:
             win_threshold=stored["win_threshold"],
         )
 
+    def scope_arguments(self) -> dict[str, Any]:
+        """The report's scope as ``audit_report`` and ``scope_of`` take it."""
+        return {
+            "start": self.start,
+            "end": self.end,
+            "holder_id": self.holder,
+            "offering_id": self.offering,
+        }
+
 
 @dataclass(frozen=True)
 class Definition:
@@ -180,12 +189,7 @@ def clean_audit(raw: dict[str, Any]) -> dict[str, Any]:
 
 def _build_audit(parameters: AuditParameters, progress) -> dict:
     return audit_report.audit_report(
-        start=parameters.start,
-        end=parameters.end,
-        holder_id=parameters.holder,
-        offering_id=parameters.offering,
-        win_threshold=parameters.win_threshold,
-        progress=progress,
+        **parameters.scope_arguments(), win_threshold=parameters.win_threshold, progress=progress
     )
 
 

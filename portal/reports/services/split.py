@@ -92,14 +92,7 @@ def pass_part(
 ) -> dict:
     """The unfinished pass over the gaming days ``first`` to ``last`` of the report as of
     ``cutoff`` (and its ``last_round``, fixed with it), as JSON (a Celery result)."""
-    scope = scope_of(
-        start=parameters.start,
-        end=parameters.end,
-        holder_id=parameters.holder,
-        offering_id=parameters.offering,
-        cutoff=cutoff,
-        last_round=last_round,
-    )
+    scope = scope_of(**parameters.scope_arguments(), cutoff=cutoff, last_round=last_round)
     part = scope.part(first, last)
     return resettle(part, part=True).to_json()
 
@@ -111,10 +104,7 @@ def joined_document(
     same as the report made in one piece as of that instant."""
     found = joined(Pass.from_json(part) for part in parts)
     return audit_report.audit_report(
-        start=parameters.start,
-        end=parameters.end,
-        holder_id=parameters.holder,
-        offering_id=parameters.offering,
+        **parameters.scope_arguments(),
         win_threshold=parameters.win_threshold,
         now=cutoff,
         last_round=last_round,

@@ -93,14 +93,13 @@ def _round_cells(instant: str, text: str) -> str:
 _CSV_ROUND_CELLS = _round_cells(_ISO, _SAFE)
 _TYPED_ROUND_CELLS = _round_cells(_EPOCH_US, "{}")
 
-# The bets of each round, in order, each with its places in the lookups: its kind's odds
-# cell at (odds − 1) × kinds + kind, its spot's edge at (odds − 1) × 52 + spot.
-_BETS = f"""
+
+def _bets(cells: str) -> str:
+    """The bets of each round, in order (a ``LATERAL`` index scan), each with ``cells``:
+    the rows in round and position order with no sort of the whole."""
+    return f"""
     CROSS JOIN LATERAL (
-        SELECT b.position, b.spot, b.stake, b.returned,
-               (r.odds_id - 1) * {{kind_count}} + array_position({{kind_kinds}}::text[], b.kind)
-                   AS kind_at,
-               (r.odds_id - 1) * 52 + ({{spot_places}}::jsonb ->> b.spot)::int AS spot_at
+        SELECT b.position, {cells}
         FROM {BETS} b
         WHERE b.round_id = r.id
         ORDER BY b.position
@@ -108,6 +107,16 @@ _BETS = f"""
     ) b
     ORDER BY r.id, b.position
 """
+
+
+# The bets' cells, each with its places in the lookups: its kind's odds cell at
+# (odds − 1) × kinds + kind, its spot's edge at (odds − 1) × 52 + spot.
+_BETS = _bets(
+    """b.spot, b.stake, b.returned,
+               (r.odds_id - 1) * {kind_count} + array_position({kind_kinds}::text[], b.kind)
+                   AS kind_at,
+               (r.odds_id - 1) * 52 + ({spot_places}::jsonb ->> b.spot)::int AS spot_at"""
+)
 
 
 def _spot_at(name: str, kind: str = "bigint") -> str:
@@ -161,14 +170,7 @@ BARE_SQL = f"""
     SELECT {", ".join(f"r.{name}" for name, _ in DETAIL_ROUND_COLUMNS)},
            {", ".join(f"b.{name}" for name, _ in _BET_VALUES)}
     FROM (SELECT r.* {_SCOPE} ORDER BY r.id OFFSET 0) r
-    CROSS JOIN LATERAL (
-        SELECT b.position, {", ".join(f"b.{name}" for name, _ in _BET_VALUES)}
-        FROM {BETS} b
-        WHERE b.round_id = r.id
-        ORDER BY b.position
-        OFFSET 0
-    ) b
-    ORDER BY r.id, b.position
+    {_bets(", ".join(f"b.{name}" for name, _ in _BET_VALUES))}
     ) TO STDOUT (FORMAT csv)
 """
 
