@@ -12,6 +12,7 @@ import jinzi
 from jinzi.stats import REVIEW_Z
 
 GroupKey = tuple[int, int, int]  # offering pk, paytable pk, paytable version
+PLAYER_PREFIX = "P"  # before a player's internal id (``player_ref``)
 PLACES = decimal.Decimal("0.0001")
 _CONTEXT = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
 
@@ -25,7 +26,7 @@ def player_ref(player_id: int) -> str:
     """**Reading** (reading:player-internal-id): a player is named by the portal's internal
     id, never by name or username: pseudonymous, yet it leads back to the account for those
     allowed to look."""
-    return f"P{player_id}"
+    return f"{PLAYER_PREFIX}{player_id}"
 
 
 def decimal_text(value: Fraction | int) -> str:

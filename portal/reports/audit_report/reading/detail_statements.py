@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from portal.reports.audit_report.reading.columns import DETAIL_BET_COLUMNS, DETAIL_ROUND_COLUMNS
 from portal.reports.audit_report.reading.statements import BETS, ROUNDS
+from portal.reports.audit_report.values import PLAYER_PREFIX
 
 # The scope's rounds, as ``Scope.q`` picks them: those of the scope's offerings, each
 # started within its holder's span of instants (looked up by the offering's place in the
@@ -77,7 +78,7 @@ def _round_cells(instant: str, text: str) -> str:
     return ", ".join(
         [
             "r.sequence",
-            "'P' || r.player_id AS player",
+            f"'{PLAYER_PREFIX}' || r.player_id AS player",  # as ``player_ref`` names a player
             "r.rules_submission_id || ' v' || r.rules_version AS rules",
             "r.layout_id || ' v' || r.layout_version AS layout",
             "r.paytable_id || ' v' || r.paytable_version AS paytable",
