@@ -74,22 +74,22 @@ def _django(env: dict) -> None:
 
 def floor(scope) -> float:
     """Seconds to read every column the pass reads, of the scope's rounds and bets, with the
-    pass's own statements (``sql``), doing nothing with the bytes."""
+    pass's own statements (``reading.statements``), doing nothing with the bytes."""
     from django.db import connection
 
-    from portal.reports.audit_report import sql
+    from portal.reports.audit_report.reading import copy_out, statements
 
-    where, params = sql.scope_condition(scope)
+    where, params = statements.scope_condition(scope)
     everything = [*params, 0, scope.last_round]
-    statements = (
-        (sql.ids_statement(where), params),
-        (sql.rounds_statement(where), everything),
-        (sql.bets_statement(where), [0, scope.last_round, *everything]),
+    copies = (
+        (statements.ids_statement(where), params),
+        (statements.rounds_statement(where), everything),
+        (statements.bets_statement(where), [0, scope.last_round, *everything]),
     )
     clock = time.perf_counter()
     with connection.cursor() as cursor:
-        for statement, bound in statements:
-            with cursor.copy(sql.bound(statement, bound)) as copy:
+        for statement, bound in copies:
+            with cursor.copy(copy_out.bound(statement, bound)) as copy:
                 read = copy.read
                 while read():
                     pass
@@ -103,7 +103,10 @@ def measure() -> dict:
     from django.utils import timezone
 
     from portal.reports import render
-    from portal.reports.audit_report import audit_report, columnar, figures, resettle
+    from portal.reports.audit_report import audit_report
+    from portal.reports.audit_report.figures import sums
+    from portal.reports.audit_report.reading import copy_out
+    from portal.reports.audit_report.resettlement.resettle import resettle
     from portal.reports.audit_report.scope import scope_of
 
     end = START + datetime.timedelta(days=DAYS - 1)
@@ -121,18 +124,18 @@ def measure() -> dict:
                 cursor.fetchall()
             bare += time.perf_counter() - clock
         clock = time.perf_counter()
-        figures.round_totals(scope)
-        figures.distinct_players(scope)
-        figures.outcome_counts(scope)
+        sums.round_totals(scope)
+        sums.distinct_players(scope)
+        sums.outcome_counts(scope)
         orm += time.perf_counter() - clock
 
-    postgres = columnar.available()
+    postgres = copy_out.available()
     floors, passes = [], []
     for _ in range(3 if postgres else 1):  # floor and pass in turn, the median of each
         if postgres:
             floors.append(floor(scope))
         clock = time.perf_counter()
-        resettle.resettle(scope)
+        resettle(scope)
         passes.append(time.perf_counter() - clock)
 
     clock = time.perf_counter()

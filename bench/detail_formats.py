@@ -5,7 +5,7 @@ For an audit ``Scope`` (``portal.reports.audit_report.scope.scope_of``) it times
 calling process (Django set up, on the database the scope was read from):
 
 - bare: ``COPY`` of the detail's recorded values (the columns the detail is made from, as
-  stored; ``detail_sql.BARE_SQL``) read into the process and dropped: nothing worked out,
+  stored; ``detail_statements.BARE_SQL``) read into the process and dropped: nothing worked out,
   nothing written (PostgreSQL only; None elsewhere);
 - csv, parquet, xlsx: the detail section alone written in that format (the CSV and XLSX
   with the report's header around it, as small as a document can be) to a sink that only
@@ -47,7 +47,7 @@ class Sink:
 def _document(scope, rows: int) -> dict[str, Any]:
     from django.utils import timezone
 
-    from portal.reports.audit_report import detail
+    from portal.reports.audit_report.sections import detail
     from portal.reports.document import made, streamed_section
 
     return {
@@ -89,16 +89,16 @@ def measure_detail(scope) -> dict[str, Any]:
 
     from portal.game.models import Bet
     from portal.reports import render
-    from portal.reports.audit_report import detail_sql
+    from portal.reports.audit_report.reading import copy_out, detail_copy
     from portal.reports.document import xlsx_rows
 
     rows = Bet.objects.filter(scope.q("round__")).count()
     document = _document(scope, rows)
     found: dict[str, Any] = {"database": connection.vendor, "rows": rows}
 
-    if detail_sql.usable():
+    if copy_out.available():
         clock = time.perf_counter()
-        copied, size = detail_sql.bare_copy(scope)
+        copied, size = detail_copy.bare_copy(scope)
         found["bare"] = _figures(time.perf_counter() - clock, copied, size)
     else:
         found["bare"] = None

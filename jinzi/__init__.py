@@ -30,7 +30,7 @@ from jinzi.errors import (
     RegulationError,
 )
 from jinzi.game import EFFECTIVE, GAME_NAME, GAME_VERSION, NUMBERS, SUNSET, WHEEL_SIZE, in_force
-from jinzi.hold import RoundMoments, RoundMomentsTable, round_moments
+from jinzi.hold import RoundMoments, RoundMomentsTable, fair_band, round_moments
 from jinzi.layout import (
     BIG_NUMBERS,
     COLUMNS,
@@ -105,6 +105,7 @@ __all__ = [
     "draw",
     "edge_table",
     "format_odds",
+    "fair_band",
     "format_percent",
     "highest_edge",
     "hold_check",

@@ -14,7 +14,8 @@ Because returns are integers and each outcome has probability 1/13, 13 × mean a
 demand, which keeps the batch form in integer arithmetic.
 
 ``round_moments`` is the plain, checked path. ``RoundMomentsTable`` compiles one
-paytable and wheel for millions of rounds and agrees exactly with it.
+paytable and wheel for millions of rounds and agrees exactly with it. ``fair_band`` is the
+band a fair period's figure keeps to 95 % of the time, E ± 1.96 SD.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from jinzi.settlement import (
     spot_index_of,
     spot_indices,
 )
+from jinzi.stats import REVIEW_Z
 from jinzi.wagers import LEGAL_WAGERS, SPOT_COUNT, Wager
 from jinzi.wheel import STANDARD_WHEEL, Wheel
 
@@ -92,6 +94,20 @@ class RoundMoments:
             self.mean_return_x13 + other.mean_return_x13,
             self.variance_x169 + other.variance_x169,
         )
+
+
+def fair_band(expected, sd, per: int = 1, *, z: float = REVIEW_Z) -> tuple:
+    """The band a fair period's figure keeps to 95 % of the time: ``expected`` ± z·SD, z
+    being the hold check's "review" z (``REVIEW_Z``, 1.96): (low, high).
+
+    ``per``: the figure is a share of it (a hold: the win over the handle), ``expected``
+    given as that share already and ``sd`` as the win's, so the spread is z·SD/``per``.
+    Computed in the numbers given: floats stay floats, and with a ``Fraction`` SD the band
+    is exact (z taken as written, 1.96 = 49/25)."""
+    if isinstance(sd, Fraction):
+        z = Fraction(str(z))
+    spread = z * sd / per
+    return expected - spread, expected + spread
 
 
 def _scaled_moments(stake: int, returns: Sequence[int]) -> tuple[int, int, int]:

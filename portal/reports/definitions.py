@@ -1,7 +1,11 @@
 """Which reports exist, what parameters each takes, and how each is built.
 
-A definition reads its parameters from a request (raising ``ValidationFailed`` with the
-field), and builds the report's document (``portal.reports.document``) from them.
+A request's parameters are cleaned once (``clean``: raising ``ValidationFailed`` with the
+field), by the form that asks for a run (``portal.reports.forms.ReportForm``, the page's and
+the API's) or by the run service for the schedule: the ``Cleaned`` parameters are what a run
+stores, as JSON, and are taken as they are. The worker reads a run's stored parameters once
+into their values (``Definition.read``: dates as dates) and builds the report's document
+(``portal.reports.document``) from those.
 """
 
 from __future__ import annotations
@@ -35,12 +39,67 @@ NOT_THE_HOLDERS = "offering {id} belongs to another certificate holder than the 
 UNKNOWN_PARAMETERS = "unknown parameter(s) {names}; this report takes {known}"
 
 
+class Cleaned(dict):
+    """A report's parameters as ``clean`` read them: the JSON a run stores. ``kind``: the
+    report they were cleaned for."""
+
+    kind: str = ""
+
+
+@dataclass(frozen=True)
+class ExpiryParameters:
+    """An expiry run's stored parameters, read (``Definition.read``)."""
+
+    as_of: datetime.date
+    holder: int | None
+    offering: int | None
+
+    @classmethod
+    def read(cls, stored: dict) -> ExpiryParameters:
+        return cls(
+            datetime.date.fromisoformat(stored["as_of"]), stored["holder"], stored["offering"]
+        )
+
+
+@dataclass(frozen=True)
+class AuditParameters:
+    """An audit run's stored parameters, read (``Definition.read``): the gaming days as
+    dates, read once for the whole run (its split, its parts, its document)."""
+
+    start: datetime.date
+    end: datetime.date
+    holder: int | None
+    offering: int | None
+    win_threshold: int
+
+    @classmethod
+    def read(cls, stored: dict) -> AuditParameters:
+        return cls(
+            start=datetime.date.fromisoformat(stored["start"]),
+            end=datetime.date.fromisoformat(stored["end"]),
+            holder=stored["holder"],
+            offering=stored["offering"],
+            win_threshold=stored["win_threshold"],
+        )
+
+    def scope_arguments(self) -> dict[str, Any]:
+        """The report's scope as ``audit_report`` and ``scope_of`` take it."""
+        return {
+            "start": self.start,
+            "end": self.end,
+            "holder_id": self.holder,
+            "offering_id": self.offering,
+        }
+
+
 @dataclass(frozen=True)
 class Definition:
     kind: str
     title: str
     version: str
     parameters: tuple[str, ...]
+    # The run's stored parameters read into their values, once; the document built from them.
+    read: Callable[[dict], Any]
     build: Callable[..., dict]
     # A worker's (soft, hard) limits in seconds for one run, files included.
     time_limits: tuple[int, int] = (15 * 60, 16 * 60)
@@ -128,22 +187,17 @@ def clean_audit(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _build_audit(parameters: dict, progress) -> dict:
+def _build_audit(parameters: AuditParameters, progress) -> dict:
     return audit_report.audit_report(
-        start=datetime.date.fromisoformat(parameters["start"]),
-        end=datetime.date.fromisoformat(parameters["end"]),
-        holder_id=parameters["holder"],
-        offering_id=parameters["offering"],
-        win_threshold=parameters["win_threshold"],
-        progress=progress,
+        **parameters.scope_arguments(), win_threshold=parameters.win_threshold, progress=progress
     )
 
 
-def _build_expiry(parameters: dict, progress) -> dict:
+def _build_expiry(parameters: ExpiryParameters, progress) -> dict:
     return expiry.expiry_report(
-        as_of=datetime.date.fromisoformat(parameters["as_of"]),
-        holder_id=parameters["holder"],
-        offering_id=parameters["offering"],
+        as_of=parameters.as_of,
+        holder_id=parameters.holder,
+        offering_id=parameters.offering,
         progress=progress,
     )
 
@@ -154,6 +208,7 @@ DEFINITIONS: dict[str, Definition] = {
         title=expiry.TITLE,
         version=expiry.DEFINITION_VERSION,
         parameters=("as_of", "holder", "offering"),
+        read=ExpiryParameters.read,
         build=_build_expiry,
     ),
     ReportKind.AUDIT: Definition(
@@ -161,6 +216,7 @@ DEFINITIONS: dict[str, Definition] = {
         title=audit_report.TITLE,
         version=audit_report.DEFINITION_VERSION,
         parameters=("start", "end", "holder", "offering", "win_threshold"),
+        read=AuditParameters.read,
         build=_build_audit,
         # A month of a busy casino is millions of bets, streamed three times (CSV, XLSX up to
         # a sheet's rows, Parquet).
@@ -177,7 +233,12 @@ def definition(kind: str) -> Definition:
     return DEFINITIONS[kind]
 
 
-def clean(kind: str, raw: Any) -> dict[str, Any]:
+def clean(kind: str, raw: Any) -> Cleaned:
+    """The report's parameters read from a request, as a run stores them. Parameters
+    cleaned already for this report (the form's) are taken as they are: a request is
+    cleaned once, wherever it comes from."""
+    if isinstance(raw, Cleaned) and raw.kind == kind:
+        return raw
     known = definition(kind).parameters
     if not isinstance(raw, dict):
         raise ValidationFailed.on("parameters", f"parameters is an object with {', '.join(known)}")
@@ -187,4 +248,6 @@ def clean(kind: str, raw: Any) -> dict[str, Any]:
             "parameters",
             UNKNOWN_PARAMETERS.format(names=", ".join(sorted(unknown)), known=", ".join(known)),
         )
-    return CLEANERS[kind](raw)
+    cleaned = Cleaned(CLEANERS[kind](raw))
+    cleaned.kind = kind
+    return cleaned

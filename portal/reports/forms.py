@@ -3,9 +3,10 @@ and the reports API.
 
 Each report takes its own parameters (``Definition.parameters``), read as its definition
 reads them (``definitions.clean``: the same reading and the same messages whoever asks, the
-page, the API or the schedule). The page's fields are the parameters people choose; the
-API's body gives any of a report's parameters, and a parameter the report does not take is
-refused.
+page, the API or the schedule). They are cleaned here, once: the run service takes the
+form's ``parameters`` (``definitions.Cleaned``) as they are. The page's fields are the
+parameters people choose; the API's body gives any of a report's parameters, and a
+parameter the report does not take is refused.
 
 Money is typed in dollars and cents on the page ("10000.00", read by the portal's one
 reading of typed amounts, ``portal.core.money.cents_of``) and given in cents to the API,

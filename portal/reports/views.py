@@ -13,13 +13,13 @@ from portal.access.policy import Action
 from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.pages import domain_errors
 from portal.reports import render as formats
-from portal.reports.charts import stored_chart, stored_charts, stored_document
 from portal.reports.filtersets import RunFilter
 from portal.reports.forms import ReportForm
 from portal.reports.models import ReportRun
 from portal.reports.presenters import offering_names, parameter_lines, run_figures
 from portal.reports.services.files import report_file_downloaded
 from portal.reports.services.runs import QUEUE_DOWN, report_run_request, report_run_retry
+from portal.reports.stored_charts import stored_chart, stored_charts, stored_document
 
 
 def _runs(request: HttpRequest):
@@ -140,7 +140,7 @@ def report_chart(request: HttpRequest, pk: int, key: str) -> HttpResponse:
         raise Http404(f"this run has no chart {key}")
     # Here, not at the top: matplotlib takes half a second to import, which only a process
     # that draws a chart should pay.
-    from portal.reports.render.charts import chart_svg
+    from portal.reports.render.chart_drawing import chart_svg
 
     response = HttpResponse(chart_svg(chart), content_type="image/svg+xml")
     response["Content-Security-Policy"] = CHART_POLICY

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import jinzi
 from jinzi import (
     NUMBERS,
     SPOT_COUNT,
@@ -341,3 +342,42 @@ def test_617b8_f_c_a_compiled_moments_table_is_of_the_paytable_and_wheel_it_was_
         assert table.wheel == wheel
     assert RoundMomentsTable.for_().paytable == Paytable.minimum()
     assert RoundMomentsTable.for_().wheel == Wheel.standard()
+
+
+# --- The band a fair period keeps to (reading:expected-win) ----------------------------------
+
+
+@pytest.mark.clause("reading:expected-win", kind="proves")
+def test_the_fair_band_is_e_plus_or_minus_1_96_sd_exact_with_fractions():
+    low, high = jinzi.fair_band(Fraction(100), Fraction(10))
+
+    assert (low, high) == (Fraction(402, 5), Fraction(598, 5))  # 100 ∓ 19.6, exactly
+    assert isinstance(low, Fraction) and isinstance(high, Fraction)
+
+
+def test_the_fair_band_of_a_hold_spreads_the_wins_sd_over_the_handle():
+    low, high = jinzi.fair_band(0.05, 30.0, 1_000)
+
+    assert (low, high) == (0.05 - 1.96 * 30.0 / 1_000, 0.05 + 1.96 * 30.0 / 1_000)
+    assert isinstance(low, float)
+
+
+def test_the_fair_band_takes_another_z_and_is_a_point_without_spread():
+    assert jinzi.fair_band(Fraction(7), Fraction(2), z=3.29) == (
+        Fraction(7) - Fraction(329, 50),
+        Fraction(7) + Fraction(329, 50),
+    )
+    assert jinzi.fair_band(4.0, 0.0) == (4.0, 4.0)
+    assert jinzi.fair_band(Fraction(-3), Fraction(0), 2) == (Fraction(-3), Fraction(-3))
+
+
+@given(
+    expected=st.fractions(min_value=-(10**6), max_value=10**6),
+    sd=st.fractions(min_value=0, max_value=10**6),
+    per=st.integers(min_value=1, max_value=10**6),
+)
+def test_the_fair_band_is_centred_on_e_and_as_wide_as_3_92_sd(expected, sd, per):
+    low, high = jinzi.fair_band(expected, sd, per)
+
+    assert (low + high) / 2 == expected
+    assert (high - low) * per == 2 * Fraction(49, 25) * sd

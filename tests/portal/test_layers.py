@@ -41,15 +41,26 @@ HOUSE_PLAN = (
 )
 LAYERS = "One house plan: each layer imports only its own layer or lower"
 JINZI_PURE = "jinzi is pure game maths: it imports no Django and no portal"
+# The audit report's modules in the order its data flows, lowest first.
+AUDIT_REPORT = "portal.reports.audit_report"
+AUDIT_FLOW_PLAN = (
+    ("scope", "values"),
+    "reading",
+    "resettlement",
+    "figures",
+    "sections",
+    "document",
+)
+AUDIT_FLOW = "The audit report in the order its data flows"
 
 
 def contracts() -> dict[str, dict]:
     return {c["name"]: c for c in read_configuration(str(CONFIG))["contracts_options"]}
 
 
-def layers() -> list[set[str]]:
-    """The layers contract's layers, lowest first, each a set of its modules."""
-    written = contracts()[LAYERS]["layers"]
+def layers(name: str = LAYERS) -> list[set[str]]:
+    """A layers contract's layers, lowest first, each a set of its modules."""
+    written = contracts()[name]["layers"]
     if isinstance(written, str):
         written = written.split("\n")
     return [{name.strip() for name in layer.split("|")} for layer in reversed(written)]
@@ -80,11 +91,24 @@ def test_every_module_of_portal_is_in_a_layer():
     assert in_layers - top_level == set(), "in the contract, but no such module"
 
 
+def test_the_audit_reports_layers_are_the_order_its_data_flows():
+    plan = [set(layer) if isinstance(layer, tuple) else {layer} for layer in AUDIT_FLOW_PLAN]
+    assert contracts()[AUDIT_FLOW]["containers"] == [AUDIT_REPORT]
+    assert layers(AUDIT_FLOW) == plan
+
+
+def test_every_module_of_the_audit_report_is_in_a_layer():
+    package = importlib.import_module(AUDIT_REPORT)
+    inside = {info.name for info in pkgutil.iter_modules(package.__path__)}
+    assert inside == set().union(*layers(AUDIT_FLOW))
+
+
 def test_the_contracts_hold():
-    """Every contract: the layers, jinzi free of Django and the portal, and no cycles."""
+    """Every contract: the layers, the audit report's flow, jinzi free of Django and the
+    portal, and no cycles."""
     result = lint_imports(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert {LAYERS, JINZI_PURE} <= set(contracts())
+    assert {LAYERS, AUDIT_FLOW, JINZI_PURE} <= set(contracts())
     for name in contracts():
         assert f"{name} KEPT" in result.stdout
 
@@ -111,8 +135,22 @@ def test_the_contracts_hold():
             "portal.reports is not allowed to import portal.integrity",
         ),
         ("jinzi/rng.py", "import django\n", JINZI_PURE, "jinzi is not allowed to import django"),
+        (
+            "portal/reports/audit_report/reading/ledger.py",
+            "\n\ndef _later():\n    from portal.reports.audit_report.figures import sums\n\n"
+            "    return sums\n",
+            AUDIT_FLOW,
+            # (lint-imports breaks the line before the module it may not import)
+            "portal.reports.audit_report.reading is not allowed to import",
+        ),
     ],
-    ids=["core-imports-an-app", "import-inside-a-function", "app-imports-integrity", "jinzi"],
+    ids=[
+        "core-imports-an-app",
+        "import-inside-a-function",
+        "app-imports-integrity",
+        "jinzi",
+        "audit-reader-imports-figures",
+    ],
 )
 def test_a_planted_upward_import_breaks_the_contract(tmp_path, module, planted, contract, broken):
     copies = ("jinzi", "portal")

@@ -6,6 +6,7 @@ from django.urls import reverse
 from rest_framework import serializers
 
 from portal.api.fields import StrictInput
+from portal.reports.audit_report.resettlement.findings import PROBLEMS_LISTED
 from portal.reports.document import COLUMN_TYPES
 from portal.reports.forms import ReportForm
 from portal.reports.models import ReportKind, ReportRun
@@ -122,7 +123,8 @@ class AuditResettlement(serializers.Serializer):
     rounds = serializers.IntegerField()
     discrepancy_count = serializers.IntegerField()
     discrepancies = serializers.ListField(
-        child=serializers.DictField(), help_text="The first 1,000, each with its problem."
+        child=serializers.DictField(),
+        help_text=f"The first {PROBLEMS_LISTED:,}, each with its problem.",
     )
 
 

@@ -179,7 +179,7 @@ def _pdf_charts(document: Document) -> list[Any]:
         return []
     # Here, not at the top: matplotlib takes half a second to import, which only a process
     # that draws a chart should pay.
-    from portal.reports.render.charts import chart_png, document_charts
+    from portal.reports.render.chart_drawing import chart_png, document_charts
 
     heading = _style("chart", bold=True, size=11)
     width, height = TABLE_WIDTH, FRAME_HEIGHT - CHART_TITLE_HEIGHT - 2  # 2: rounding room

@@ -72,6 +72,8 @@ def report_run_request(*, actor, kind: str, parameters, via: str) -> tuple[Repor
     if actor is not None:
         require(actor, Action.RUN_REPORTS)
     report = definitions.definition(kind)
+    # The page's and the API's form cleaned them already (``definitions.Cleaned``): taken
+    # as they are. Anything else (a caller's own dict) is cleaned here, once.
     cleaned = definitions.clean(kind, parameters)
     if actor is not None:
         require_report(actor, cleaned.get("holder"))
@@ -155,7 +157,9 @@ def report_run_execute(*, run_id: int) -> None:
         return  # finished already (a duplicate message): nothing to do
     run = ReportRun.objects.get(pk=run_id)
     files.sweep_partial_files(run)
-    plan = split.split_plan(run)
+    report = definitions.definition(run.kind)
+    parameters = report.read(run.parameters)  # read once, for the split and the build
+    plan = split.split_plan(run, parameters)
     if plan is not None:
         # Every part and the join read the rounds as of this instant.
         cutoff = timezone.now()
@@ -167,8 +171,7 @@ def report_run_execute(*, run_id: int) -> None:
         )
         split.split_launch(run, cutoff, plan)
         return
-    report = definitions.definition(run.kind)
-    document = report.build(run.parameters, lambda done, total: _progress(run_id, done, total))
+    document = report.build(parameters, lambda done, total: _progress(run_id, done, total))
     report_run_finish(run=run, document=document)
 
 
@@ -198,7 +201,7 @@ def report_run_part(*, run_id: int, cutoff: str, first: str, last: str) -> dict 
     if run is None:
         return None
     found = split.pass_part(
-        run.parameters,
+        definitions.AuditParameters.read(run.parameters),
         run.cutoff,
         run.last_round,
         datetime.date.fromisoformat(first),
@@ -215,7 +218,8 @@ def report_run_join(*, run_id: int, cutoff: str, parts: list[dict | None]) -> No
     run = _split_run(run_id, cutoff)
     if run is None or any(part is None for part in parts):
         return
-    document = split.joined_document(run.parameters, run.cutoff, run.last_round, parts)
+    parameters = definitions.AuditParameters.read(run.parameters)
+    document = split.joined_document(parameters, run.cutoff, run.last_round, parts)
     if _split_run(run_id, cutoff) is None:
         return
     report_run_finish(run=run, document=document)

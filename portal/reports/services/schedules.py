@@ -22,7 +22,7 @@ def report_run_schedule(*, kind: str, parameters: dict) -> tuple[ReportRun, bool
     more often than its reports change (hourly, for gaming days that end at different
     hours) makes each report once. A failed run is asked for again."""
     report = definitions.definition(kind)
-    cleaned = definitions.clean(kind, parameters)
+    cleaned = definitions.clean(kind, parameters)  # once: the request takes them as they are
     key = json.dumps(cleaned, sort_keys=True, separators=(",", ":"))
     done = ReportRun.objects.filter(
         kind=kind, parameters_key=key, definition_version=report.version

@@ -4,8 +4,8 @@ With a result backend (``CELERY_RESULT_BACKEND``), an audit run over more than o
 day is not made by the one task that claims it: that task fixes the instant the report
 reads the rounds as of (the run's ``cutoff``) and sends a chord: one part per stretch of
 consecutive gaming days (``JINZI_AUDIT_SPLITS`` at most), each an unfinished pass
-(``resettle.resettle(part, part=True)``) sent back as JSON, then the join, which joins the
-parts (``resettle.joined``: the figures of a single pass), builds the document with that
+(``resettle(part, part=True)``) sent back as JSON, then the join, which joins the parts
+(``finishing.joined``: the figures of a single pass), builds the document with that
 pass and writes its files. If a part or the join fails, the error callback marks the run
 failed. Nothing waits on a result inside a task.
 
@@ -22,8 +22,11 @@ from celery import chord, current_app
 from django.conf import settings
 
 from portal.reports import audit_report, definitions
-from portal.reports.audit_report import resettle
+from portal.reports.audit_report.resettlement.findings import Pass
+from portal.reports.audit_report.resettlement.finishing import joined
+from portal.reports.audit_report.resettlement.resettle import resettle
 from portal.reports.audit_report.scope import scope_of
+from portal.reports.definitions import AuditParameters
 from portal.reports.models import ReportKind, ReportRun
 
 PART_TASK = "reports.audit_part"  # one part's pass (``portal.reports.tasks.audit_part``)
@@ -31,13 +34,6 @@ JOIN_TASK = "reports.audit_join"  # the chord's body (``portal.reports.tasks.aud
 FAILED_TASK = "reports.audit_failed"  # its error callback (``tasks.audit_failed``)
 
 Days = tuple[datetime.date, datetime.date]
-
-
-def _period(parameters: dict) -> Days:
-    return (
-        datetime.date.fromisoformat(parameters["start"]),
-        datetime.date.fromisoformat(parameters["end"]),
-    )
 
 
 def split_days(start: datetime.date, end: datetime.date, splits: int) -> list[Days]:
@@ -55,17 +51,18 @@ def split_days(start: datetime.date, end: datetime.date, splits: int) -> list[Da
     return parts
 
 
-def split_plan(run: ReportRun) -> list[Days] | None:
+def split_plan(run: ReportRun, parameters: AuditParameters | None = None) -> list[Days] | None:
     """The parts ``run`` is made in on several workers, or None when it is made in one
     piece: not an audit report, no result backend, ``JINZI_AUDIT_SPLITS`` 1, or a single
-    gaming day."""
+    gaming day. ``parameters``: the run's, read already (``Definition.read``)."""
     if run.kind != ReportKind.AUDIT or not settings.CELERY_RESULT_BACKEND:
         return None
+    if parameters is None:
+        parameters = AuditParameters.read(run.parameters)
     splits = settings.JINZI_AUDIT_SPLITS
-    start, end = _period(run.parameters)
-    if splits <= 1 or start >= end:
+    if splits <= 1 or parameters.start >= parameters.end:
         return None
-    return split_days(start, end, splits)
+    return split_days(parameters.start, parameters.end, splits)
 
 
 def split_launch(run: ReportRun, cutoff: datetime.datetime, plan: list[Days]) -> None:
@@ -86,20 +83,8 @@ def split_launch(run: ReportRun, cutoff: datetime.datetime, plan: list[Days]) ->
     chord(header, body).apply_async()
 
 
-def _scope(parameters: dict, cutoff: datetime.datetime, last_round: int):
-    start, end = _period(parameters)
-    return scope_of(
-        start=start,
-        end=end,
-        holder_id=parameters["holder"],
-        offering_id=parameters["offering"],
-        cutoff=cutoff,
-        last_round=last_round,
-    )
-
-
 def pass_part(
-    parameters: dict,
+    parameters: AuditParameters,
     cutoff: datetime.datetime,
     last_round: int,
     first: datetime.date,
@@ -107,23 +92,20 @@ def pass_part(
 ) -> dict:
     """The unfinished pass over the gaming days ``first`` to ``last`` of the report as of
     ``cutoff`` (and its ``last_round``, fixed with it), as JSON (a Celery result)."""
-    part = _scope(parameters, cutoff, last_round).part(first, last)
-    return resettle.resettle(part, part=True).to_json()
+    scope = scope_of(**parameters.scope_arguments(), cutoff=cutoff, last_round=last_round)
+    part = scope.part(first, last)
+    return resettle(part, part=True).to_json()
 
 
 def joined_document(
-    parameters: dict, cutoff: datetime.datetime, last_round: int, parts: list[dict]
+    parameters: AuditParameters, cutoff: datetime.datetime, last_round: int, parts: list[dict]
 ) -> dict:
     """The report's document from its parts' passes (``pass_part``), as of ``cutoff``: the
     same as the report made in one piece as of that instant."""
-    found = resettle.joined(resettle.Pass.from_json(part) for part in parts)
-    start, end = _period(parameters)
+    found = joined(Pass.from_json(part) for part in parts)
     return audit_report.audit_report(
-        start=start,
-        end=end,
-        holder_id=parameters["holder"],
-        offering_id=parameters["offering"],
-        win_threshold=parameters["win_threshold"],
+        **parameters.scope_arguments(),
+        win_threshold=parameters.win_threshold,
         now=cutoff,
         last_round=last_round,
         found=found,

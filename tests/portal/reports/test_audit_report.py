@@ -31,7 +31,7 @@ from portal.core import append_only
 from portal.core.padates import UTC, pa_date
 from portal.game.models import Bet, Round
 from portal.reports.audit_report import audit_report
-from portal.reports.audit_report.numbers import sqrt_text
+from portal.reports.audit_report.values import sqrt_text
 from portal.reports.document import NO_ACTIVITY
 from tests.portal.factories import approved_offering
 from tests.portal.game.conftest import FixedBits

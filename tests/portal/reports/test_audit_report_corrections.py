@@ -36,7 +36,7 @@ from portal.game.corrections import correction_approve, correction_propose
 from portal.game.funds import withdrawal_pay, withdrawal_request
 from portal.game.services import round_play
 from portal.reports.audit_report import audit_report
-from portal.reports.audit_report.numbers import sqrt_text
+from portal.reports.audit_report.values import sqrt_text
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 

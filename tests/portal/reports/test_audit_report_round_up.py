@@ -35,7 +35,7 @@ from portal.compliance.services.paytables import paytable_approve, paytable_subm
 from portal.compliance.services.rules import rules_submission_approve, rules_submission_submit
 from portal.core.padates import UTC, pa_date
 from portal.reports.audit_report import audit_report
-from portal.reports.audit_report.numbers import decimal_text
+from portal.reports.audit_report.values import decimal_text
 from tests.portal.factories import (
     MINIMUM_ODDS,
     approved_layout,

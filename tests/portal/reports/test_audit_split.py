@@ -30,7 +30,10 @@ from portal.game.models import Bet, LedgerEntry, Round
 from portal.game.services import round_play
 from portal.notifications.sources import run_finished
 from portal.reports import tasks
-from portal.reports.audit_report import audit_report, resettle
+from portal.reports.audit_report import audit_report
+from portal.reports.audit_report.resettlement.findings import Pass
+from portal.reports.audit_report.resettlement.finishing import joined
+from portal.reports.audit_report.resettlement.resettle import resettle
 from portal.reports.audit_report.scope import scope_of
 from portal.reports.models import ReportRun, RunStatus
 from portal.reports.services import runs, split
@@ -113,7 +116,7 @@ def history(player, live_offering):
     return plant_faults(players)
 
 
-def figures(found: resettle.Pass) -> dict:
+def figures(found: Pass) -> dict:
     """Every figure of a pass."""
 
     def sums(items):
@@ -137,20 +140,20 @@ def figures(found: resettle.Pass) -> dict:
     }
 
 
-def joined_by_parts(scope, splits: int) -> resettle.Pass:
+def joined_by_parts(scope, splits: int) -> Pass:
     """The parts' passes sent through JSON, as a worker sends them back, then joined."""
     parts = []
     for first, last in split.split_days(scope.start, scope.end, splits):
-        part = resettle.resettle(scope.part(first, last), part=True)
-        parts.append(resettle.Pass.from_json(json.loads(json.dumps(part.to_json()))))
-    return resettle.joined(parts)
+        part = resettle(scope.part(first, last), part=True)
+        parts.append(Pass.from_json(json.loads(json.dumps(part.to_json()))))
+    return joined(parts)
 
 
 @pytest.mark.django_db
 @pytest.mark.clause("811a.7", kind="related")
 def test_811a9_parts_joined_are_the_single_pass_with_faults_at_the_parts_edges(history):
     scope = scope_of(start=START, end=END, holder_id=None, offering_id=None, cutoff=CUTOFF)
-    single = resettle.resettle(scope)
+    single = resettle(scope)
 
     # The faults are found (each of them), so the comparisons below compare something.
     assert single.rounds_checked == 3 * 2 * DAYS - 1

@@ -17,7 +17,12 @@ from defusedxml import ElementTree
 from portal.reports import definitions, render
 from portal.reports.document import NO_ACTIVITY
 from portal.reports.models import ReportFile
-from portal.reports.render.charts import chart_png, chart_svg, document_charts, validate_chart
+from portal.reports.render.chart_drawing import (
+    chart_png,
+    chart_svg,
+    document_charts,
+    validate_chart,
+)
 from portal.reports.services import runs
 from tests.portal.reports.test_render import make_document, written
 
@@ -193,7 +198,7 @@ def test_matplotlib_keeps_its_cache_in_the_var_folder_when_home_is_not_writable(
     environment |= {"HOME": "/proc/no-home", "JINZI_VAR_DIR": str(tmp_path)}
     program = (
         "import django; django.setup();"
-        "from portal.reports.render.charts import chart_png, matplotlib;"
+        "from portal.reports.render.chart_drawing import chart_png, matplotlib;"
         "chart_png({'key': 'k', 'title': 't', 'type': 'bars', 'x_title': 'x', 'y_title': 'y',"
         " 'labels': ['a'], 'values': [1]});"
         "print(matplotlib.get_cachedir())"

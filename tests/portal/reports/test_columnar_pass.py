@@ -4,7 +4,7 @@ generated history with voids (covered and uncollected), an adjustment, deposits,
 withdrawal, a generous paytable whose returns round up (reading:round-up), and planted
 faults: a changed bet, a deleted round, a forged link, an altered text, a spot and a stake
 no table takes, a round with no bets, forged ledger entries. The account lines read from
-PostgreSQL's COPY (``ledger_columns``) are held to the ORM's the same way.
+PostgreSQL's COPY (``ledger_copy``) are held to the ORM's the same way.
 
 The blocks are made small, so faults fall on the edges between blocks too.
 """
@@ -19,7 +19,10 @@ from django.db import connection
 
 from portal.demo.history import generate_history
 from portal.game.models import Bet, LedgerEntry, Round
-from portal.reports.audit_report import audit_report, columnar, ledger_columns, resettle, sql
+from portal.reports.audit_report import audit_report
+from portal.reports.audit_report.reading import block_copy, copy_out, ledger_copy, statements
+from portal.reports.audit_report.resettlement import columnar_pass, findings, finishing
+from portal.reports.audit_report.resettlement.reference_pass import reference_pass
 from portal.reports.audit_report.scope import scope_of
 from portal.reports.document import without_streams
 from tests.portal.reports.test_audit_report import _tamper
@@ -39,7 +42,7 @@ def _acc(table: dict) -> dict:
     }
 
 
-def _picture(found: resettle.Pass) -> dict:
+def _picture(found: findings.Pass) -> dict:
     return {
         "checked": (found.rounds_checked, found.bets_checked),
         "groups": _acc(found.groups),
@@ -53,10 +56,10 @@ def _picture(found: resettle.Pass) -> dict:
 
 
 def _both(scope) -> tuple[dict, dict]:
-    reference = resettle.reference_pass(scope)
-    resettle.finish(reference)
-    fast = columnar.columnar_pass(scope)
-    resettle.finish(fast)
+    reference = reference_pass(scope)
+    finishing.finish(reference)
+    fast = columnar_pass.columnar_pass(scope)
+    finishing.finish(fast)
     return _picture(reference), _picture(fast)
 
 
@@ -98,11 +101,11 @@ def _plant_faults() -> None:
 
 @pytest.mark.postgres
 @pytest.mark.clause("811a.7", kind="proves")
-@pytest.mark.parametrize("block", [7, 64, columnar.BLOCK])
+@pytest.mark.parametrize("block", [7, 64, block_copy.BLOCK])
 def test_811a7_the_columnar_pass_finds_what_the_reference_finds(history, monkeypatch, block):
     if connection.vendor != "postgresql":
         pytest.skip("the columnar pass reads with PostgreSQL's COPY")
-    monkeypatch.setattr(columnar, "BLOCK", block)
+    monkeypatch.setattr(block_copy, "BLOCK", block)
     _plant_faults()
     scope = scope_of(start=START, end=END, holder_id=None, offering_id=None, cutoff=CUTOFF)
 
@@ -119,8 +122,8 @@ def test_811a7_the_columnar_pass_finds_what_the_reference_finds(history, monkeyp
 def test_811a9_the_report_is_the_same_whichever_pass_made_it(history, monkeypatch):
     if connection.vendor != "postgresql":
         pytest.skip("the columnar pass reads with PostgreSQL's COPY")
-    monkeypatch.setattr(columnar, "BLOCK", 50)
-    monkeypatch.setattr(ledger_columns, "CHUNK", 300)  # an account's entries across chunks
+    monkeypatch.setattr(block_copy, "BLOCK", 50)
+    monkeypatch.setattr(ledger_copy, "CHUNK", 300)  # an account's entries across chunks
     _plant_faults()
 
     def document():
@@ -129,8 +132,7 @@ def test_811a9_the_report_is_the_same_whichever_pass_made_it(history, monkeypatc
         return json.loads(json.dumps(made, default=str, sort_keys=True))
 
     fast = document()
-    monkeypatch.setattr(columnar, "available", lambda: False)
-    monkeypatch.setattr(ledger_columns, "available", lambda: False)
+    monkeypatch.setattr(copy_out, "available", lambda: False)
     reference = document()
 
     assert len(fast["reconciliation"]["accounts"]["mismatched"]) >= 2
@@ -145,14 +147,14 @@ def test_the_pass_statements_read_the_rounds_and_bets_the_orm_reads(history):
     if connection.vendor != "postgresql":
         pytest.skip("COPY is PostgreSQL's")
     scope = scope_of(start=START, end=END, holder_id=None, offering_id=None, cutoff=CUTOFF)
-    where, params = sql.scope_condition(scope)
+    where, params = statements.scope_condition(scope)
     with connection.cursor() as cursor:
         everything = [*params, 0, 10**9]
-        rounds = columnar._copied(
-            cursor, sql.rounds_statement(where), everything, columnar._ROUND_TYPES
+        rounds = copy_out.copied(
+            cursor, statements.rounds_statement(where), everything, block_copy._ROUND_TYPES
         )
-        bets = columnar._copied(
-            cursor, sql.bets_statement(where), [0, 10**9, *everything], columnar._BET_TYPES
+        bets = copy_out.copied(
+            cursor, statements.bets_statement(where), [0, 10**9, *everything], block_copy._BET_TYPES
         )
     expected = list(Round.objects.filter(scope.q()).order_by("pk").values_list("pk", "hash"))
     copied = zip(rounds.column("id").to_pylist(), rounds.column("hash").to_pylist(), strict=True)
@@ -169,12 +171,12 @@ def test_the_pass_statements_read_the_rounds_and_bets_the_orm_reads(history):
 def test_811a9_the_pass_sends_one_query_and_two_per_block(history, monkeypatch):
     from django.test.utils import CaptureQueriesContext
 
-    monkeypatch.setattr(columnar, "BLOCK", 100)
+    monkeypatch.setattr(block_copy, "BLOCK", 100)
     scope = scope_of(start=START, end=END, holder_id=None, offering_id=None, cutoff=CUTOFF)
     rounds = Round.objects.filter(scope.q()).count()
 
     with CaptureQueriesContext(connection) as queries:
-        found = columnar.columnar_pass(scope)
+        found = columnar_pass.columnar_pass(scope)
 
     blocks = -(-rounds // 100)
     assert found.rounds_checked == rounds and blocks > 3

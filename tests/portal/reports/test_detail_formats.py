@@ -27,7 +27,9 @@ from portal.core.padates import UTC
 from portal.game.corrections import correction_approve, correction_propose
 from portal.game.services import round_play
 from portal.reports import render
-from portal.reports.audit_report import audit_report, detail, detail_sql
+from portal.reports.audit_report import audit_report
+from portal.reports.audit_report.reading import copy_out, detail_copy, detail_statements
+from portal.reports.audit_report.sections import detail
 from portal.reports.render.tabular import csv_column_title, percent_number
 from tests.portal.factories import (
     MINIMUM_ODDS,
@@ -193,7 +195,7 @@ def test_the_copy_csv_detail_reads_the_rounds_the_scope_reads(day, holder_b, nar
 def test_where_the_sql_cannot_promise_the_values_the_python_path_writes_the_same_csv(
     day, monkeypatch
 ):
-    monkeypatch.setattr(detail_sql, "EXACT_BELOW", 1)  # every rounded edge out of its reach
+    monkeypatch.setattr(detail_copy, "EXACT_BELOW", 1)  # every rounded edge out of its reach
     document = report()
     [section] = [s for s in document["sections"] if s.get("streamed")]
     assert section["stream"]().write_csv(io.BytesIO()) is False  # declined, nothing written
@@ -208,21 +210,21 @@ def test_where_the_sql_cannot_promise_the_values_the_python_path_writes_the_same
 @pytest.mark.parametrize("odds", [GENEROUS, {**MINIMUM_ODDS, "split": "51/10", "street": "31/10"}])
 def test_reading_round_up_the_sqls_edge_at_every_stake_is_the_python_paths(odds):
     """Stake by stake, 2 to 20,000 cents, the percent the SQL works out in whole numbers is
-    the one the CSV writes from the exact edge as paid (``figures.Edges``)."""
+    the one the CSV writes from the exact edge as paid (``spots.Edges``)."""
     from django.db import connection
 
-    from portal.reports.audit_report.figures import Edges
+    from portal.reports.audit_report.figures.spots import Edges
 
     spots = ["split:1-2", "split:0-1", "straight:5", "straight:0", "street:1-2-3", "red"]
-    lookup = detail_sql.spot_lookup([odds], [20_000])
+    lookup = detail_copy.spot_lookup([odds], [20_000])
     places = json.loads(lookup["spot_places"])
     query = (
-        "SELECT b.spot, b.stake, " + detail_sql._PERCENT + " AS percent FROM ("
+        "SELECT b.spot, b.stake, " + detail_statements._PERCENT + " AS percent FROM ("
         "SELECT spot, stake, ({spot_places}::jsonb ->> spot)::int AS spot_at"
         " FROM unnest({spots}::text[]) AS spot, generate_series(1, 20000) AS stake) b"
     )
     with connection.cursor() as cursor:
-        cursor.execute(detail_sql._statement(query, {**lookup, "spots": spots}))
+        cursor.execute(copy_out.bound(query, {**lookup, "spots": spots}))
         names = [column.name for column in cursor.description]
         found = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 

@@ -2,7 +2,7 @@
 
 Only a succeeded run shows charts: its JSON file is the document every other format was
 written from, and its PDF drew each chart, so the specs passed the chart checks then.
-Reading never draws (``portal.reports.render.charts`` does that) and never writes.
+Reading never draws (``portal.reports.render.chart_drawing`` does that) and never writes.
 """
 
 from __future__ import annotations

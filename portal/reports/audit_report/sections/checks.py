@@ -4,19 +4,13 @@ reconciliation, the player accounts and the chain heads."""
 from __future__ import annotations
 
 import jinzi
-from portal.reports.audit_report.figures import OddRng
-from portal.reports.audit_report.resettle import LISTED, Pass
+from portal.reports.audit_report.figures.sums import OddRng
+from portal.reports.audit_report.resettlement.findings import PROBLEMS_LISTED, Pass
 from portal.reports.audit_report.scope import Scope
+from portal.reports.audit_report.values import player_ref
 from portal.reports.document import column, section
 
 PASSED = "ok"  # what a check that passed says (a blank could be a check not made)
-
-
-def player_ref(player_id: int) -> str:
-    """**Reading** (reading:player-internal-id): a player is named by the portal's internal
-    id, never by name or username: pseudonymous, yet it leads back to the account for those
-    allowed to look."""
-    return f"P{player_id}"
 
 
 def odd_rng_section(scope: Scope, odd: OddRng) -> dict:
@@ -66,7 +60,7 @@ def resettlement_section(found: Pass) -> dict:
         f"{found.discrepancy_count:,} discrepancies.",
     ]
     if found.discrepancy_count > len(rows):
-        notes.append(f"The first {LISTED:,} are listed.")
+        notes.append(f"The first {PROBLEMS_LISTED:,} are listed.")
     columns = [
         column("round", "Round id", "integer"),
         column("position", "Bet position", "integer"),

@@ -1,9 +1,11 @@
-"""The audit report's charts, as data (``portal.reports.render.charts`` draws them).
+"""The audit report's charts, as data (``portal.reports.render.chart_drawing`` draws them).
 
 - outcome frequency per number against the expected 1/13 of rounds, with the band a fair
   wheel keeps a number in 95 % of the time (binomial: ± 1.96 √(n · 1/13 · 12/13));
 - daily hold % against the expected band (E/H ± 1.96 SD/H for the day's own bets);
 - handle per gaming day.
+
+Both bands are ``jinzi.fair_band``'s, as is the summary's band of the period's win.
 """
 
 from __future__ import annotations
@@ -12,18 +14,15 @@ import math
 from fractions import Fraction
 
 import jinzi
-from jinzi.stats import REVIEW_Z
-from portal.reports.audit_report.resettle import Pass
+from portal.reports.audit_report.resettlement.findings import Pass
 from portal.reports.audit_report.scope import Scope
-
-Z95 = REVIEW_Z  # the 95 % band: the same z the hold check calls "review"
 
 
 def outcome_chart(counts: list[int]) -> dict:
     total = sum(counts)
     p = 1 / jinzi.WHEEL_SIZE
     expected = total * p
-    spread = Z95 * math.sqrt(total * p * (1 - p))
+    low, high = jinzi.fair_band(expected, math.sqrt(total * p * (1 - p)))
     return {
         "key": "outcomes",
         "title": "Outcome frequency against 1/13 of rounds",
@@ -35,8 +34,8 @@ def outcome_chart(counts: list[int]) -> dict:
         "reference": {
             "label": "Expected (1/13 of rounds), 95 % band",
             "value": expected,
-            "low": max(0.0, expected - spread),
-            "high": expected + spread,
+            "low": max(0.0, low),
+            "high": high,
         },
     }
 
@@ -55,11 +54,11 @@ def daily_charts(scope: Scope, found: Pass) -> list[dict]:
             continue
         moments = acc.moments
         e = float(moments.expected_win / acc.handle)
-        band = Z95 * math.sqrt(moments.variance) / acc.handle
+        bottom, top = jinzi.fair_band(e, math.sqrt(moments.variance), acc.handle)
         holds.append(float(Fraction(acc.handle - acc.returned, acc.handle)))
         expected.append(e)
-        low.append(e - band)
-        high.append(e + band)
+        low.append(bottom)
+        high.append(top)
         handle.append(acc.handle)
     return [
         {

@@ -1,125 +1,73 @@
 """The audit report's pass on PostgreSQL, a block of rounds at a time, as columns.
 
-The same pass as ``resettle.reference_pass`` (which a test holds it to, round for round,
-on histories with planted faults), at the speed the database hands the rows over:
+The same pass as ``reference_pass`` (which a test holds it to, round for round, on
+histories with planted faults), at the speed the database hands the rows over:
 
-1. **read**: the scope's round ids are cut into blocks of ``BLOCK`` rounds; each block's
-   rounds, then their bets, are copied out of PostgreSQL (``COPY … TO STDOUT (FORMAT
-   csv)``, the fixed statements of ``sql``) and decoded in bulk into typed columns
-   (pyarrow's CSV reader), so memory holds one block however long the period;
+1. **read**: the scope's rounds and their bets come a block at a time as typed columns
+   (``reading.block_copy``), so memory holds one block however long the period;
 2. **settle**: every bet is settled again, and every round's exact moments taken, from
    the odds and wheel the round recorded, through ``jinzi.columns`` (NumPy, vectorised over
    the block). Each distinct recorded odds, wheel, spot, kind and number list is decoded
    once per block, not once per round. A round the block path cannot take exactly (no
    bets, a spot or stake no table takes, odds whose returns round up, a very large round)
-   is settled by the reference's own ``settle_round``, so it says what the reference says;
-3. **hash**: each round's canonical bytes (``portal.game.chain.round_digest``'s JSON:
-   sorted keys, no spaces, UTF-8) are built from the columns, a column at a time, and
-   hashed with SHA-256; the link to the player's previous round is checked as the
-   reference checks it (``Pass.link``).
+   is settled by the reference's own ``round_checks.settle_round``, so it says what the
+   reference says;
+3. **hash**: each round's SHA-256 is made again from the columns (``round_hashes``) and
+   checked, and linked to the player's previous round, as the reference checks it
+   (``round_checks.check_link``).
 """
 
 from __future__ import annotations
 
-import hashlib
+import datetime
 import json
 from collections.abc import Callable
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.csv as pacsv
-from django.db import connection
 
 import jinzi
 from jinzi.columns import BlockTables
-from portal.game.chain import LATER_ROUND_FIELDS, ROUND_FIELDS
-from portal.reports.audit_report import sql
-from portal.reports.audit_report.figures import odds_key
-from portal.reports.audit_report.found import (
-    BET_COLUMNS,
-    CONTENT_CHANGED,
+from portal.reports.audit_report.reading.block_copy import blocks
+from portal.reports.audit_report.reading.columns import (
+    PASS_BET_COLUMNS,
+    PASS_ROUND_COLUMNS,
+    names,
+    of_kind,
+)
+from portal.reports.audit_report.resettlement.findings import Pass
+from portal.reports.audit_report.resettlement.round_checks import (
     SPOT_INDEX,
-    Pass,
     Tables,
+    check_link,
     check_totals,
     settle_round,
 )
+from portal.reports.audit_report.resettlement.round_hashes import round_digests
 from portal.reports.audit_report.scope import Scope
+from portal.reports.audit_report.values import odds_key
 
-BLOCK = 20_000  # rounds per block (about 200,000 bets)
-_INSTANTS = ("started_at", "ended_at", "bets_closed_at")
-_JSON = ("paytable_odds", "wheel_order")
-_INTEGERS = {
-    "player_id", "offering_id", "rules_submission_id", "rules_version", "layout_id",
-    "layout_version", "paytable_id", "paytable_version", "rng_raw", "outcome",
-    "total_staked", "total_returned", "balance_before", "balance_after", "sequence",
-}  # fmt: skip
-_NEEDS_ESCAPE = r'[\x00-\x1f"\\]'  # what JSON writes otherwise than as itself in a string
-
-
-def available() -> bool:
-    """The columnar pass reads with PostgreSQL's COPY."""
-    return connection.vendor == "postgresql"
-
-
-def _types(columns: tuple[tuple[str, str], ...]) -> dict[str, pa.DataType]:
-    kinds = {
-        "int": pa.int64(),
-        "text": pa.string(),
-        "instant": pa.timestamp("us", tz="UTC"),
-    }
-    return {name: kinds[kind] for name, kind in columns}
-
-
-_ROUND_TYPES = _types(sql.ROUND_COLUMNS)
-_BET_TYPES = _types(sql.BET_COLUMNS)
-
-
-def _copied(cursor, statement: str, params: list, types: dict[str, pa.DataType]):
-    """One COPY's rows, decoded into typed columns named as the statement names them (one
-    record batch)."""
-    data = bytearray()
-    with cursor.copy(sql.bound(statement, params)) as copy:
-        read = copy.read
-        while block := read():
-            data += block
-    if not data:
-        return pa.record_batch([pa.array([], type=kind) for kind in types.values()], list(types))
-    table = pacsv.read_csv(
-        pa.py_buffer(data),
-        read_options=pacsv.ReadOptions(column_names=list(types)),
-        parse_options=pacsv.ParseOptions(newlines_in_values=True),
-        convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False),
-    )
-    return table.combine_chunks().to_batches()[0]
+_ROUND_JSON = of_kind(PASS_ROUND_COLUMNS, "json")
+_BET_JSON = of_kind(PASS_BET_COLUMNS, "json")
+_BET_NAMES = names(PASS_BET_COLUMNS)
+_DAY = datetime.timedelta(days=1)
 
 
 def columnar_pass(
     scope: Scope, progress: Callable[[int], None] | None = None, *, part: bool = False
 ) -> Pass:
+    """The pass over the scope, a block at a time, not finished (``finishing.finish``);
+    ``progress(rounds done)`` after each block. ``part``: the scope is one part of a
+    period."""
     found = Pass(part=part)
     if not scope.holders:
         return found
     tables = Tables()
-    where, params = sql.scope_condition(scope)
-    with connection.cursor() as cursor:
-        ids = _copied(cursor, sql.ids_statement(where), params, {"id": pa.int64()})
-        ids = ids.column("id").to_numpy()
-        for at in range(0, len(ids), BLOCK):
-            first, last = int(ids[at]), int(ids[min(at + BLOCK, len(ids)) - 1])
-            rounds = _copied(
-                cursor, sql.rounds_statement(where), [*params, first, last], _ROUND_TYPES
-            )
-            bets = _copied(
-                cursor,
-                sql.bets_statement(where),
-                [first, last, *params, first, last],
-                _BET_TYPES,
-            )
-            _Block(found, tables, scope, rounds, bets).check()
-            if progress is not None:
-                progress(found.rounds_checked)
+    for rounds, bets in blocks(scope):
+        _Block(found, tables, scope, rounds, bets).check()
+        if progress is not None:
+            progress(found.rounds_checked)
     return found
 
 
@@ -149,7 +97,7 @@ class _Block:
         simple = self._settle_simple()
         # Every round of the block in id order: the ones the block path could not take are
         # settled by the reference, then each is hashed and linked as the reference does.
-        digests = self._digests()
+        digests = round_digests(self.rounds, self.bets, self.counts)
         columns = self.rounds.select(["id", "player_id", "sequence", "prev_hash", "hash"])
         ids, players, sequences, prevs, hashes = (c.to_pylist() for c in columns.columns)
         hard = np.flatnonzero(~simple)
@@ -159,9 +107,10 @@ class _Block:
         for row in range(self.n):
             if row in hard_set:
                 settle_round(found, self.tables, self.scope, *records[row])
-            if digests[row] != hashes[row]:
-                found.chain_problem(ids[row], players[row], CONTENT_CHANGED)
-            found.link(ids[row], players[row], sequences[row], prevs[row], hashes[row])
+            check_link(
+                found, ids[row], players[row], sequences[row], prevs[row], hashes[row],
+                digests[row],
+            )  # fmt: skip
 
     # --- settlement and moments -----------------------------------------------------------
 
@@ -358,38 +307,23 @@ class _Block:
                 bets, bets * stake_value, returned,
             )  # fmt: skip
 
-    # --- hashing ------------------------------------------------------------------------
-
-    def _digests(self) -> list[str]:
-        """Each round's SHA-256, made again from its columns and its bets'."""
-        bets = _bets_json(self.bets)
-        offsets = pa.array(np.concatenate(([0], np.cumsum(self.counts))).astype(np.int32))
-        lists = pa.ListArray.from_arrays(offsets, bets)
-        joined = pc.binary_join(lists, ",")
-        payloads = _rounds_json(self.rounds, joined).cast(pa.binary()).to_pylist()
-        sha256 = hashlib.sha256
-        return [sha256(payload).hexdigest() for payload in payloads]
-
     def _records(self, rows: np.ndarray) -> dict[int, tuple[dict, list]]:
         """The rounds at ``rows`` (and their bets) as the reference reads them."""
         taken = self.rounds.take(pa.array(rows))
         named = taken.to_pylist()
         found = {}
-        for row, r in zip(rows.tolist(), named, strict=True):
-            record = dict(r, pk=r["id"])
-            for name in _JSON:
+        for row, record in zip(rows.tolist(), named, strict=True):
+            for name in _ROUND_JSON:
                 record[name] = json.loads(record[name])
             found[row] = record
         bet_rows = np.flatnonzero(np.isin(self.round_of_bet, rows))
         bets_of = {row: [] for row in rows.tolist()}
         chosen = self.bets.take(pa.array(bet_rows)).to_pylist()
         for at, bet in zip(self.round_of_bet[bet_rows].tolist(), chosen, strict=True):
-            bet = dict(bet, numbers=json.loads(bet["numbers"]))
-            bets_of[at].append(tuple(bet[name] for name in BET_COLUMNS))
+            for name in _BET_JSON:
+                bet[name] = json.loads(bet[name])
+            bets_of[at].append(tuple(bet[name] for name in _BET_NAMES))
         return {row: (found[row], bets_of[row]) for row in rows.tolist()}
-
-
-_DAY = __import__("datetime").timedelta(days=1)
 
 
 def _grouped(*columns: np.ndarray) -> tuple[list[tuple], np.ndarray]:
@@ -415,82 +349,3 @@ def _grouped(*columns: np.ndarray) -> tuple[list[tuple], np.ndarray]:
 
 def _micros(instant) -> int:
     return round(instant.timestamp() * 1_000_000)
-
-
-# --- canonical JSON, a column at a time ---------------------------------------------------
-
-
-def _concat(*parts) -> pa.Array:
-    return pc.binary_join_element_wise(*parts, "")
-
-
-def _canonical(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def _each_distinct(column, make: Callable[[str], str]) -> pa.Array:
-    """``make`` applied once per distinct value of a text column."""
-    encoded = pc.dictionary_encode(column)
-    if isinstance(encoded, pa.ChunkedArray):
-        encoded = encoded.combine_chunks()
-    made = pa.array([make(text) for text in encoded.dictionary.to_pylist()], type=pa.string())
-    return made.take(encoded.indices)
-
-
-def _json_text(column) -> pa.Array:
-    """A text column as JSON strings (as ``json.dumps`` writes them, non-ASCII as is)."""
-    column = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    if pc.any(pc.match_substring_regex(column, _NEEDS_ESCAPE)).as_py():
-        return pa.array([json.dumps(text, ensure_ascii=False) for text in column.to_pylist()])
-    return _concat('"', column, '"')
-
-
-def _json_value(column) -> pa.Array:
-    """A JSON column (PostgreSQL's text of it) in canonical form, per distinct value."""
-    return _each_distinct(column, lambda text: _canonical(json.loads(text)))
-
-
-def _instant(column) -> pa.Array:
-    """An instant as ``hashed_instant_text`` writes it (UTC, six digits of microseconds)."""
-    values = column.to_numpy(zero_copy_only=False)  # datetime64[us], UTC; NaT where null
-    text = pa.array(np.datetime_as_string(values, unit="us"), mask=np.isnat(values))
-    return _concat('"', text, '+00:00"')
-
-
-def _value(table: pa.Table, name: str) -> pa.Array:
-    column = table.column(name)
-    if name in _INTEGERS or name == "position" or name in ("stake", "returned"):
-        return pc.cast(column, pa.string())
-    if name in _INSTANTS:
-        return _instant(column)
-    if name in _JSON or name == "numbers":
-        return _json_value(column)
-    return _json_text(column)
-
-
-def _bets_json(bets: pa.Table) -> pa.Array:
-    parts: list = []
-    for index, name in enumerate(
-        sorted(("position", "kind", "numbers", "spot", "stake", "returned"))
-    ):
-        parts += ["{" if index == 0 else ",", f'"{name}":', _value(bets, name)]
-    parts.append("}")
-    made = _concat(*parts)
-    return made.combine_chunks() if isinstance(made, pa.ChunkedArray) else made
-
-
-def _rounds_json(rounds: pa.Table, bets_text: pa.Array) -> pa.Array:
-    """Each round's ``round_digest`` payload: the later fields only where the round has a
-    "no more bets" instant, as the reference hashes them."""
-    later = pc.is_valid(rounds.column("bets_closed_at"))
-    parts: list = ["{"]
-    for index, name in enumerate(sorted((*ROUND_FIELDS, *LATER_ROUND_FIELDS, "bets"))):
-        key = f'{"," if index else ""}"{name}":'
-        if name == "bets":
-            parts += [key, "[", bets_text, "]"]
-        elif name in LATER_ROUND_FIELDS:
-            parts.append(pc.if_else(later, _concat(key, _value(rounds, name)), ""))
-        else:
-            parts += [key, _value(rounds, name)]
-    parts.append("}")
-    return _concat(*parts)

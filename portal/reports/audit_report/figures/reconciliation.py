@@ -12,8 +12,9 @@
   withdrawals paid − stakes + returns (+ carried in − carried out, + voids and adjustments
   in − out) = closing balance,
   every entry's running balance, and every round entry against its round's recorded
-  balances. A report of one holder reads only that holder's accounts.
-- **The chains:** the round chains of the period's rounds (``resettle``), and the whole
+  balances. A report of one holder reads only that holder's accounts. The account lines
+  are read by ``reading.ledger``; this reconciles them.
+- **The chains:** the round chains of the period's rounds (the pass), and the whole
   audit trail (``portal.audit.chain.verify_stored``); both heads are printed so they can be
   kept outside the system and compared with a later report.
 """
@@ -22,27 +23,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, OuterRef, Q, Subquery, Sum, Value
+from django.db.models import Count, Q, Sum
 
 from portal.audit.chain import stored_head, verify_stored
 from portal.game.chain import heads_digest
 from portal.game.models import (
     CorrectionKind,
     CorrectionStatus,
-    GamingAccount,
     LedgerEntry,
     LedgerKind,
     Round,
     RoundCorrection,
-    Wallet,
 )
-from portal.reports.audit_report import ledger_columns
-from portal.reports.audit_report.lines import (
-    KIND_SUM,
-    ROUND_KINDS,
-    account_row,
-)
-from portal.reports.audit_report.resettle import Pass
+from portal.reports.audit_report.resettlement.findings import Pass
 from portal.reports.audit_report.scope import Scope
 
 
@@ -66,98 +59,6 @@ def ledger_of_rounds(scope: Scope) -> tuple[int, int]:
         returns=Sum("amount", filter=Q(kind=LedgerKind.RETURN)),
     )
     return -(sums["stakes"] or 0), sums["returns"] or 0
-
-
-def accounts(scope: Scope) -> list[dict]:
-    """Per account that moved over the period's instants (and per single wallet, for the
-    entries from before accounts per holder): its opening balance (its last entry before
-    the period), deposits (older top-ups among them), paid withdrawals, stakes, returns,
-    what was carried over in or out, and its closing balance, each entry's running balance
-    checked, and each round entry checked against the balances its round recorded (and
-    hashed), as ``chain.verify_ledgers`` does. A pending withdrawal moves no money: only
-    its payout is an entry. A report narrowed to a holder or offering reads only that
-    holder's accounts (reading:one-account-per-holder). Two queries; the entries are
-    streamed, one account's sums kept at a time."""
-    first, end = scope.money_span
-    entries = LedgerEntry.objects.filter(created_at__gte=first, created_at__lt=end)
-    if scope.holder_id is not None or scope.offering_id is not None:
-        entries = entries.filter(account__holder_id__in=list(scope.holders))
-    if scope.offering_id is not None:
-        entries = entries.filter(wallet__player_id__in=scope_players(scope))
-    openings = _openings(entries, first)
-    if scope.offering_id is None and ledger_columns.available():
-        # On PostgreSQL the same lines from the entries copied out, a chunk at a time.
-        holders = list(scope.holders) if scope.holder_id is not None else None
-        return ledger_columns.account_rows(scope, first, end, holders, openings)
-    streamed = entries.order_by("account_id", "wallet_id", "pk").values_list(*LEDGER_COLUMNS)
-    rows: list[dict] = []
-    row = None
-    for (
-        account,
-        holder,
-        wallet,
-        player,
-        kind,
-        amount,
-        after,
-        round_id,
-        r_before,
-        r_staked,
-        r_after,
-    ) in streamed.iterator(chunk_size=10_000):
-        key = ("account", account) if account is not None else ("wallet", wallet)
-        if row is None or row["key"] != key:
-            opening = openings.get(key) or 0
-            row = account_row(scope, key, account, holder, wallet, player, opening)
-            rows.append(row)
-        row["entries"] += 1
-        row[KIND_SUM[kind]] += abs(amount)
-        row["closing"] += amount
-        if after != row["closing"] and not row["problem"]:
-            row["problem"] = f"an entry says {after}, the ledger adds up to {row['closing']}"
-        if kind in ROUND_KINDS and not row["problem"]:
-            recorded = r_before - r_staked if kind == LedgerKind.STAKE else r_after
-            if after != recorded:
-                row["problem"] = f"round {round_id} recorded {recorded}, its entry {after}"
-    for row in rows:
-        row["ok"] = not row["problem"]
-    return rows
-
-
-def _openings(entries, first) -> dict[tuple[str, int], int | None]:
-    """Each account's and single wallet's balance before ``first`` (its last entry's), for
-    those ``entries`` move: one query."""
-    before = LedgerEntry.objects.filter(created_at__lt=first).order_by("-created_at", "-pk")
-    of_account = before.filter(account=OuterRef("pk")).values("balance_after")[:1]
-    of_wallet = before.filter(wallet=OuterRef("pk"), account=None).values("balance_after")[:1]
-    accounts = (
-        GamingAccount.objects.filter(pk__in=entries.values("account_id"))
-        .annotate(kind=Value("account"), opening=Subquery(of_account))
-        .order_by()
-        .values_list("kind", "pk", "opening")
-    )
-    wallets = (
-        Wallet.objects.filter(pk__in=entries.filter(account=None).values("wallet_id"))
-        .annotate(kind=Value("wallet"), opening=Subquery(of_wallet))
-        .order_by()
-        .values_list("kind", "pk", "opening")
-    )
-    return {(kind, pk): opening for kind, pk, opening in accounts.union(wallets, all=True)}
-
-
-LEDGER_COLUMNS = (
-    "account_id",
-    "account__holder_id",
-    "wallet_id",
-    "wallet__player_id",
-    "kind",
-    "amount",
-    "balance_after",
-    "round_id",
-    "round__balance_before",
-    "round__total_staked",
-    "round__balance_after",
-)
 
 
 @dataclass(frozen=True)
@@ -234,10 +135,6 @@ def corrected(scope: Scope) -> Corrected:
     )
 
 
-def scope_players(scope: Scope):
-    return Round.objects.filter(scope.q()).values("player_id").distinct()
-
-
 def ledger_label(row: dict) -> str:
     """An account line's name: the account, or the single wallet of older entries."""
     if row["account"] is not None:
@@ -249,14 +146,14 @@ def reconciliation(
     *,
     stakes: Money,
     returns: Money,
-    account_rows: list[dict],
+    account_lines: list[dict],
     found: Pass,
     corrections: Corrected,
 ) -> dict:
     """The contract's ``reconciliation`` object; the audit chain is verified here."""
     audit = verify_stored()
     sequence, head = stored_head()
-    bad = [row for row in account_rows if not row["ok"]]
+    bad = [row for row in account_lines if not row["ok"]]
     c = corrections
     return {
         "ok": stakes.ok
@@ -285,7 +182,7 @@ def reconciliation(
             "debited": c.adjusted_out,
             "uncollected": c.adjustment_uncollected,
         },
-        "accounts": {"checked": len(account_rows), "mismatched": [ledger_label(r) for r in bad]},
+        "accounts": {"checked": len(account_lines), "mismatched": [ledger_label(r) for r in bad]},
         "round_chains": {
             "ok": found.chain_problem_count == 0,
             "rounds_checked": found.rounds_checked,

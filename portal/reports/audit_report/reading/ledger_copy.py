@@ -1,8 +1,8 @@
 """The audit report's account lines on PostgreSQL: the ledger entries of the period copied
-out (``COPY … TO STDOUT (FORMAT csv)``, ``sql.ledger_statement``) and checked a chunk of
-entries at a time, as columns.
+out (``COPY … TO STDOUT (FORMAT csv)``, ``statements.ledger_statement``) and checked a chunk
+of entries at a time, as columns.
 
-The same lines as ``reconcile.accounts`` makes from the ORM (a test holds them equal, with
+The same lines as ``ledger.account_lines`` makes from the ORM (a test holds them equal, with
 forged entries): per account (or older single wallet), in account, wallet and entry order,
 its opening balance, the sums moved by kind, its closing balance, and the first entry whose
 running balance, or whose round's recorded balance, disagrees with it.
@@ -18,20 +18,18 @@ import pyarrow.csv as pacsv
 from django.db import connection
 
 from portal.game.models import LedgerKind
-from portal.reports.audit_report import sql
-from portal.reports.audit_report.lines import KIND_SUM, account_row
+from portal.reports.audit_report.reading.account_line import KIND_SUM, new_line
+from portal.reports.audit_report.reading.columns import LEDGER_COLUMNS
+from portal.reports.audit_report.reading.copy_out import arrow_types, bound
+from portal.reports.audit_report.reading.statements import ledger_statement
 from portal.reports.audit_report.scope import Scope
 
 CHUNK = 16 << 20  # bytes of entries decoded at a time
-_TYPES = {name: pa.int64() if kind == "int" else pa.string() for name, kind in sql.LEDGER_COLUMNS}
+_TYPES = arrow_types(LEDGER_COLUMNS)
 _STAKE, _RETURN = LedgerKind.STAKE.value, LedgerKind.RETURN.value
 
 
-def available() -> bool:
-    return connection.vendor == "postgresql"
-
-
-def account_rows(
+def copied_lines(
     scope: Scope,
     first: datetime.datetime,
     end: datetime.datetime,
@@ -39,9 +37,9 @@ def account_rows(
     openings: dict,
 ) -> list[dict]:
     rows: list[dict] = []
-    statement, params = sql.ledger_statement(first, end, holders)
+    statement, params = ledger_statement(first, end, holders)
     pending = bytearray()
-    with connection.cursor() as cursor, cursor.copy(sql.bound(statement, params)) as copy:
+    with connection.cursor() as cursor, cursor.copy(bound(statement, params)) as copy:
         read = copy.read
         while block := read():
             pending += block
@@ -68,13 +66,15 @@ def _chunk(scope: Scope, rows: list[dict], openings: dict, data: bytearray) -> N
         return values.fill_null(fill).to_numpy() if values.null_count else values.to_numpy()
 
     account, wallet = column("account_id"), column("wallet_id")
-    holder, player = table.column("holder_id").to_pylist(), column("player_id")
+    holder, player = table.column("account__holder_id").to_pylist(), column("wallet__player_id")
     kinds = table.column("kind").combine_chunks().dictionary_encode()
     names = kinds.dictionary.to_pylist()
     kind = kinds.indices.to_numpy(zero_copy_only=False)
     amount, after = column("amount"), column("balance_after")
     round_id = column("round_id")
-    r_before, r_staked, r_after = (column(n, 0) for n in ("r_before", "r_staked", "r_after"))
+    r_before, r_staked, r_after = (
+        column(f"round__{name}", 0) for name in ("balance_before", "total_staked", "balance_after")
+    )
     # Entries of one line are together: a line starts where the key changes.
     key = np.where(account >= 0, account * 2, wallet * 2 + 1)
     starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
@@ -92,7 +92,7 @@ def _chunk(scope: Scope, rows: list[dict], openings: dict, data: bytearray) -> N
         if rows and rows[-1]["key"] == line:
             row = rows[-1]  # the line goes on from the chunk before
         else:
-            row = account_row(
+            row = new_line(
                 scope, line, line[1] if line[0] == "account" else None, holder[lo],
                 int(wallet[lo]), int(player[lo]), openings.get(line) or 0,
             )  # fmt: skip

@@ -15,13 +15,13 @@ from __future__ import annotations
 from django.db.models import Count, Q
 
 from portal.game.models import CorrectionKind, CorrectionStatus, RoundCorrection
-from portal.reports.audit_report.checks import player_ref
 from portal.reports.audit_report.scope import Scope
+from portal.reports.audit_report.values import player_ref
 from portal.reports.document import column, section
 
-LISTED = 1_000
+CORRECTIONS_LISTED = 1_000  # voids, and adjustments, listed in full (each kind)
 
-COLUMNS = (
+CORRECTION_COLUMNS = (
     "pk", "kind", "round_id", "round__offering_id", "round__player_id", "round__started_at",
     "round__total_staked", "round__total_returned", "amount", "credited", "debited",
     "uncollected", "reason", "notice", "proposed_by__username", "proposed_at",
@@ -30,19 +30,19 @@ COLUMNS = (
 
 
 def _decided(scope: Scope) -> dict[str, list[dict]]:
-    """The period's approved voids and adjustments by kind, the first ``LISTED`` of each:
-    one query."""
+    """The period's approved voids and adjustments by kind, the first ``CORRECTIONS_LISTED``
+    of each: one query."""
     rows = (
         RoundCorrection.objects.filter(
             scope.q("round__"), status=CorrectionStatus.APPROVED, decided_at__lt=scope.cutoff
         )
         .order_by("kind", "round_id", "pk")
-        .values(*COLUMNS)
+        .values(*CORRECTION_COLUMNS)
     )
     found: dict[str, list[dict]] = {kind: [] for kind in CorrectionKind}
-    for row in rows.iterator(chunk_size=LISTED):
+    for row in rows.iterator(chunk_size=CORRECTIONS_LISTED):
         listed = found[row["kind"]]
-        if len(listed) < LISTED:
+        if len(listed) < CORRECTIONS_LISTED:
             listed.append(row)
     return found
 
@@ -168,8 +168,8 @@ def adjustments_section(scope: Scope, decided: list[dict], waiting: dict[str, in
 
 def _section(key: str, title: str, columns, rows: list[dict], summed, notes: list[str]) -> dict:
     """The section, with the totals of the ``summed`` columns and, when the list was cut
-    at ``LISTED``, a note saying so."""
-    if len(rows) == LISTED:
-        notes.append(f"The first {LISTED:,} are listed, by round id.")
+    at ``CORRECTIONS_LISTED``, a note saying so."""
+    if len(rows) == CORRECTIONS_LISTED:
+        notes.append(f"The first {CORRECTIONS_LISTED:,} are listed, by round id.")
     totals = {name: sum(row[name] for row in rows) for name in summed} if rows else None
     return section(key, title, columns, rows, totals=totals, notes=notes)

@@ -4,13 +4,13 @@ apart from play, reading:voids-and-adjustments).
 
 Millions of rows never sit in memory: the rows are made as the writer asks for them, each
 time a file is written. ``detail_rows`` returns them as ``DetailRows``: iterated, they come
-from the same two cursors the re-settlement walks (``rounds_with_bets``), each bet's house
+from the same two cursors the reference pass walks (``round_cursors``), each bet's house
 edge that of its spot at its stake, as paid (returns rounded up, reading:round-up), worked
 out once per distinct odds, spot and stake of the file. That is the reference, and the
 route on SQLite. On PostgreSQL the CSV and Parquet writers take the faster routes
 ``DetailRows`` offers (``write_csv``, ``record_batches``): the same rows made by the database
-and streamed by COPY (``detail_sql``), which fall back to the reference where they cannot
-promise the same values.
+and streamed by COPY (``reading.detail_copy``), which fall back to the reference where they
+cannot promise the same values.
 """
 
 from __future__ import annotations
@@ -19,38 +19,19 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 import jinzi
-from portal.reports.audit_report import detail_sql
-from portal.reports.audit_report.checks import player_ref
-from portal.reports.audit_report.figures import Edges
-from portal.reports.audit_report.resettle import rounds_with_bets
+from portal.reports.audit_report.figures.spots import Edges
+from portal.reports.audit_report.reading import detail_copy
+from portal.reports.audit_report.reading.columns import (
+    DETAIL_BET_COLUMNS,
+    DETAIL_ROUND_COLUMNS,
+    names,
+)
+from portal.reports.audit_report.reading.round_cursors import rounds_with_bets
 from portal.reports.audit_report.scope import Scope
+from portal.reports.audit_report.values import player_ref
 from portal.reports.document import column
 
-ROUND_COLUMNS = (
-    "pk",
-    "sequence",
-    "player_id",
-    "offering_id",
-    "rules_submission_id",
-    "rules_version",
-    "layout_id",
-    "layout_version",
-    "paytable_id",
-    "paytable_version",
-    "paytable_odds",
-    "wheel_order",
-    "first_colour",
-    "started_at",
-    "bets_closed_at",
-    "ended_at",
-    "rng_raw",
-    "rng_method",
-    "outcome",
-    "balance_before",
-    "balance_after",
-    "hash",
-)
-BET_COLUMNS = ("round_id", "position", "spot", "kind", "stake", "returned")
+_ROUND_NAMES = names(DETAIL_ROUND_COLUMNS)
 
 COLUMNS = [
     column("round", "Round id", "integer"),
@@ -94,12 +75,12 @@ class DetailRows:
     def write_csv(self, out: BinaryIO) -> bool:
         """The rows as ``write_csv`` writes them, straight to ``out`` from a COPY; False
         (nothing written) where the writer must iterate instead."""
-        return detail_sql.copy_csv(self.scope, out)
+        return detail_copy.copy_csv(self.scope, out)
 
     def record_batches(self, schema, rows: int) -> Iterator | None:
         """The rows as Arrow record batches of ``schema`` (a field per column, in order),
         ``rows`` rows each, typed from a COPY; None where the writer must iterate."""
-        return detail_sql.record_batches(self.scope, schema, rows)
+        return detail_copy.record_batches(self.scope, schema, rows)
 
 
 def detail_rows(scope: Scope) -> DetailRows:
@@ -110,15 +91,15 @@ def detail_rows(scope: Scope) -> DetailRows:
 def _rows(scope: Scope) -> Iterator[list]:
     colours: dict[tuple, str] = {}
     edges = Edges()
-    for row, bets in rounds_with_bets(scope, ROUND_COLUMNS, BET_COLUMNS):
-        r = dict(zip(ROUND_COLUMNS, row, strict=True))
+    for row, bets in rounds_with_bets(scope, DETAIL_ROUND_COLUMNS, DETAIL_BET_COLUMNS):
+        r = dict(zip(_ROUND_NAMES, row, strict=True))
         holder_pk, offering = scope.offerings[r["offering_id"]]
         wheel_key = (tuple(r["wheel_order"]), r["first_colour"], r["outcome"])
         if wheel_key not in colours:
             wheel = jinzi.Wheel.of(r["wheel_order"], r["first_colour"])
             colours[wheel_key] = wheel.color(r["outcome"]).value
         head = [
-            r["pk"],
+            r["id"],
             r["sequence"],
             player_ref(r["player_id"]),
             scope.holders[holder_pk].name,
@@ -137,7 +118,7 @@ def _rows(scope: Scope) -> Iterator[list]:
             colours[wheel_key],
         ]
         # § 617a.6: a void round's bets are listed as recorded, and marked.
-        state = "void" if r["pk"] in scope.voided else ""
+        state = "void" if r["id"] in scope.voided else ""
         tail = [r["balance_before"], r["balance_after"], r["hash"], state]
         odds = r["paytable_odds"]
         for _, _, spot, kind, stake, returned in bets:

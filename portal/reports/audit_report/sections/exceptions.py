@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from portal.audit.models import AuditEvent
 from portal.audit.services import EXPORTED
-from portal.reports.audit_report.checks import player_ref
-from portal.reports.audit_report.figures import LISTED, SpotTotal
-from portal.reports.audit_report.numbers import decimal_text, ratio
+from portal.reports.audit_report.figures.spots import SpotTotal
+from portal.reports.audit_report.figures.sums import ROUNDS_LISTED
 from portal.reports.audit_report.scope import Scope
+from portal.reports.audit_report.values import decimal_text, player_ref, ratio
 from portal.reports.document import column, section
 from portal.reports.expiry.activity import changes_section, violations_section
 from portal.reports.expiry.world import load_world
@@ -52,8 +52,8 @@ def big_wins_section(scope: Scope, wins: list[dict], threshold: int) -> dict:
         column("won", "Player's win", "money"),
     ]
     notes = [f"Rounds whose player won {threshold:,} cents or more (returned − staked)."]
-    if len(rows) == LISTED:
-        notes.append(f"The largest {LISTED:,} are listed; raise the threshold to see fewer.")
+    if len(rows) == ROUNDS_LISTED:
+        notes.append(f"The largest {ROUNDS_LISTED:,} are listed; raise the threshold to see fewer.")
     totals = {"won": sum(r["won"] for r in rows)} if rows else None
     return section(
         "big_wins", "Single wins above the threshold", columns, rows, totals=totals, notes=notes

@@ -1,6 +1,6 @@
 """An account line of the audit report's reconciliation: what it adds up, by kind of
 ledger entry, and how a new one starts. Shared by the two readers of the ledger:
-``reconcile.accounts`` (the ORM) and ``ledger_columns`` (PostgreSQL's COPY)."""
+``ledger.account_lines`` (the ORM) and ``ledger_copy`` (PostgreSQL's COPY)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ MONEY_MOVED = (
 ROUND_KINDS = (LedgerKind.STAKE, LedgerKind.RETURN)
 
 
-def account_row(
+def new_line(
     scope: Scope, key: tuple[str, int], account, holder, wallet, player, opening: int
 ) -> dict:
     """A new account line (``key``: ("account", pk) or ("wallet", pk)), nothing moved yet;

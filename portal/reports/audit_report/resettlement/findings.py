@@ -1,40 +1,24 @@
-"""What the audit report's pass finds, and the checks every pass makes the same way.
+"""What the audit report's pass finds, and how the parts of a pass are joined.
 
 ``Pass`` holds the figures (by offering and paytable version, by gaming day, by spot and
-stake), the problems (the first ``LISTED`` of each kind by round, and their counts), each
-player's last round, and the links still to check. ``settle_round`` settles one round
-again from what it recorded and ``check_link`` places it in its player's chain: the
-reference pass (``resettle``) calls them for every round, the columnar pass (``columnar``)
-for the rounds its blocks cannot take. ``finish`` makes the checks that need the whole
-period; ``joined`` joins the parts of a period made apart.
+stake), the problems (the first ``PROBLEMS_LISTED`` of each kind by round, and their
+counts), each player's last round, and the links still to check. Every pass fills one the
+same way (``round_checks``); a pass split into parts is sent back as JSON (``to_json``,
+``from_json``) and joined (``join``; ``finishing.joined``) into the same figures as a single
+pass.
 """
 
 from __future__ import annotations
 
 import datetime
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from django.db.models import Q
-
 import jinzi
-from portal.core.hashing import GENESIS_HASH
-from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS
-from portal.game.models import Round, Wallet
-from portal.reports.audit_report.figures import GroupKey, odds_key
-from portal.reports.audit_report.scope import Scope
+from portal.reports.audit_report.values import GroupKey, odds_key
 
-CHUNK = 5_000  # rows a cursor fetches at a time
-LISTED = 1_000  # problems listed in full; the count is always whole
-LINKS_BATCH = 1_000  # chain links looked up in the database at a time
-SPOT_INDEX = {wager.spot: wager.spot_index for wager in jinzi.legal_wagers()}
-ROUND_COLUMNS = (
-    "pk",
-    *dict.fromkeys((*ROUND_FIELDS, *LATER_ROUND_FIELDS)),
-    "hash",
-)
-BET_COLUMNS = ("round_id", *BET_FIELDS)
+PROBLEMS_LISTED = 1_000  # problems of each kind listed in full; the count is always whole
 
 
 @dataclass
@@ -72,7 +56,7 @@ class Accumulated:
 
 
 class Problems:
-    """Problems found: every one counted, the ``LISTED`` first by ``key`` kept, so a pass
+    """Problems found: every one counted, the ``PROBLEMS_LISTED`` first by ``key`` kept, so a pass
     split into parts and joined lists the same ones as a single pass."""
 
     def __init__(self, key: Callable[[dict], tuple]) -> None:
@@ -81,7 +65,7 @@ class Problems:
     def add(self, row: dict) -> None:
         self.count += 1
         self._kept.append(row)
-        if len(self._kept) >= 2 * LISTED:
+        if len(self._kept) >= 2 * PROBLEMS_LISTED:
             self._trim()
 
     def merge(self, other: Problems) -> None:
@@ -90,7 +74,7 @@ class Problems:
         self._trim()
 
     def _trim(self) -> None:
-        self._kept = sorted(self._kept, key=self.key)[:LISTED]
+        self._kept = sorted(self._kept, key=self.key)[:PROBLEMS_LISTED]
 
     @property
     def listed(self) -> list[dict]:
@@ -195,8 +179,6 @@ class Pass:
                 round_id, player, "its prev_hash does not match the player's previous round"
             )
         self.last[player] = (sequence, hash_)
-        if not self.part and len(self.first_links) >= LINKS_BATCH:
-            _check_links(self)
 
     def to_json(self) -> dict:
         """The pass as JSON (a part's result, sent back from a worker); ``from_json``
@@ -265,181 +247,3 @@ class Pass:
             self.ends[(player, sequence)] = hash_
             if player not in self.last or self.last[player][0] < sequence:
                 self.last[player] = (sequence, hash_)
-
-
-class Tables:
-    """The compiled settlement and moments tables of each recorded odds and wheel."""
-
-    def __init__(self) -> None:
-        self._known: dict[tuple, tuple[jinzi.SettlementTable, jinzi.RoundMomentsTable]] = {}
-
-    def of(self, odds: dict, order: list, first: str):
-        key = (odds_key(odds), tuple(order), first)
-        tables = self._known.get(key)
-        if tables is None:
-            paytable, wheel = jinzi.Paytable.of(odds), jinzi.Wheel.of(order, first)
-            tables = (
-                jinzi.SettlementTable.for_(paytable, wheel),
-                jinzi.RoundMomentsTable.for_(paytable, wheel),
-            )
-            self._known[key] = tables
-        return tables
-
-
-def joined(parts: Iterable[Pass]) -> Pass:
-    """The parts of a period joined into one pass, then finished: the links and chain heads
-    at the parts' edges are checked against each other, the rest against the stored rounds,
-    exactly as a single pass checks them."""
-    found = Pass()
-    for one in parts:
-        found.join(one)
-    finish(found)
-    return found
-
-
-def finish(found: Pass) -> None:
-    """The checks that need every round of the period seen: each first link whose previous
-    round some part saw is compared with it; the others, and each player's last round, are
-    checked against the stored rounds and wallets."""
-    links, found.first_links = found.first_links, []
-    for round_id, player, sequence, prev in links:
-        before = found.ends.get((player, sequence - 1)) if sequence > 1 else None
-        if before is None:
-            found.first_links.append((round_id, player, sequence, prev))
-            if len(found.first_links) >= LINKS_BATCH:
-                _check_links(found)
-        elif before != prev:
-            found.chain_problem(
-                round_id, player, "its prev_hash does not match the player's previous round"
-            )
-    _check_links(found)
-    found.ends = {}
-    found.part = False
-    _check_heads(found)
-
-
-def settle_round(found: Pass, tables: Tables, scope: Scope, record: dict, bets: list) -> None:
-    """One round settled again from what it recorded (``record``: ``ROUND_COLUMNS`` by
-    name; ``bets``: ``BET_COLUMNS`` tuples): its bets compared with what was paid, its
-    totals with its bets', its moments and bets added to the figures when it counts as
-    play. Its place in the chain is ``check_link``'s."""
-    round_id, outcome = record["pk"], record["outcome"]
-    found.rounds_checked += 1
-    spots = [bet[4] for bet in bets]
-    stakes = [bet[5] for bet in bets]
-    paid = [bet[6] for bet in bets]
-    found.bets_checked += len(bets)
-    # A void round (§ 617a.6) is settled again and chain-checked, but is not play: its
-    # bets and moments count towards no handle, expected win or SD.
-    played = round_id not in scope.voided
-    group = (record["offering_id"], record["paytable_id"], record["paytable_version"])
-    if played:
-        for spot, stake, returned in zip(spots, stakes, paid, strict=True):
-            found.add_bet(group, record["paytable_odds"], spot, stake, returned)
-    try:
-        settlement, moments_table = tables.of(
-            record["paytable_odds"], record["wheel_order"], record["first_colour"]
-        )
-        indices = [SPOT_INDEX[spot] for spot in spots]
-        again = settlement.settle_columns(outcome, indices, stakes)
-        moments = moments_table.moments(indices, stakes)
-    except (jinzi.JinziError, KeyError, ValueError, TypeError) as error:
-        found.discrepancy(
-            round=round_id, position=None, spot="", stake=sum(stakes), paid=sum(paid),
-            settled=None, problem=f"cannot be settled again: {error}",
-        )  # fmt: skip
-    else:
-        for bet, returned, settled in zip(bets, paid, again, strict=True):
-            if returned != settled:
-                found.discrepancy(
-                    round=round_id, position=bet[1], spot=bet[4], stake=bet[5], paid=returned,
-                    settled=settled, problem="paid differs from the re-settlement",
-                )  # fmt: skip
-        if played:
-            staked, returned = record["total_staked"], record["total_returned"]
-            found.groups[group].add(staked, returned, moments)
-            day = scope.gaming_day(record["offering_id"], record["started_at"])
-            found.days[day].add(staked, returned, moments)
-    check_totals(found, round_id, record["total_staked"], record["total_returned"], stakes, paid)
-
-
-def check_totals(
-    found: Pass, round_id: int, total_staked: int, total_returned: int, stakes, paid
-) -> None:
-    staked, returned = sum(stakes), sum(paid)
-    if staked != total_staked or returned != total_returned:
-        found.discrepancy(
-            round=round_id, position=None, spot="(round totals)", stake=total_staked,
-            paid=total_returned, settled=returned,
-            problem=f"the round's totals differ from its bets' (stakes {staked})",
-        )  # fmt: skip
-
-
-CONTENT_CHANGED = "its content does not match its hash (the round or a bet was altered)"
-
-
-def check_link(found: Pass, record: dict, digest: str) -> None:
-    """The round's hash made again (``digest``) against the stored one, and its link."""
-    round_id, player = record["pk"], record["player_id"]
-    if digest != record["hash"]:
-        found.chain_problem(round_id, player, CONTENT_CHANGED)
-    found.link(round_id, player, record["sequence"], record["prev_hash"], record["hash"])
-
-
-def _check_links(found: Pass) -> None:
-    """Each round whose previous round the pass did not see links to the player's stored
-    round before it (or, as a first round, to the genesis hash): a deleted round shows.
-    Checked and forgotten a batch at a time, so memory stays flat."""
-    links, found.first_links = found.first_links, []
-    wanted = [prev for _, _, sequence, prev in links if sequence > 1]
-    before = {
-        hash_: (player, sequence)
-        for hash_, player, sequence in Round.objects.filter(hash__in=wanted).values_list(
-            "hash", "player_id", "sequence"
-        )
-    }
-    for round_id, player, sequence, prev in links:
-        if sequence == 1:
-            if prev != GENESIS_HASH:
-                found.chain_problem(round_id, player, "a first round not linked to the genesis")
-        elif before.get(prev) != (player, sequence - 1):
-            found.chain_problem(
-                round_id, player, "its prev_hash is not the hash of the player's round before"
-            )
-
-
-def _check_heads(found: Pass) -> None:
-    """Each player's last round of the period is followed by their next stored round (which
-    must link to it), or is the last round their wallet records: a deleted or altered
-    latest round shows, as ``verify_round_chain`` finds it."""
-    heads = sorted(found.heads.items())
-    for start in range(0, len(heads), LINKS_BATCH):
-        batch = heads[start : start + LINKS_BATCH]
-        following = Q()
-        for player, (sequence, _) in batch:
-            following |= Q(player_id=player, sequence=sequence + 1)
-        after = {
-            player: prev
-            for player, prev in Round.objects.filter(following).values_list(
-                "player_id", "prev_hash"
-            )
-        }
-        wallets = dict(
-            (player, (played, head))
-            for player, played, head in Wallet.objects.filter(
-                player_id__in=[player for player, _ in batch]
-            ).values_list("player_id", "rounds_played", "chain_head")
-        )
-        for player, (sequence, hash_) in batch:
-            if player in after:
-                if after[player] != hash_:
-                    found.chain_problem(
-                        None, player, f"round {sequence + 1} does not link to round {sequence}"
-                    )
-            elif wallets.get(player) != (sequence, hash_):
-                found.chain_problem(
-                    None,
-                    player,
-                    f"the wallet's chain ends elsewhere than round {sequence}: a later round "
-                    "is missing",
-                )

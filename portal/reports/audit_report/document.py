@@ -1,0 +1,213 @@
+"""The audit report's document: what an auditor signs for a period of gaming days
+(reading:expected-win, § 811a.9), made from its parts in the order the data flows.
+
+``audit_report`` returns the report document (``portal.reports.document``) with, beside its
+sections, the contract's own keys: ``period`` {start, end}, ``totals``, ``outcome_counts``,
+``chi_square``, ``chi_square_p``, ``resettlement``, ``reconciliation``, ``groups``,
+``by_kind`` and ``charts``. Money is integer cents; expected win and SD are decimal strings
+in cents to 4 places.
+
+Its parts, in order (each timed in ``timings``, in seconds):
+1. ``figures``: the database's sums of rounds (``figures.sums``): a fixed number of GROUP BY
+   queries;
+2. ``pass``: one streamed pass over every bet (``resettlement``; on PostgreSQL the columnar
+   pass, a block of rounds at a time): re-settlement, moments, round chains, and the sums by
+   spot and stake (``figures.spots``), which the reconciliation holds against the rounds'
+   own totals;
+3. ``reconciliation``: ledger, accounts (``reading.ledger``) and the audit chain
+   (``figures.reconciliation``);
+4. ``exceptions``: big wins, generous paytables, void rounds and adjustments, changes,
+   exports, violations (``sections.exceptions``, ``sections.voids_and_adjustments``);
+and the detail (``sections.detail``), streamed again each time a CSV or XLSX file is
+written.
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections.abc import Callable
+
+from django.utils import timezone
+
+from portal.accounts.models import CertificateHolder
+from portal.core.padates import pa_time
+from portal.reports.audit_report.figures import hold, reconciliation, spots, sums
+from portal.reports.audit_report.figures.chart_data import daily_charts, outcome_chart
+from portal.reports.audit_report.reading.ledger import account_lines
+from portal.reports.audit_report.resettlement.findings import Pass
+from portal.reports.audit_report.resettlement.resettle import resettle
+from portal.reports.audit_report.scope import scope_of
+from portal.reports.audit_report.sections import (
+    checks,
+    detail,
+    exceptions,
+    summary,
+    voids_and_adjustments,
+)
+from portal.reports.audit_report.values import band_text, decimal_text, ratio, sqrt_text
+from portal.reports.document import made, streamed_section
+
+TITLE = "Audit report"
+DEFINITION_VERSION = "1"
+ALL_HOLDERS = "All certificate holders"
+DEFAULT_WIN_THRESHOLD = 1_000_000  # cents: $10,000
+PARTS = 4
+
+
+def _listed(part: dict) -> int:
+    """The rows a section lists (its subtotals and totals left out)."""
+    return sum(1 for row in part["rows"] if row["row_type"] == "detail")
+
+
+def audit_report(
+    *,
+    start: datetime.date,
+    end: datetime.date,
+    holder_id: int | None = None,
+    offering_id: int | None = None,
+    win_threshold: int = DEFAULT_WIN_THRESHOLD,
+    now: datetime.datetime | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    found: Pass | None = None,
+    last_round: int | None = None,
+) -> dict:
+    """The report over ``start`` to ``end``. ``found``: the pass already made (its parts run
+    on several workers and joined, ``finishing.joined``) over the same scope: the report
+    reads the same rounds (``now`` and ``last_round`` fix them: ``scope_of``) and does not
+    make it again."""
+    now = now or timezone.now()
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def done(part: str, number: int) -> None:
+        nonlocal clock
+        timings[part] = round(time.perf_counter() - clock, 3)
+        clock = time.perf_counter()
+        if progress is not None:
+            progress(number, PARTS)
+
+    scope = scope_of(
+        start=start,
+        end=end,
+        holder_id=holder_id,
+        offering_id=offering_id,
+        cutoff=now,
+        last_round=last_round,
+    )
+    rounds = sums.round_totals(scope)
+    players = sums.distinct_players(scope)
+    counts = sums.outcome_counts(scope)
+    odd = sums.odd_rng_rounds(scope)
+    done("figures", 1)
+
+    if found is None:
+        found = resettle(scope)
+    # The sums by spot and stake come from the pass, which read every bet; the rounds' own
+    # totals (the database's) are reconciled against them below.
+    by_spot = spots.spot_totals_of(found.spot_rows(), spots.Edges())
+    done("pass", 2)
+
+    holds = hold.group_holds(by_spot, rounds, found)
+    summary_section, groups, total = summary.summary(scope, holds, players)
+    kinds, by_kind = summary.by_kind(by_spot)
+    outcomes, chi = summary.outcomes(counts)
+    stakes_ledger, returns_ledger = reconciliation.ledger_of_rounds(scope)
+    lines = account_lines(scope)
+    money = reconciliation.reconciliation(
+        stakes=reconciliation.Money(
+            sum(r.staked for r in rounds.values()), total.handle, stakes_ledger
+        ),
+        returns=reconciliation.Money(
+            sum(r.returned for r in rounds.values()), total.returned, returns_ledger
+        ),
+        account_lines=lines,
+        found=found,
+        corrections=reconciliation.corrected(scope),
+    )
+    done("reconciliation", 3)
+
+    wins = sums.big_wins(scope, win_threshold)
+    exception_sections = [
+        exceptions.big_wins_section(scope, wins, win_threshold),
+        exceptions.generous_section(scope, by_spot),
+        *voids_and_adjustments.sections(scope),
+        *exceptions.record_sections(scope),
+        exceptions.exports_section(scope),
+    ]
+    done("exceptions", 4)
+
+    sections = [
+        summary_section,
+        kinds,
+        outcomes,
+        checks.odd_rng_section(scope, odd),
+        checks.resettlement_section(found),
+        checks.reconciliation_section(money),
+        checks.accounts_section(lines),
+        checks.chains_section(found),
+        *exception_sections,
+        streamed_section(
+            "detail",
+            "Detail: every bet",
+            detail.COLUMNS,
+            lambda: detail.detail_rows(scope),
+            count=total.bets,
+            notes=["One row per bet of the period, in round order (§ 810a.11's game record)."],
+        ),
+    ]
+    holder = (
+        CertificateHolder.objects.get(pk=holder_id).name if holder_id is not None else ALL_HOLDERS
+    )
+    return {
+        "report": "audit",
+        "title": TITLE,
+        "definition_version": DEFINITION_VERSION,
+        **made(now),
+        "holder": holder,
+        "period": {"start": start.isoformat(), "end": end.isoformat()},
+        "filters": {"holder": holder_id, "offering": offering_id, "win_threshold": win_threshold},
+        "cutoff": {
+            "pa": pa_time(scope.cutoff).isoformat(),
+            "utc": scope.cutoff.isoformat(),
+            "last_round": scope.last_round,
+        },
+        "totals": {
+            "rounds": total.rounds,
+            "players": total.players,
+            "bets": total.bets,
+            "handle": total.handle,
+            "returned": total.returned,
+            "win": total.win,
+            "expected_win": decimal_text(total.expected_win),
+            "win_sd": sqrt_text(total.variance),
+            "flag": summary_section["totals"]["values"]["flag"]
+            if summary_section["totals"]
+            else "",
+            "hold": ratio(total.win, total.handle),
+            "expected_hold": ratio(total.expected_win, total.handle),
+            "z": summary_section["totals"]["values"]["z"] if summary_section["totals"] else None,
+            "band": band_text(total.expected_win, total.variance, total.handle, total.win),
+        },
+        "exceptions": [
+            {"key": part["key"], "title": part["title"], "count": _listed(part)}
+            for part in exception_sections
+        ],
+        "odd_rng_rounds": odd.count,
+        "outcome_counts": counts,
+        "chi_square": decimal_text(chi.statistic),
+        "chi_square_p": f"{chi.p_value:.6f}",
+        "chi_square_alarm": chi.alarm,
+        "resettlement": {
+            "checked": found.bets_checked,
+            "rounds": found.rounds_checked,
+            "discrepancy_count": found.discrepancy_count,
+            "discrepancies": found.discrepancies,
+        },
+        "reconciliation": money,
+        "groups": groups,
+        "by_kind": by_kind,
+        "charts": [outcome_chart(counts), *daily_charts(scope, found)],
+        "timings": timings,
+        "sections": sections,
+    }
