@@ -55,9 +55,11 @@ class LimitKind(StrEnum):
     DEPOSIT_DAY = "deposit_day"
     DEPOSIT_WEEK = "deposit_week"
     DEPOSIT_MONTH = "deposit_month"
-    LOSS_DAY = "loss_day"
-    LOSS_WEEK = "loss_week"
-    LOSS_MONTH = "loss_month"
+    # The spend limits. Their values are the keys of stored limits and the API's kinds, so
+    # they keep the names first given to them.
+    SPEND_DAY = "loss_day"
+    SPEND_WEEK = "loss_week"
+    SPEND_MONTH = "loss_month"
     WAGER = "wager"
     TIME_DAY = "time_day"
 
@@ -84,14 +86,14 @@ LABELS = {
     LimitKind.DEPOSIT_DAY: "daily deposit limit",
     LimitKind.DEPOSIT_WEEK: "weekly deposit limit",
     LimitKind.DEPOSIT_MONTH: "monthly deposit limit",
-    LimitKind.LOSS_DAY: "daily spend limit",
-    LimitKind.LOSS_WEEK: "weekly spend limit",
-    LimitKind.LOSS_MONTH: "monthly spend limit",
+    LimitKind.SPEND_DAY: "daily spend limit",
+    LimitKind.SPEND_WEEK: "weekly spend limit",
+    LimitKind.SPEND_MONTH: "monthly spend limit",
     LimitKind.WAGER: "largest single wager",
     LimitKind.TIME_DAY: "daily time limit",
 }
 DEPOSIT_KINDS = (LimitKind.DEPOSIT_DAY, LimitKind.DEPOSIT_WEEK, LimitKind.DEPOSIT_MONTH)
-LOSS_KINDS = (LimitKind.LOSS_DAY, LimitKind.LOSS_WEEK, LimitKind.LOSS_MONTH)
+SPEND_KINDS = (LimitKind.SPEND_DAY, LimitKind.SPEND_WEEK, LimitKind.SPEND_MONTH)
 
 
 UNKNOWN_KIND = "the limits are: {kinds}"
@@ -158,7 +160,7 @@ def _deposited(account: GamingAccount, start: Instant, end: Instant) -> int:
     )
 
 
-def _lost(account: GamingAccount, start: Instant, end: Instant) -> int:
+def _spent(account: GamingAccount, start: Instant, end: Instant) -> int:
     """What the account's rounds staked less what they returned from ``start`` to ``end``."""
     net = LedgerEntry.objects.filter(
         account=account,
@@ -213,7 +215,7 @@ def check_round(account: GamingAccount, stakes: list[tuple[str, int]], *, at) ->
                 )
                 raise _reached(refusal, account, LimitKind.WAGER, period_span(Period.DAY, at)[0])
     total = sum(stake for _, stake in stakes)
-    _within_period_limits(account, LOSS_KINDS, total, at, _lost, "wagers", "round's stake")
+    _within_period_limits(account, SPEND_KINDS, total, at, _spent, "wagers", "round's stake")
     minutes = found.get(LimitKind.TIME_DAY.value)
     if minutes is not None:
         start, resets = period_span(Period.DAY, at)
