@@ -65,16 +65,17 @@ def payments(request: HttpRequest) -> HttpResponse:
     return render(request, "payments/queue.html", context)
 
 
-def _visible_withdrawal(user, pk: int) -> Withdrawal:
+def _seen_by_staff(user, rows, pk: int, missing: str):
+    """The row ``pk`` of ``rows`` (accounts, or rows with an account) if ``user`` sees its
+    holder's player accounts; another holder's is not there (404)."""
     policy.require(user, Action.VIEW_PLAYER_ACCOUNTS)
     return visible_or_404(
-        user,
-        _withdrawal_rows(),
-        pk,
-        action=None,
-        within=policy.visible_accounts,
-        missing=msg.NO_SUCH_WITHDRAWAL,
+        user, rows, pk, action=None, within=policy.visible_accounts, missing=missing
     )
+
+
+def _visible_withdrawal(user, pk: int) -> Withdrawal:
+    return _seen_by_staff(user, _withdrawal_rows(), pk, msg.NO_SUCH_WITHDRAWAL)
 
 
 def _pay(request, withdrawal) -> Posted:
@@ -160,16 +161,8 @@ def player_accounts(request: HttpRequest) -> HttpResponse:
 
 
 def _visible_account(user, pk: int) -> GamingAccount:
-    policy.require(user, Action.VIEW_PLAYER_ACCOUNTS)
     accounts = GamingAccount.objects.select_related("player", "holder")
-    return visible_or_404(
-        user,
-        accounts,
-        pk,
-        action=None,
-        within=policy.visible_accounts,
-        missing=msg.NO_SUCH_ACCOUNT,
-    )
+    return _seen_by_staff(user, accounts, pk, msg.NO_SUCH_ACCOUNT)
 
 
 def _record_deposit(request, account) -> Posted:
