@@ -31,8 +31,8 @@ def _dispatch() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from portal.access.roles import holder_id_of
-    from portal.game.funds import deposit_record
     from portal.game.models import GamingAccount
+    from portal.game.money.services.deposits import deposit_record
     from portal.notifications.models import Notification, Outbox
     from portal.notifications.services import (
         DISPATCH_BATCH,

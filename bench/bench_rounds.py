@@ -64,7 +64,7 @@ SETUP = """
 from django.contrib.auth.models import User
 from portal.compliance.models import Offering
 from portal.compliance.selectors import offering_is_live
-from portal.game.funds import MAX_DEMO_BALANCE, MAX_DEMO_TOP_UP, deposit_make
+from portal.game.money.services.deposits import MAX_DEMO_BALANCE, MAX_DEMO_TOP_UP, deposit_make
 from portal.game.models import DepositMethod, GamingAccount
 player = User.objects.get(username="player")
 table = next(o for o in Offering.objects.all() if offering_is_live(o).live)

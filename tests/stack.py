@@ -349,8 +349,8 @@ def build_world(*, tag: str, players: int, officers: int, managers: int, submitt
     from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
     from portal.accounts.tokens import api_token_issue
     from portal.compliance.services.paytables import paytable_create, paytable_submit
-    from portal.game.funds import deposit_make
     from portal.game.models import DepositMethod
+    from portal.game.money.services.deposits import deposit_make
     from tests.portal.factories import MINIMUM_ODDS, offering_in_force
 
     ensure_role_groups()

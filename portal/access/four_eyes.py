@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from django.contrib.auth import get_user_model
 
 from portal.access.roles import password_setters
-from portal.access.workflow import Guard
+from portal.access.workflow import Guard, Refusal
 from portal.core.errors import NotPermitted
 
 
@@ -46,24 +46,39 @@ def is_own_work(authors: Iterable[int | None], user) -> bool:
     return user.pk in authors or password_set_by_author(authors, user)
 
 
+# Why the four-eyes guard refuses (``Refusal.cause``): the decider is an author, or a
+# password links the decider to an author.
+OWN_WORK = "own work"
+PASSWORD_SETTER = "password setter"
+
+
 def four_eyes_guard(
     authors: Callable[[object], Iterable[int | None]],
     *,
     own_work: Callable[[object], str],
     password_setter: Callable[[object], str],
 ) -> Guard:
-    """The guard of a step a second person takes; the messages name what is decided."""
+    """The guard of a step a second person takes; the messages name what is decided. It
+    explains itself (``Guard.explain``): an author is refused by ``own_work``'s words
+    without a query; anyone else, by ``password_setter``'s after at most one."""
 
-    def check(obj, actor) -> None:
+    def explain(obj, actor) -> Refusal | None:
         who = _ids(authors(obj))
         if actor.pk in who:
-            raise NotPermitted(own_work(obj))
+            return Refusal(OWN_WORK, own_work(obj))
         if password_set_by_author(who, actor) or shares_a_password_setter(who, actor):
-            raise NotPermitted(password_setter(obj))
+            return Refusal(PASSWORD_SETTER, password_setter(obj))
+        return None
+
+    def check(obj, actor) -> None:
+        refused = explain(obj, actor)
+        if refused is not None:
+            raise NotPermitted(refused.rule)
 
     return Guard(
         name="four-eyes",
         shown=lambda obj, user, _context: not is_own_work(authors(obj), user),
         check=check,
         early=True,
+        explain=explain,
     )

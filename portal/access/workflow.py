@@ -33,6 +33,16 @@ REASON_REQUIRED = "give a reason"
 
 
 @dataclass(frozen=True)
+class Refusal:
+    """Why a guard refuses a step, in its own words: ``rule`` is the message its ``check``
+    raises; ``cause`` names which of its conditions failed, so a page can add a sentence of
+    its own addressed to the user, beside the rule."""
+
+    cause: str
+    rule: str
+
+
+@dataclass(frozen=True)
 class Guard:
     """A condition a step needs beyond status and role.
 
@@ -40,12 +50,16 @@ class Guard:
     every page view; ``context`` is what the page read, e.g. a record's versions).
     ``check``: raises the domain error that refuses the step, when it is taken.
     ``early``: checked before the status (who may decide comes before what is left to decide).
+    ``explain``: the ``Refusal`` that ``check`` would raise for ``actor`` now, or None; where
+    a guard has one, the pages say why a step is not theirs from it, not from rules of their
+    own (the guard that refuses is the one that explains).
     """
 
     name: str
     shown: Callable[[object, object, object], bool]
     check: Callable[[object, object], None]
     early: bool = False
+    explain: Callable[[object, object], Refusal | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +176,21 @@ class Workflow:
     def expect_status(self, obj, step: Step) -> None:
         if not step.allows(self.status_of(obj)):
             raise Conflict(self.bad_transition(obj, step))
+
+    def refusal(self, obj, actor, steps: Iterable[Step] | None = None) -> Refusal | None:
+        """Why ``actor`` may not take ``steps`` (the decisions, unless named) on ``obj`` now,
+        as the first of their guards that explains itself and refuses says it; None when
+        none refuses. Reads what those guards' checks read."""
+        seen: set[str] = set()
+        for step in self.decisions if steps is None else steps:
+            for guard in step.guards:
+                if guard.explain is None or guard.name in seen:
+                    continue
+                seen.add(guard.name)
+                refused = guard.explain(obj, actor)
+                if refused is not None:
+                    return refused
+        return None
 
     def available(self, user, obj, context=None) -> set[str]:
         """The names of the steps ``user`` may be offered on ``obj`` now; each is checked

@@ -52,6 +52,12 @@ class ApiBaseViewSet(viewsets.GenericViewSet):
         """Whether this address routes the request's method (if not, a 405 follows the gate)."""
         return self.request.method.lower() in self.action_map
 
+    def reads(self) -> bool:
+        """Whether the request reads (a safe method this address routes): only then does a
+        viewset's read gate apply; a write needs only its own action, and a method with no
+        route here is a 405 to anyone signed in, whatever their role."""
+        return self.request.method in SAFE_METHODS and self.has_route()
+
     def required_action(self) -> Action | None:
         """What a write needs besides reading; None for a read, or for a method with no
         route here (a 405 follows the read check)."""

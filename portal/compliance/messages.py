@@ -12,7 +12,7 @@ from portal.access.workflow import REASON_REQUIRED  # noqa: F401  (one home; tes
 
 SUNSET_TEXT = "2028-06-14"
 
-FOUR_EYES = (
+FOUR_EYES_OWN_WORK = (
     "four-eyes rule: you created, edited or submitted this {kind}, or a version of it never "
     "approved that it carries on, so someone else must decide it"
 )

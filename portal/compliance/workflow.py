@@ -63,9 +63,9 @@ def _bad_transition(record: VersionedRecord, step: Step) -> str:
     )
 
 
-FOUR_EYES = four_eyes_guard(
+FOUR_EYES_GUARD = four_eyes_guard(
     authors,
-    own_work=lambda record: msg.FOUR_EYES.format(kind=kind_text(record)),
+    own_work=lambda record: msg.FOUR_EYES_OWN_WORK.format(kind=kind_text(record)),
     password_setter=lambda record: msg.FOUR_EYES_PASSWORD_SETTER.format(kind=kind_text(record)),
 )
 
@@ -146,7 +146,7 @@ RECORD_WORKFLOW = Workflow(
             refused_as="approved",
             reason=Reason.OPTIONAL,
             four_eyes=True,
-            guards=(FOUR_EYES, BEFORE_SUNSET),
+            guards=(FOUR_EYES_GUARD, BEFORE_SUNSET),
             changes_tables=True,
         ),
         Step(
@@ -160,7 +160,7 @@ RECORD_WORKFLOW = Workflow(
             refused_as="sent back for changes",
             reason=Reason.REQUIRED,
             four_eyes=True,
-            guards=(FOUR_EYES,),
+            guards=(FOUR_EYES_GUARD,),
         ),
         Step(
             "reject",
@@ -173,7 +173,7 @@ RECORD_WORKFLOW = Workflow(
             refused_as="rejected",
             reason=Reason.REQUIRED,
             four_eyes=True,
-            guards=(FOUR_EYES,),
+            guards=(FOUR_EYES_GUARD,),
             danger=True,
             confirm=(
                 "Reject this version? A rejected version is closed for good: "

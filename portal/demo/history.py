@@ -7,8 +7,9 @@ past Pennsylvania days as ``round_play`` stores them: the outcome from ``jinzi.d
 OS CSPRNG), ``jinzi.SettlementTable``, the player's chain by ``round_digest``, each round
 played from the player's account with its table's holder (§ 812a.4) and its ledger entries
 written at the round's end; demo deposits just before a round they fund, each with its
-ledger entry, its ``Deposit`` and its audit event as ``portal.game.funds.deposit_make``
-writes them, chained after the trail's head in the same batch.
+ledger entry, its ``Deposit`` and its audit event as
+``portal.game.money.services.deposits.deposit_make`` writes them, chained after the trail's
+head in the same batch.
 Each holder's Table 1 moves from the minimum paytable (v1) to a more generous v2 halfway
 through; every second holder also runs a Table 2 (black-first wheel, above the minimum).
 Batches of rows, one transaction each: COPY on PostgreSQL, executemany INSERT elsewhere.
@@ -40,7 +41,6 @@ from portal.compliance.models import ListedGame
 from portal.core.padates import UTC, day_starts, pa_time, pa_today
 from portal.demo.history_setup import Account, Player, Table, setup_players, setup_tables
 from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, round_digest
-from portal.game.funds import DEPOSIT_ACTION, MAX_DEMO_TOP_UP, deposit_picture
 from portal.game.models import (
     Bet,
     Deposit,
@@ -51,6 +51,7 @@ from portal.game.models import (
     Round,
     Wallet,
 )
+from portal.game.money.services.deposits import DEPOSIT_ACTION, MAX_DEMO_TOP_UP, deposit_picture
 
 BATCH = 10_000  # rounds per transaction
 # Outside bets and columns are played far more than any one inside spot.
@@ -270,7 +271,7 @@ class _Game:
                 for n, (s, stake, back) in enumerate(bets)
             ],
         )
-        # As portal.game.services fingerprints a request: the table and its (spot, stake)s.
+        # As portal.game.play.services fingerprints a request: the table and its (spot, stake)s.
         body = [table.offering_id, sorted((_SPOT[s], stake) for s, stake, _ in bets)]
         fields |= era.stored
         fields |= {"started_at": adapt(started), "bets_closed_at": adapt(closed)}

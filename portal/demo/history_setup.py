@@ -38,8 +38,8 @@ from portal.compliance.services.rules import (
     rules_submission_update,
 )
 from portal.core.hashing import GENESIS_HASH
-from portal.game.accounts import account_picture
 from portal.game.models import GamingAccount, RoundStatus, Wallet
+from portal.game.money.selectors import account_picture
 
 LEVELS = (1, 1, 1, 2, 5)  # a player's stake multiplier
 LIMITS = {"chip_unit": 100, "min_wager": 100, "max_wager": 50_000, "max_round_stake": 200_000}
@@ -222,7 +222,7 @@ def setup_players(tag: str, count: int, tables: list[Table], rng) -> list[Player
     )
     accounts: dict[int, dict[int, Account]] = {user.pk: {} for user in users}
     for account, user in zip(opened, (u for u in users for _ in holders), strict=True):
-        # As a first deposit opens it (``portal.game.funds``): the player opens it.
+        # As a first deposit opens it (``portal.game.money.services``): the player opens it.
         audit_record(
             actor=user,
             action="account.open",

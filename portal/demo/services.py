@@ -57,18 +57,17 @@ from portal.compliance.services.rules import (
     rules_submission_withdraw,
 )
 from portal.core.padates import pa_today
-from portal.game.corrections import correction_propose
-from portal.game.funds import (
-    MAX_DEMO_TOP_UP,
-    deposit_make,
-    deposit_record,
+from portal.game.corrections.services import correction_propose
+from portal.game.models import DepositMethod, Round
+from portal.game.money.limits import LimitKind
+from portal.game.money.services.deposits import MAX_DEMO_TOP_UP, deposit_make, deposit_record
+from portal.game.money.services.limit_changes import limit_set
+from portal.game.money.services.withdrawals import (
     withdrawal_pay,
     withdrawal_refuse,
     withdrawal_request,
 )
-from portal.game.limits import LimitKind, limit_set
-from portal.game.models import DepositMethod, Round
-from portal.game.services import round_play
+from portal.game.play.services import round_play
 from portal.reports.models import ReportKind
 from portal.reports.services.runs import report_run_request
 

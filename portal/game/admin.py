@@ -14,7 +14,9 @@ from portal.compliance.admin import ReasonForm
 from portal.compliance.models import Offering
 from portal.core.admin import LookOnlyAdmin, LookOnlyInline
 from portal.core.errors import DomainError
-from portal.game.corrections import SERVICES, WORKFLOW
+from portal.core.money import dollars
+from portal.game.corrections.services import SERVICES
+from portal.game.corrections.workflow import WORKFLOW
 from portal.game.models import (
     Bet,
     Deposit,
@@ -25,7 +27,6 @@ from portal.game.models import (
     Wallet,
     Withdrawal,
 )
-from portal.game.money import dollars
 
 
 def _in_dollars(field: str):
@@ -127,7 +128,7 @@ class BetAdmin(MoneyFields, LookOnlyAdmin):
 
 
 # The player's accounts with each holder (Chapter 812a): look only, as the game records are;
-# money moves through ``portal.game.funds`` alone, each movement audited.
+# money moves through ``portal.game.money.services`` alone, each movement audited.
 
 
 @admin.register(GamingAccount)

@@ -1,28 +1,34 @@
+"""The game's pages under /play/, by part: play (the tables, the player's games, every
+round), the voids and adjustments of rounds, and the player's money (their accounts and
+statements; the holder's payments and players' accounts)."""
+
 from django.urls import path
 
-from portal.game import account_views, correction_views, payments_views, views
+from portal.game.corrections import views as corrections
+from portal.game.money.views import account, payments, statements
+from portal.game.play import views as play
 
 app_name = "game"
 
 urlpatterns = [
-    path("", views.tables, name="tables"),
-    path("<int:pk>/", views.table, name="table"),
-    path("history/", views.history, name="history"),
-    path("rounds/<int:pk>/", views.round_detail, name="round"),
-    path("replay/", views.replay_last, name="replay-last"),
-    path("rounds/<int:pk>/replay/", views.replay, name="replay"),
-    path("rounds/", views.round_list, name="round-list"),
-    path("verify/", views.verify_rounds, name="verify-rounds"),
+    path("", play.tables, name="tables"),
+    path("<int:pk>/", play.table, name="table"),
+    path("history/", play.history, name="history"),
+    path("rounds/<int:pk>/", play.round_detail, name="round"),
+    path("replay/", play.replay_last, name="replay-last"),
+    path("rounds/<int:pk>/replay/", play.replay, name="replay"),
+    path("rounds/", play.round_list, name="round-list"),
+    path("verify/", play.verify_rounds, name="verify-rounds"),
     # Voids (§ 617a.6) and adjustments (§ 812a.7(a)(9)) of settled rounds: proposed on the
     # round's record, decided on their own page.
-    path("corrections/", correction_views.queue, name="corrections"),
-    path("corrections/<int:pk>/", correction_views.correction, name="correction"),
+    path("corrections/", corrections.queue, name="corrections"),
+    path("corrections/<int:pk>/", corrections.correction, name="correction"),
     # The player's accounts (Chapter 812a) and statements (§ 812a.11).
-    path("account/", account_views.account, name="account"),
-    path("account/<int:pk>/statement/", account_views.statement, name="statement"),
+    path("account/", account.account, name="account"),
+    path("account/<int:pk>/statement/", statements.statement, name="statement"),
     # The holder's side: payments (§ 812a.10) and its players' accounts.
-    path("payments/", payments_views.payments, name="payments"),
-    path("payments/withdrawals/<int:pk>/", payments_views.withdrawal, name="withdrawal"),
-    path("players/", payments_views.player_accounts, name="player-accounts"),
-    path("players/<int:pk>/", payments_views.player_account, name="player-account"),
+    path("payments/", payments.payments, name="payments"),
+    path("payments/withdrawals/<int:pk>/", payments.withdrawal, name="withdrawal"),
+    path("players/", payments.player_accounts, name="player-accounts"),
+    path("players/<int:pk>/", payments.player_account, name="player-account"),
 ]

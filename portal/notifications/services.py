@@ -23,8 +23,8 @@ from portal.audit.models import AuditEvent
 from portal.audit.services import audit_record
 from portal.core.errors import NotFound, NotPermitted, ValidationFailed
 from portal.core.padates import pa_time, pa_today
-from portal.game.limits import DEPOSIT_KINDS, LimitKind, when
 from portal.game.models import GamingAccount
+from portal.game.money.limits import DEPOSIT_KINDS, LimitKind, when
 from portal.notifications import kinds as k
 from portal.notifications import mail
 from portal.notifications.audiences import active, people

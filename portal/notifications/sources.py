@@ -17,8 +17,8 @@ from portal.access.roles import Role
 from portal.accounts.models import CertificateHolder
 from portal.audit.models import AuditEvent
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
+from portal.core.money import dollars
 from portal.core.padates import pa_time
-from portal.game.limits import LimitKind
 from portal.game.models import (
     CorrectionKind,
     Deposit,
@@ -27,7 +27,7 @@ from portal.game.models import (
     RoundCorrection,
     Withdrawal,
 )
-from portal.game.money import dollars
+from portal.game.money.limits import LimitKind
 from portal.notifications import kinds as k
 from portal.notifications.audiences import active, people
 from portal.notifications.kinds import Notice

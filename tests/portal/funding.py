@@ -8,8 +8,8 @@ one most tests play), or the first holder when there is no table.
 from __future__ import annotations
 
 from portal.compliance.models import CertificateHolder, Offering
-from portal.game.funds import MAX_DEMO_TOP_UP, deposit_make
 from portal.game.models import DepositMethod, GamingAccount
+from portal.game.money.services.deposits import MAX_DEMO_TOP_UP, deposit_make
 
 
 def default_holder() -> CertificateHolder:

@@ -2,7 +2,11 @@
 layer of the import contract in pyproject.toml, the layers are the plan's, in its order, and
 the contract holds, checked by import-linter (imports inside functions count). A planted
 upward import breaks it. The thin ``portal.api`` holds no app's viewsets either (each app
-keeps its own in its ``api`` package)."""
+keeps its own in its ``api`` package).
+
+The game app has a plan of its own, by role: its entry points, then play, the corrections
+of rounds, the player's money, and the pieces they share; every module of ``portal.game``
+sits in one of its layers."""
 
 import importlib
 import os
@@ -39,7 +43,18 @@ HOUSE_PLAN = (
     ("portal.urls", "portal.celery", "portal.wsgi", "portal.asgi", "portal.settings"),
     "portal.demo",
 )
+# The game's plan (within portal.game), lowest layer first, as the house plan is written.
+GAME_PLAN = (
+    ("models", "migrations"),
+    ("forms", "chain"),
+    ("pages", "api_fields", "rounds", "retention", "sessions", "audit_labels"),
+    "money",
+    "corrections",
+    "play",
+    ("urls", "api", "admin", "templatetags", "management", "apps"),
+)
 LAYERS = "One house plan: each layer imports only its own layer or lower"
+GAME_LAYERS = "The game by role: play above corrections above the player's money"
 JINZI_PURE = "jinzi is pure game maths: it imports no Django and no portal"
 # The audit report's modules in the order its data flows, lowest first.
 AUDIT_REPORT = "portal.reports.audit_report"
@@ -103,12 +118,27 @@ def test_every_module_of_the_audit_report_is_in_a_layer():
     assert inside == set().union(*layers(AUDIT_FLOW))
 
 
+def test_the_game_layers_are_the_game_plans_in_its_order():
+    plan = [set(layer) if isinstance(layer, tuple) else {layer} for layer in GAME_PLAN]
+    assert layers(GAME_LAYERS) == plan
+    assert contracts()[GAME_LAYERS]["containers"] in (["portal.game"], "portal.game")
+
+
+def test_every_module_of_the_game_is_in_a_layer():
+    import portal.game
+
+    children = {info.name for info in pkgutil.iter_modules(portal.game.__path__)}
+    in_layers = set().union(*layers(GAME_LAYERS))
+    assert children - in_layers == set(), "not in any layer of the game's contract"
+    assert in_layers - children == set(), "in the game's contract, but no such module"
+
+
 def test_the_contracts_hold():
     """Every contract: the layers, the audit report's flow, jinzi free of Django and the
     portal, and no cycles."""
     result = lint_imports(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert {LAYERS, AUDIT_FLOW, JINZI_PURE} <= set(contracts())
+    assert {LAYERS, AUDIT_FLOW, GAME_LAYERS, JINZI_PURE} <= set(contracts())
     for name in contracts():
         assert f"{name} KEPT" in result.stdout
 
@@ -143,6 +173,25 @@ def test_the_contracts_hold():
             # (lint-imports breaks the line before the module it may not import)
             "portal.reports.audit_report.reading is not allowed to import",
         ),
+        (
+            "portal/game/money/statements.py",
+            "\n\ndef _later():\n    from portal.game.corrections import selectors\n\n"
+            "    return selectors\n",
+            GAME_LAYERS,
+            "portal.game.money is not allowed to import portal.game.corrections",
+        ),
+        (
+            "portal/game/corrections/services.py",
+            "import portal.game.play.services\n",
+            GAME_LAYERS,
+            "portal.game.corrections is not allowed to import portal.game.play",
+        ),
+        (
+            "portal/game/rounds.py",
+            "import portal.game.money.limits\n",
+            GAME_LAYERS,
+            "portal.game.rounds is not allowed to import portal.game.money",
+        ),
     ],
     ids=[
         "core-imports-an-app",
@@ -150,6 +199,9 @@ def test_the_contracts_hold():
         "app-imports-integrity",
         "jinzi",
         "audit-reader-imports-figures",
+        "money-imports-corrections",
+        "corrections-import-play",
+        "shared-piece-imports-a-part",
     ],
 )
 def test_a_planted_upward_import_breaks_the_contract(tmp_path, module, planted, contract, broken):

@@ -28,6 +28,7 @@ from portal.access.workflow import Reason
 from portal.accounts.models import CertificateHolder
 from portal.api.base import ApiViewSet
 from portal.api.fields import NoInput, StrictInput
+from portal.api.workflow import step_action
 from portal.compliance.api.fields import ReasonField, RecordStatusField
 from portal.compliance.selectors import impacts_of
 from portal.compliance.services import step_service
@@ -144,8 +145,7 @@ def workflow_action(name: str):
     approve), answered with the record (201 for the new version an amendment makes)."""
     step = RECORD_WORKFLOW[name]
 
-    def take(self, request, pk=None):
-        record = self.get_object()
+    def take(self, request, record):
         if step.verb == "approve":
             data = self.parse(with_impact(self.approve_input))
         elif step.reason is Reason.NONE:
@@ -156,22 +156,12 @@ def workflow_action(name: str):
         result = step_service(record, step.verb)(actor=request.user, **data)
         return self.respond(result, status=201 if step.target is None else 200)
 
-    take.__name__ = take.__qualname__ = step.verb
     if step.verb == "approve":
-        schema = extend_schema(summary=ACTION_SUMMARIES[step.verb])  # the kind's input
-    elif step.reason is Reason.NONE:
-        schema = extend_schema(request=None, summary=ACTION_SUMMARIES[step.verb])
-    else:
-        given = WithdrawInput if step.changes_tables else ReasonInput
-        schema = extend_schema(request=given, summary=ACTION_SUMMARIES[step.verb])
-    routed = action(
-        detail=True,
-        methods=["post"],
-        url_path=step.name,
-        url_name=step.name,
-        policy_action=step.permission,
-    )
-    return schema(routed(take))
+        return step_action(step, take, summary=ACTION_SUMMARIES[step.verb])  # the kind's input
+    if step.reason is Reason.NONE:
+        return step_action(step, take, request=None, summary=ACTION_SUMMARIES[step.verb])
+    given = WithdrawInput if step.changes_tables else ReasonInput
+    return step_action(step, take, request=given, summary=ACTION_SUMMARIES[step.verb])
 
 
 # How the API documents each step.

@@ -1,14 +1,15 @@
 """Why a user may not decide a version, said where the decision panel would be
-(four-eyes, a role that does not decide, a status with nothing left to decide)."""
+(four-eyes, a role that does not decide, a status with nothing left to decide). The rule
+is the four-eyes guard's own (``RECORD_WORKFLOW.refusal``): the guard that would refuse
+the decision is the one that explains it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from portal.access.four_eyes import password_set_by_author, shares_a_password_setter
+from portal.access.four_eyes import OWN_WORK
 from portal.access.policy import Action, may
-from portal.compliance import messages as msg
-from portal.compliance.workflow import REVIEWED_STATUSES, authors
+from portal.compliance.workflow import RECORD_WORKFLOW, REVIEWED_STATUSES
 
 
 @dataclass(frozen=True)
@@ -80,17 +81,13 @@ def decision_refusal(user, record, versions) -> DecisionRefusal | None:
         else:
             reason = f"This version is {status}: nothing is left to decide."
         return DecisionRefusal(reason)
-    kind = record.kind.replace("_", " ")
-    if user.pk in authors(record):
-        return DecisionRefusal(
-            _own_work_reason(record, user, versions), msg.FOUR_EYES.format(kind=kind)
-        )
-    if password_set_by_author(authors(record), user) or shares_a_password_setter(
-        authors(record), user
-    ):
-        return DecisionRefusal(
-            "A password one of you did not choose links you to an author of this version: "
-            "another officer must decide it (four-eyes).",
-            msg.FOUR_EYES_PASSWORD_SETTER.format(kind=kind),
-        )
-    return None
+    refused = RECORD_WORKFLOW.refusal(record, user)
+    if refused is None:
+        return None
+    if refused.cause == OWN_WORK:
+        return DecisionRefusal(_own_work_reason(record, user, versions), refused.rule)
+    return DecisionRefusal(
+        "A password one of you did not choose links you to an author of this version: "
+        "another officer must decide it (four-eyes).",
+        refused.rule,
+    )

@@ -1,7 +1,7 @@
-"""What the compliance pages share: fetch-and-check, form pages, holders, choosable records.
+"""What the compliance pages share: form pages, holders, choosable records.
 
-Helpers every app's pages use (domain errors as pages, pagination, record links) live in
-``portal.core.pages``.
+Helpers every app's pages use live in ``portal.core.pages`` (domain errors as pages,
+pagination, record links) and ``portal.access.pages`` (fetch-and-check: ``visible_or_404``).
 """
 
 from __future__ import annotations
@@ -10,10 +10,8 @@ from decimal import Decimal
 
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 
-from portal.access import policy
-from portal.access.policy import Action
 from portal.access.roles import holder_id_of
 from portal.accounts.models import CertificateHolder
 from portal.compliance import selectors
@@ -25,13 +23,6 @@ _CLOSED = (
     RecordStatus.WITHDRAWN,
     RecordStatus.EXPIRED,
 )
-
-
-def visible_or_404(user, queryset: QuerySet, pk: int, action: Action = Action.VIEW) -> Model:
-    """The row ``pk`` if ``user`` may see it (else 404) and may do ``action`` to it (else 403)."""
-    obj = get_object_or_404(policy.visible(user, queryset), pk=pk)
-    policy.require(user, action, obj)
-    return obj
 
 
 def form_page(request: HttpRequest, template: str, context: dict) -> HttpResponse:

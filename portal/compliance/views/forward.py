@@ -9,11 +9,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from portal.access.pages import visible_or_404
 from portal.compliance.models import Layout, Paytable, RulesSubmission
 from portal.compliance.selectors import jinzi_listing
 from portal.compliance.services.forward import rules_submission_amend_to_use
 from portal.compliance.unlisted import listed_part
-from portal.compliance.views.common import visible_or_404
 from portal.compliance.workflow import label
 from portal.core.pages import domain_errors
 

@@ -10,12 +10,13 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 import jinzi
 from portal.access import policy
+from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance.forms import LayoutApproveForm, LayoutForm
 from portal.compliance.models import Layout
 from portal.compliance.services import layouts as layout_services
 from portal.compliance.views import records
-from portal.compliance.views.common import acting_holder, form_page, holder_choices, visible_or_404
+from portal.compliance.views.common import acting_holder, form_page, holder_choices
 from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
 from portal.access import policy
+from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance import messages as msg
 from portal.compliance import selectors
@@ -23,7 +24,6 @@ from portal.compliance.views.common import (
     choosable,
     form_page,
     holder_choices,
-    visible_or_404,
 )
 from portal.compliance.views.records import history_rows
 from portal.core.errors import Conflict, DomainError, ValidationFailed

@@ -10,13 +10,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 import jinzi
 from portal.access import policy
+from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance.forms import PaytableApproveForm, PaytableForm
 from portal.compliance.models import Paytable
 from portal.compliance.presenters.edge import edge_report
 from portal.compliance.services import paytables as paytable_services
 from portal.compliance.views import records
-from portal.compliance.views.common import acting_holder, form_page, holder_choices, visible_or_404
+from portal.compliance.views.common import acting_holder, form_page, holder_choices
 from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors

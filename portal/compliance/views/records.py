@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from portal.access import policy
+from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.access.workflow import Reason, Step
 from portal.compliance import selectors
@@ -27,7 +28,6 @@ from portal.compliance.presenters.diffs import record_diff, shows_diff
 from portal.compliance.presenters.history import history_rows as event_rows
 from portal.compliance.services import step_service
 from portal.compliance.services.workflow import ImpactChanged
-from portal.compliance.views.common import visible_or_404
 from portal.compliance.workflow import RECORD_WORKFLOW, label
 from portal.core.errors import DomainError, ValidationFailed
 from portal.core.lists import csv_download, filtered_page, wants_csv

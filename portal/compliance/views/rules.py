@@ -9,6 +9,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_safe
 
 from portal.access import policy
+from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance.forms import RulesApproveForm, RulesSubmissionForm
 from portal.compliance.models import Layout, Paytable, RulesSubmission
@@ -20,7 +21,6 @@ from portal.compliance.views.common import (
     dollars,
     form_page,
     holder_choices,
-    visible_or_404,
 )
 from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import ValidationFailed

@@ -1,2 +1,3 @@
-"""The game's REST API: rounds and the wallet. Its routes (``urls``) are mounted under
-/api/ by the site's URLconf."""
+"""The game's REST API: its routes (``urls``), mounted under /api/ by the site's URLconf.
+Each part keeps its own viewsets, with their bodies beside them: ``portal.game.play.api``,
+``portal.game.money.api`` and ``portal.game.corrections.api``."""

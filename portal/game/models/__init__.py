@@ -1,4 +1,5 @@
-"""The game's models: the player's money (``accounts``) and the game records (``records``).
+"""The game's models: the player's money (``accounts``), the game records (``records``) and
+the voids and adjustments of rounds (``corrections``).
 
 Django finds an app's models in its ``models`` module; this package names them there."""
 

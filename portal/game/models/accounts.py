@@ -20,7 +20,7 @@ from django.db.models import F, Q
 
 from portal.compliance.models import CertificateHolder
 from portal.core.hashing import GENESIS_HASH
-from portal.game.money import dollars
+from portal.core.money import dollars
 
 
 class Wallet(models.Model):

@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
-from portal.game.money import dollars
+from portal.core.money import dollars
 
 
 class RoundStatus(models.TextChoices):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django import template
 
-from portal.game.money import dollars
-from portal.game.presenters import state_word
+from portal.core.money import dollars
+from portal.game.corrections.presenters import state_word
 
 register = template.Library()
 

@@ -1,6 +1,6 @@
 from django import template
 
-from portal.game.money import dollars
+from portal.core.money import dollars
 
 register = template.Library()
 

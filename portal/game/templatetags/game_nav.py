@@ -10,7 +10,7 @@ from __future__ import annotations
 from django import template
 
 from portal.access.policy import Action, may
-from portal.game.selectors import may_see_corrections
+from portal.game.corrections.selectors import may_see_corrections
 
 register = template.Library()
 

@@ -24,7 +24,6 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
 from portal.audit.models import AuditEvent
-from portal.game.funds import DEPOSIT_ACTION, TOP_UP_ACTION, WITHDRAWAL_ACTIONS
 from portal.game.models import (
     GamingAccount,
     LedgerEntry,
@@ -34,6 +33,8 @@ from portal.game.models import (
     Withdrawal,
     WithdrawalStatus,
 )
+from portal.game.money.services.deposits import DEPOSIT_ACTION, TOP_UP_ACTION
+from portal.game.money.services.withdrawals import WITHDRAWAL_ACTIONS
 from portal.integrity.records.report import (
     ACCOUNT_CLAUSE,
     CHUNK,

@@ -13,7 +13,7 @@ from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 
 from portal.access.roles import Role
-from portal.game.corrections import correction_propose
+from portal.game.corrections.services import correction_propose
 from tests.portal.access.world import ROLES, WORLD_CHART, build_world, concrete_path, routes
 from tests.portal.factories import make_user
 

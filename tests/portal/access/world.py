@@ -14,8 +14,8 @@ from portal.access.roles import Role
 from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
-from portal.game.funds import withdrawal_request
-from portal.game.services import round_play
+from portal.game.money.services.withdrawals import withdrawal_request
+from portal.game.play.services import round_play
 from portal.reports.render import write_json
 from portal.reports.services.files import reports_dir
 from portal.reports.services.runs import report_run_execute, report_run_request

@@ -43,9 +43,9 @@ from schemathesis.specs.openapi.checks import (
 from portal.access.roles import Role
 from portal.accounts.models import ApiToken
 from portal.accounts.tokens import api_token_issue
-from portal.game.corrections import correction_propose
-from portal.game.funds import withdrawal_request
+from portal.game.corrections.services import correction_propose
 from portal.game.models import GamingAccount
+from portal.game.money.services.withdrawals import withdrawal_request
 from portal.wsgi import application
 from tests.portal.access.world import build_world
 from tests.portal.factories import make_user

@@ -14,7 +14,7 @@ import pytest
 from portal.audit import labels
 from portal.audit.labels import ACTION_LABELS, LabelConflict, LabelRegistry, action_label
 from portal.compliance.workflow import RECORD_WORKFLOW
-from portal.game.corrections import WORKFLOW as CORRECTION_WORKFLOW
+from portal.game.corrections.workflow import WORKFLOW as CORRECTION_WORKFLOW
 from portal.game.models import CorrectionKind
 
 PORTAL = Path(labels.__file__).resolve().parent.parent
@@ -102,7 +102,7 @@ WRITERS = {"audit_record": ("action", None), "account_event": ("action", 0)}
 TEMPLATED = {
     "compliance/services/audited.py": 2,
     "compliance/services/offerings.py": 1,
-    "game/corrections.py": 2,
+    "game/corrections/services.py": 2,
 }
 # Written, but read by the fallback, not by a label of their own: none.
 UNLABELLED: set[str] = set()

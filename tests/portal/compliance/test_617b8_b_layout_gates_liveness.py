@@ -20,7 +20,7 @@ from portal.compliance.services.layouts import layout_approve, layout_submit, la
 from portal.compliance.services.rules import rules_submission_approve, rules_submission_submit
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import Round
-from portal.game.services import round_play
+from portal.game.play.services import round_play
 from tests.portal.factories import (
     EFFECTIVE,
     EXPIRY,

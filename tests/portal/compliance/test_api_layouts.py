@@ -390,7 +390,7 @@ def test_four_eyes_the_submitter_cannot_decide_over_http(api_as, superuser, hold
         ]
 
     assert [r.status_code for r in responses] == [403, 403]
-    assert responses[0].json()["detail"] == msg.FOUR_EYES.format(kind="layout")
+    assert responses[0].json()["detail"] == msg.FOUR_EYES_OWN_WORK.format(kind="layout")
 
 
 def test_an_auditor_may_read_but_not_decide(api_as, manager_a, auditor, holder_a):

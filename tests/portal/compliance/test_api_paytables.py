@@ -388,7 +388,7 @@ def test_four_eyes_the_submitter_cannot_approve_over_http(api_as, superuser, hol
         response = api_as(superuser).post(f"{URL}{paytable.pk}/approve/", {}, format="json")
 
     assert response.status_code == 403
-    assert response.json()["detail"] == msg.FOUR_EYES.format(kind="paytable")
+    assert response.json()["detail"] == msg.FOUR_EYES_OWN_WORK.format(kind="paytable")
 
 
 def test_a_manager_may_not_decide(api_as, manager_a, holder_a):

@@ -75,7 +75,7 @@ def test_four_eyes_by_content_holds_over_the_api(superuser, officer, manager_a, 
     answer = client.post(f"/api/paytables/{second.pk}/approve/", {}, format="json")
 
     assert answer.status_code == 403
-    assert answer.json()["detail"] == msg.FOUR_EYES.format(kind="paytable")
+    assert answer.json()["detail"] == msg.FOUR_EYES_OWN_WORK.format(kind="paytable")
     second.refresh_from_db()
     assert second.status == RecordStatus.SUBMITTED
 
@@ -126,7 +126,7 @@ def test_four_eyes_a_bulk_admin_approval_refuses_each_version_its_author_touched
     )
 
     page = answer.content.decode()
-    refusal = msg.FOUR_EYES.format(kind="paytable")
+    refusal = msg.FOUR_EYES_OWN_WORK.format(kind="paytable")
     assert answer.status_code == 200
     assert page.count(refusal) == 2 and f"{own}: {refusal}" in page
     for record in (own, carried, others):

@@ -218,7 +218,7 @@ def test_four_eyes_on_paytables(login, superuser, holder_a):
     response = login(superuser).post(f"/compliance/paytables/{paytable.pk}/", {"step": "approve"})
 
     assert response.status_code == 403
-    assert msg.FOUR_EYES.format(kind="paytable") in text(response)
+    assert msg.FOUR_EYES_OWN_WORK.format(kind="paytable") in text(response)
 
 
 def test_editing_a_draft_keeps_status_and_holder(login, manager_a, holder_a, holder_b):

@@ -233,7 +233,7 @@ def test_the_author_sees_four_eyes_in_place_of_the_panel(login, superuser, holde
     assert 'value="approve"' not in page
     assert "You created and submitted this version" in page
     assert "four-eyes" in page
-    assert msg.FOUR_EYES.format(kind="paytable")[1:] in page
+    assert msg.FOUR_EYES_OWN_WORK.format(kind="paytable")[1:] in page
 
 
 def test_an_amender_of_a_version_sent_back_carries_its_authorship(

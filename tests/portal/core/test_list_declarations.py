@@ -20,8 +20,8 @@ from portal.compliance.filtersets import (
 )
 from portal.compliance.models import AvailabilityChange, Layout, Offering
 from portal.core.errors import ValidationFailed
-from portal.game.filtersets import MY_GAMES_COLUMNS, STAFF_ROUND_COLUMNS, RoundFilter
 from portal.game.models import Round
+from portal.game.play.filtersets import MY_GAMES_COLUMNS, STAFF_ROUND_COLUMNS, RoundFilter
 from portal.reports.forms import ReportForm
 
 pytestmark = pytest.mark.django_db

@@ -30,9 +30,9 @@ from portal.demo.history import (
     generate_history,
 )
 from portal.game.chain import digest_of
-from portal.game.funds import MAX_DEMO_TOP_UP
 from portal.game.models import Bet, Deposit, GamingAccount, LedgerEntry, Round, Wallet
-from portal.game.services import round_play
+from portal.game.money.services.deposits import MAX_DEMO_TOP_UP
+from portal.game.play.services import round_play
 from tests.portal.funding import wallet_top_up
 
 pytestmark = pytest.mark.django_db

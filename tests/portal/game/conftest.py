@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from portal.game.services import round_play
+from portal.game.play.services import round_play
 
 TEN_STRAIGHTS = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
 

@@ -17,9 +17,9 @@ from rest_framework.test import APIClient
 
 import jinzi
 from portal.core.errors import Conflict, ValidationFailed
-from portal.game import messages as msg
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round
-from portal.game.services import round_play
+from portal.game.play import messages as msg
+from portal.game.play.services import round_play
 from tests.portal.game.conftest import FixedBits
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,8 @@ import pytest
 from django.utils import timezone
 
 from portal.access.roles import Role
+from portal.core.money import cents_of
 from portal.core.templatetags.pa_time import pa_time
-from portal.game import funds
-from portal.game.forms import cents_of
 from portal.game.models import (
     AccountStatus,
     Deposit,
@@ -23,7 +22,9 @@ from portal.game.models import (
     Withdrawal,
     WithdrawalStatus,
 )
-from portal.game.services import round_play
+from portal.game.money.services.accounts import account_set_status
+from portal.game.money.services.withdrawals import withdrawal_request
+from portal.game.play.services import round_play
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
@@ -85,7 +86,7 @@ def test_812a4_the_page_shows_balance_held_and_available_per_holder(
 ):
     wallet_top_up(player=funded_player, amount=5_000, holder=holder_b)
     account_a = _account(funded_player, holder_a)
-    funds.withdrawal_request(player=funded_player, account_id=account_a.pk, amount=25_000)
+    withdrawal_request(player=funded_player, account_id=account_a.pk, amount=25_000)
 
     page = text(login(funded_player).get(URL))
 
@@ -174,7 +175,7 @@ def test_812a4_my_games_show_the_balance_and_hold_per_account(
 ):
     wallet_top_up(player=funded_player, amount=5_000, holder=holder_b)
     account = _account(funded_player, holder_a)
-    funds.withdrawal_request(player=funded_player, account_id=account.pk, amount=10_000)
+    withdrawal_request(player=funded_player, account_id=account.pk, amount=10_000)
 
     page = text(login(funded_player).get("/play/history/"))
 
@@ -245,7 +246,7 @@ def test_812a6_a_self_excluded_account_takes_no_deposit_but_pays_out(
     login, funded_player, holder_a, officer
 ):
     account = _account(funded_player, holder_a)
-    funds.account_set_status(
+    account_set_status(
         actor=officer, account_id=account.pk, status="self_excluded", reason="Board list 7"
     )
     client = login(funded_player)
@@ -277,7 +278,7 @@ def test_812a12_a_suspended_account_is_explained_in_plain_words(
     login, funded_player, holder_a, manager_a
 ):
     account = _account(funded_player, holder_a)
-    funds.account_set_status(
+    account_set_status(
         actor=manager_a, account_id=account.pk, status="suspended", reason="Checking ID"
     )
 
@@ -368,7 +369,7 @@ def test_812a10_another_players_account_is_not_found_and_nothing_moves(
 
 def test_812a10_the_player_cancels_a_pending_withdrawal_once(login, funded_player, holder_a):
     account = _account(funded_player, holder_a)
-    withdrawal = funds.withdrawal_request(player=funded_player, account_id=account.pk, amount=5_000)
+    withdrawal = withdrawal_request(player=funded_player, account_id=account.pk, amount=5_000)
     client = login(funded_player)
 
     response = client.post(URL, {"action": "cancel", "withdrawal": withdrawal.pk})
@@ -385,7 +386,7 @@ def test_812a10_the_player_cancels_a_pending_withdrawal_once(login, funded_playe
 def test_812a10_a_player_cannot_cancel_someone_elses_withdrawal(login, funded_player, holder_a):
     other = make_user("player2", Role.PLAYER)
     theirs = wallet_top_up(player=other, amount=10_000, holder=holder_a)
-    withdrawal = funds.withdrawal_request(player=other, account_id=theirs.pk, amount=1_000)
+    withdrawal = withdrawal_request(player=other, account_id=theirs.pk, amount=1_000)
 
     response = login(funded_player).post(URL, {"action": "cancel", "withdrawal": withdrawal.pk})
 

@@ -116,14 +116,12 @@ def test_bets_and_ledger_entries_name_themselves_in_dollars():
 def test_812a4_the_admin_shows_accounts_deposits_and_withdrawals_look_only(
     admin_client, funded_player, holder_a, holder_b
 ):
-    from portal.game import funds
     from portal.game.models import GamingAccount
+    from portal.game.money.services.withdrawals import withdrawal_request
 
     wallet_top_up(player=funded_player, amount=5_000, holder=holder_b)
     account = GamingAccount.objects.get(player=funded_player, holder=holder_a)
-    withdrawal = funds.withdrawal_request(
-        player=funded_player, account_id=account.pk, amount=12_345
-    )
+    withdrawal = withdrawal_request(player=funded_player, account_id=account.pk, amount=12_345)
 
     accounts = admin_client.get("/admin/game/gamingaccount/").content.decode()
     deposits = admin_client.get("/admin/game/deposit/").content.decode()

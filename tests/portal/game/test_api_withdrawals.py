@@ -12,8 +12,8 @@ import time_machine
 from django.utils import timezone
 
 from portal.audit.models import AuditEvent
-from portal.game.funds import withdrawal_request
 from portal.game.models import GamingAccount, LedgerEntry, Withdrawal
+from portal.game.money.services.withdrawals import withdrawal_request
 from tests.portal.game.account_helpers import nothing_moved
 
 pytestmark = pytest.mark.django_db

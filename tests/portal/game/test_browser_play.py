@@ -5,7 +5,7 @@ import pytest
 import jinzi
 from portal.core.templatetags.pa_time import pa_time
 from portal.game.models import Round
-from portal.game.presenters import winning_spots
+from portal.game.rounds import winning_spots
 from portal.game.templatetags.game_money import dollars
 from tests.portal.browser import ARTIFACTS, needs_chromium
 from tests.portal.factories import PASSWORD

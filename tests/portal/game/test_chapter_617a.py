@@ -17,7 +17,7 @@ from portal.compliance.services.paytables import paytable_approve, paytable_subm
 from portal.core.errors import Conflict, ValidationFailed
 from portal.core.padates import day_starts
 from portal.game.models import GamingAccount, Round
-from portal.game.services import round_play
+from portal.game.play.services import round_play
 from tests.portal.factories import (
     MINIMUM_ODDS,
     STANDARD_ORDER,

@@ -14,7 +14,7 @@ from portal.compliance.services.layouts import layout_withdraw
 from portal.compliance.services.offerings import offering_retire
 from portal.compliance.services.paytables import paytable_withdraw
 from portal.core.padates import day_starts, pa_today
-from portal.game.presenters import (
+from portal.game.play.presenters import (
     CLOSED_APPROVAL_ENDED,
     CLOSED_RETIRED,
     CLOSED_RULES_CHANGE,

@@ -7,7 +7,7 @@ from django.db.models import Sum
 
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import GamingAccount, LedgerEntry, Round
-from portal.game.services import PlayedRound, round_play
+from portal.game.play.services import PlayedRound, round_play
 from tests.portal.concurrency import run_together
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits

@@ -7,10 +7,10 @@ import pytest
 from django.db.models import Sum
 
 from portal.game import retention
-from portal.game.corrections import correction_approve, correction_propose
-from portal.game.funds import withdrawal_request
+from portal.game.corrections.services import correction_approve, correction_propose
 from portal.game.models import GamingAccount, LedgerEntry, Round, RoundCorrection, Withdrawal
-from portal.game.services import PlayedRound
+from portal.game.money.services.withdrawals import withdrawal_request
+from portal.game.play.services import PlayedRound
 from portal.integrity.records import verify_records
 from tests.portal.concurrency import run_together
 from tests.portal.funding import wallet_top_up

@@ -13,8 +13,11 @@ import re
 
 import pytest
 
-from portal.game.corrections import correction_approve, correction_propose, correction_reject
-from portal.game.funds import withdrawal_pay, withdrawal_request
+from portal.game.corrections.services import (
+    correction_approve,
+    correction_propose,
+    correction_reject,
+)
 from portal.game.models import (
     CorrectionStatus,
     GamingAccount,
@@ -22,6 +25,7 @@ from portal.game.models import (
     Round,
     RoundCorrection,
 )
+from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
 from tests.portal.factories import approved_offering
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Permission
 from django.contrib.messages import get_messages
 
 from portal.audit.models import AuditEvent
-from portal.game.corrections import correction_approve, correction_propose
+from portal.game.corrections.services import correction_approve, correction_propose
 from portal.game.models import GamingAccount, LedgerEntry, Round, RoundCorrection
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round

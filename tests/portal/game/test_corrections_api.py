@@ -17,7 +17,11 @@ from rest_framework.test import APIClient
 
 from portal.access.roles import Role
 from portal.audit.models import AuditEvent
-from portal.game.corrections import correction_approve, correction_propose, correction_reject
+from portal.game.corrections.services import (
+    correction_approve,
+    correction_propose,
+    correction_reject,
+)
 from portal.game.models import GamingAccount, LedgerEntry, Round, RoundCorrection
 from tests.portal.factories import approved_offering, events_written, make_user
 from tests.portal.funding import wallet_top_up

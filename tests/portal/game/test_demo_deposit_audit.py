@@ -7,8 +7,8 @@ from rest_framework.test import APIClient
 from portal.audit.chain import verify_stored
 from portal.audit.models import AuditEvent
 from portal.core.errors import ValidationFailed
-from portal.game.funds import DEPOSIT_ACTION, MAX_DEMO_BALANCE, deposit_make
 from portal.game.models import Deposit, LedgerEntry
+from portal.game.money.services.deposits import DEPOSIT_ACTION, MAX_DEMO_BALANCE, deposit_make
 from portal.integrity.records import verify_records
 from tests.portal.funding import wallet_top_up
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from portal.access.roles import Role
-from portal.game.services import round_play
+from portal.game.play.services import round_play
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits

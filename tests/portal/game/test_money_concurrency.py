@@ -11,11 +11,12 @@ from django.db import transaction
 from django.db.models import Sum
 
 from portal.core.errors import ValidationFailed
-from portal.game.accounts import locked
-from portal.game.funds import deposit_make, withdrawal_request
-from portal.game.limits import limit_set
 from portal.game.models import GamingAccount, LedgerEntry, Round, Withdrawal
-from portal.game.services import PlayedRound
+from portal.game.money.selectors import locked
+from portal.game.money.services.deposits import deposit_make
+from portal.game.money.services.limit_changes import limit_set
+from portal.game.money.services.withdrawals import withdrawal_request
+from portal.game.play.services import PlayedRound
 from tests.portal.concurrency import run_together
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round

@@ -13,7 +13,6 @@ import time_machine
 from django.utils import timezone
 
 from portal.access.roles import Role
-from portal.game import funds
 from portal.game.models import (
     AccountStatus,
     Deposit,
@@ -23,6 +22,8 @@ from portal.game.models import (
     Withdrawal,
     WithdrawalStatus,
 )
+from portal.game.money.services.accounts import account_set_status
+from portal.game.money.services.withdrawals import withdrawal_request
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.page_helpers import field_errors, text
@@ -49,9 +50,9 @@ def requests_(funded_player, holder_a, holder_b):
     account_a2 = wallet_top_up(player=player2, amount=20_000, holder=holder_a)
     account_b = wallet_top_up(player=player2, amount=20_000, holder=holder_b)
     with time_machine.travel(timezone.now() - datetime.timedelta(hours=5), tick=False):
-        older = funds.withdrawal_request(player=player2, account_id=account_a2.pk, amount=7_500)
-    newer = funds.withdrawal_request(player=funded_player, account_id=account_a.pk, amount=30_000)
-    at_b = funds.withdrawal_request(player=player2, account_id=account_b.pk, amount=1_000)
+        older = withdrawal_request(player=player2, account_id=account_a2.pk, amount=7_500)
+    newer = withdrawal_request(player=funded_player, account_id=account_a.pk, amount=30_000)
+    at_b = withdrawal_request(player=player2, account_id=account_b.pk, amount=1_000)
     return {"older": older, "newer": newer, "at_b": at_b, "account_a": account_a}
 
 
@@ -234,7 +235,7 @@ def test_the_player_accounts_list_filters_by_player_and_status(
     login, officer, requests_, funded_player
 ):
     account = requests_["account_a"]
-    funds.account_set_status(actor=officer, account_id=account.pk, status="suspended", reason="r")
+    account_set_status(actor=officer, account_id=account.pk, status="suspended", reason="r")
     client = login(officer)
 
     by_name = text(client.get("/play/players/?q=player2"))

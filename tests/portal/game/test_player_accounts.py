@@ -11,15 +11,6 @@ from portal.access.policy import OTHER_HOLDER, Action, denial
 from portal.access.roles import Role
 from portal.audit.models import AuditEvent
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
-from portal.game.funds import (
-    account_set_status,
-    deposit_make,
-    deposit_record,
-    withdrawal_cancel,
-    withdrawal_pay,
-    withdrawal_refuse,
-    withdrawal_request,
-)
 from portal.game.models import (
     AccountStatus,
     Deposit,
@@ -30,6 +21,14 @@ from portal.game.models import (
     Round,
     Withdrawal,
     WithdrawalStatus,
+)
+from portal.game.money.services.accounts import account_set_status
+from portal.game.money.services.deposits import deposit_make, deposit_record
+from portal.game.money.services.withdrawals import (
+    withdrawal_cancel,
+    withdrawal_pay,
+    withdrawal_refuse,
+    withdrawal_request,
 )
 from tests.portal.factories import approved_offering, make_user
 from tests.portal.game.conftest import play_round

@@ -12,9 +12,10 @@ from django.test import Client
 
 from portal.audit.models import AuditEvent
 from portal.core.errors import Conflict, ValidationFailed
-from portal.game.funds import deposit_record
-from portal.game.limits import LimitKind, Period, limit_confirm, limit_set, pause_play, period_span
 from portal.game.models import GamingAccount, PlaySession, Round
+from portal.game.money.limits import LimitKind, Period, period_span
+from portal.game.money.services.deposits import deposit_record
+from portal.game.money.services.limit_changes import limit_confirm, limit_set, pause_play
 from portal.game.sessions import previous_session_text
 from tests.portal.factories import PASSWORD
 from tests.portal.funding import wallet_top_up

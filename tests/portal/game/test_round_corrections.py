@@ -13,13 +13,12 @@ from portal.access.roles import Role
 from portal.audit.models import AuditEvent
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
 from portal.game import retention
-from portal.game.corrections import (
+from portal.game.corrections.selectors import with_state
+from portal.game.corrections.services import (
     correction_approve,
     correction_propose,
     correction_reject,
-    with_state,
 )
-from portal.game.funds import withdrawal_pay, withdrawal_request
 from portal.game.models import (
     CorrectionStatus,
     GamingAccount,
@@ -28,6 +27,7 @@ from portal.game.models import (
     Round,
     RoundCorrection,
 )
+from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round

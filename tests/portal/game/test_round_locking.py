@@ -9,8 +9,8 @@ from django.db import IntegrityError, OperationalError, connection, transaction
 
 import jinzi
 from portal.core.errors import Conflict, ValidationFailed
-from portal.game import sql
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.play import sql
 from tests.portal.concurrency import run_together
 from tests.portal.game.conftest import play_round as play
 

@@ -10,7 +10,7 @@ import jinzi
 import portal
 from portal.core import append_only
 from portal.core.hashing import canonical_digest, hashed_instant_text
-from portal.game import presenters
+from portal.game import rounds
 from portal.game.chain import LATER_ROUND_FIELDS, ROUND_FIELDS, digest_of
 from portal.game.models import Bet, Round, RoundStatus
 from tests.portal.factories import approved_layout, approved_paytable, approved_rules, make_offering
@@ -105,5 +105,5 @@ def test_617b8_c_a_round_on_a_black_first_wheel_records_and_pays_its_colours(
 
     assert played.round.first_colour == "black"
     assert played.round.total_returned == 400
-    assert presenters.round_data(played.round, played.bets)["outcome_colour"] == "black"
+    assert rounds.round_data(played.round, played.bets)["outcome_colour"] == "black"
     call_command("verify_round_chain")

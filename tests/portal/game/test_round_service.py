@@ -6,10 +6,10 @@ from django.db.models import Sum
 
 from portal.compliance.services.layouts import layout_withdraw
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
-from portal.game import messages as msg
 from portal.game.chain import verify_rounds
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
-from portal.game.services import round_play
+from portal.game.play import messages as msg
+from portal.game.play.services import round_play
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
@@ -236,7 +236,7 @@ def test_round_statements_do_not_grow_with_the_number_of_wagers(
 
 
 def test_top_up_range_is_checked(player, holder_a):
-    from portal.game.funds import deposit_make
+    from portal.game.money.services.deposits import deposit_make
 
     # A deposit's least is one cent (the single wallet's top-up began at two).
     for amount in (0, -100, 100_001, 50.0, "100", True):

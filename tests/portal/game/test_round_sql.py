@@ -1,4 +1,4 @@
-"""The round's fixed SQL (``portal.game.sql``) against the ORM, which is the reference:
+"""The round's fixed SQL (``portal.game.play.sql``) against the ORM, which is the reference:
 every field of the game tables is accounted for, and the same seeded rounds played both
 ways leave identical rows, balances and chain hashes."""
 
@@ -14,9 +14,9 @@ from django.utils import timezone
 from portal.access.roles import Role
 from portal.compliance.selectors import jinzi_listing, offerings_with_parts
 from portal.core.errors import Conflict, ValidationFailed
-from portal.game import sql, store
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
-from portal.game.services import round_play
+from portal.game.play import sql, store
+from portal.game.play.services import round_play
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 

@@ -1,4 +1,4 @@
-"""Where a round is read and written (``portal.game.store``): what is handed back is what
+"""Where a round is read and written (``portal.game.play.store``): what is handed back is what
 is stored, money and ledger move together, and a key already taken writes nothing."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 from portal.core.errors import Conflict
-from portal.game import sql, store
 from portal.game.chain import digest_of
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.play import sql, store
 from tests.portal.game.conftest import play_round as play
 
 pytestmark = pytest.mark.django_db

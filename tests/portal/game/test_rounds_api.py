@@ -2,8 +2,8 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from portal.game import messages as msg
 from portal.game.models import GamingAccount, LedgerEntry, Round
+from portal.game.play import messages as msg
 
 pytestmark = pytest.mark.django_db
 

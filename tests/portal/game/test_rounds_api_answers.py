@@ -5,7 +5,7 @@ ledger give them (amounts in minor units, instants in UTC)."""
 import pytest
 from rest_framework.test import APIClient
 
-from portal.game import presenters
+from portal.game import rounds
 from portal.game.models import LedgerEntry, Round
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def test_a_round_is_answered_with_exactly_its_documented_fields(api, live_offeri
         assert list(body) == list(schema["RoundOut"]["properties"])
         assert [list(wager) for wager in body["wagers"]] == [list(schema["WagerOut"]["properties"])]
         stored = Round.objects.select_related("offering").get(pk=round_id)
-        assert body == presenters.round_data(stored) | {
+        assert body == rounds.round_data(stored) | {
             "holder": stored.offering.holder_id,
             "state": "complete",  # never voided nor adjusted (§ 617a.6, § 812a.7(a)(9))
             "corrections": [],
@@ -46,8 +46,8 @@ def test_a_round_is_answered_with_exactly_its_documented_fields(api, live_offeri
 
 
 def test_a_key_the_page_shows_but_the_schema_does_not_is_not_sent(api, live_offering, monkeypatch):
-    shown = presenters.round_data
-    monkeypatch.setattr(presenters, "round_data", lambda *args: shown(*args) | {"seed": 7})
+    shown = rounds.round_data
+    monkeypatch.setattr(rounds, "round_data", lambda *args: shown(*args) | {"seed": 7})
 
     created = api.post("/api/rounds/", {"offering": live_offering.pk, **BET}, format="json")
 

@@ -17,7 +17,7 @@ from portal.core import append_only
 from portal.core.padates import pa_today
 from portal.game.chain import heads_digest
 from portal.game.models import Bet, Round, Wallet
-from portal.game.services import round_play
+from portal.game.play.services import round_play
 from tests.portal.factories import approved_offering, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits

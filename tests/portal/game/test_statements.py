@@ -14,10 +14,11 @@ import time_machine
 
 from portal.access.roles import Role
 from portal.core.padates import day_starts
-from portal.game import funds
 from portal.game.models import GamingAccount
-from portal.game.services import round_play
-from portal.game.statements import statement
+from portal.game.money.services.deposits import deposit_make
+from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
+from portal.game.money.statements import statement
+from portal.game.play.services import round_play
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
@@ -42,20 +43,18 @@ def history(player, holder_a, payments_a):
     with _at(DAY - datetime.timedelta(days=1)):
         account = wallet_top_up(player=player, amount=10_000, holder=holder_a)
     with _at(DAY):
-        funds.deposit_make(
+        deposit_make(
             player=player, holder_id=holder_a.pk, amount=5_000, method="card", reference="VISA-1"
         )
     with _at(DAY + datetime.timedelta(days=1), 9):
-        withdrawal = funds.withdrawal_request(player=player, account_id=account.pk, amount=3_000)
-        funds.withdrawal_pay(
-            actor=payments_a, withdrawal_id=withdrawal.pk, payout_reference="ACH-77"
-        )
+        withdrawal = withdrawal_request(player=player, account_id=account.pk, amount=3_000)
+        withdrawal_pay(actor=payments_a, withdrawal_id=withdrawal.pk, payout_reference="ACH-77")
     with _at(DAY + datetime.timedelta(days=1), 23.5):
-        funds.deposit_make(
+        deposit_make(
             player=player, holder_id=holder_a.pk, amount=500, method="bank", reference="LATE-1"
         )
     with _at(DAY + datetime.timedelta(days=2), 0.5):
-        funds.deposit_make(
+        deposit_make(
             player=player, holder_id=holder_a.pk, amount=100, method="bank", reference="NEXT-1"
         )
     account.refresh_from_db()

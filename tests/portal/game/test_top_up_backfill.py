@@ -19,9 +19,9 @@ from portal.access.roles import Role
 from portal.audit.chain import stored_head, verify_stored
 from portal.audit.models import AuditEvent
 from portal.core.hashing import hashed_instant_text
-from portal.game.accounts import wallet_for
-from portal.game.funds import TOP_UP_ACTION, top_up_pictures
 from portal.game.models import LedgerEntry, LedgerKind, Wallet
+from portal.game.money.selectors import wallet_for
+from portal.game.money.services.deposits import TOP_UP_ACTION, top_up_pictures
 from portal.integrity.records import verify_records
 from tests.portal.factories import approved_offering, make_user
 from tests.portal.funding import wallet_top_up

@@ -14,8 +14,8 @@ from django.apps import apps
 from django.db import connection, transaction
 from django.db.models import Sum
 
-from portal.game.accounts import wallet_for
 from portal.game.models import GamingAccount, LedgerEntry, LedgerKind, Wallet
+from portal.game.money.selectors import wallet_for
 
 MIGRATION = importlib.import_module(
     "portal.game.migrations.0009_carry_wallets_over_to_holder_accounts"

@@ -11,9 +11,9 @@ from django.apps import apps
 from django.db import connection, transaction
 
 from portal.audit.services import audit_record
-from portal.game.accounts import wallet_for
-from portal.game.funds import TOP_UP_ACTION, top_up_pictures
 from portal.game.models import LedgerEntry, LedgerKind, Wallet
+from portal.game.money.selectors import wallet_for
+from portal.game.money.services.deposits import TOP_UP_ACTION, top_up_pictures
 
 CARRY_OVER = importlib.import_module(
     "portal.game.migrations.0009_carry_wallets_over_to_holder_accounts"

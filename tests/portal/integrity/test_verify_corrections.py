@@ -11,7 +11,11 @@ from django.db import connection
 
 from portal.audit.models import AuditEvent
 from portal.core import append_only
-from portal.game.corrections import correction_approve, correction_propose, correction_reject
+from portal.game.corrections.services import (
+    correction_approve,
+    correction_propose,
+    correction_reject,
+)
 from portal.game.models import LedgerEntry, LedgerKind, RoundCorrection, Wallet
 from portal.integrity.records import verify_records
 from tests.portal.game.conftest import play_round

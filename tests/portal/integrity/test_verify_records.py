@@ -26,7 +26,6 @@ from portal.compliance.services.paytables import (
     paytable_update,
 )
 from portal.core import append_only
-from portal.game.funds import withdrawal_pay, withdrawal_request
 from portal.game.models import (
     Deposit,
     GamingAccount,
@@ -35,6 +34,7 @@ from portal.game.models import (
     Withdrawal,
     WithdrawalStatus,
 )
+from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
 from portal.integrity.records import verify_records
 from tests.portal.factories import (
     MINIMUM_ODDS,

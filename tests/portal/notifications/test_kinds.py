@@ -20,9 +20,10 @@ from portal.compliance.services.layouts import (
 from portal.compliance.services.offerings import offering_retire
 from portal.compliance.services.paytables import paytable_reject, paytable_submit
 from portal.core.errors import ValidationFailed
-from portal.game.corrections import correction_approve, correction_propose
-from portal.game.funds import deposit_make, deposit_record, withdrawal_pay, withdrawal_request
-from portal.game.limits import limit_set
+from portal.game.corrections.services import correction_approve, correction_propose
+from portal.game.money.services.deposits import deposit_make, deposit_record
+from portal.game.money.services.limit_changes import limit_set
+from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
 from portal.notifications.models import Notification, Reminder, ReminderStatus
 from portal.notifications.services import reminders_send
 from portal.reports.models import ReportFile, ReportKind, ReportRun, RunStatus

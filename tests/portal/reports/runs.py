@@ -11,7 +11,7 @@ import time_machine
 from django.conf import settings
 from rest_framework.test import APIClient
 
-from portal.game.services import round_play
+from portal.game.play.services import round_play
 from portal.reports.models import ReportRun
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits

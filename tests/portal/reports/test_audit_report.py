@@ -55,7 +55,7 @@ ROUNDS = [
 
 @pytest.fixture
 def played(player, live_offering):
-    from portal.game.services import round_play
+    from portal.game.play.services import round_play
     from tests.portal.funding import wallet_top_up
 
     # The whole history on the day played, in order (the ledger's time follows its ids).
@@ -137,7 +137,7 @@ def test_810a5_outcome_counts_and_chi_square_are_exact(played):
 
 
 def test_810a5_rounds_drawn_by_the_os_csprng_are_not_listed(funded_player, live_offering):
-    from portal.game.services import round_play
+    from portal.game.play.services import round_play
 
     round_play(
         player=funded_player,
@@ -245,7 +245,7 @@ def test_811a9_big_wins_above_the_threshold_are_exceptions(played):
 
 @pytest.mark.clause("811a.9", kind="related")
 def test_811a9_the_report_runs_a_fixed_number_of_queries(player, played):
-    from portal.game.services import round_play
+    from portal.game.play.services import round_play
 
     def count() -> int:
         from django.db import connection
@@ -334,7 +334,7 @@ def test_811a9_a_forged_deposit_does_not_reconcile(player, played):
 def test_811a9_a_holder_report_counts_only_its_rounds_and_hides_other_play(
     player, played, manager_b, officer, holder_b
 ):
-    from portal.game.services import round_play
+    from portal.game.play.services import round_play
     from tests.portal.funding import wallet_top_up
 
     other = approved_offering(manager_b, officer, holder_b)
@@ -395,7 +395,7 @@ class ShiftingBits(FixedBits):
 def test_reading_round_start_day_a_round_across_midnight_counts_in_the_day_it_started(
     player, live_offering
 ):
-    from portal.game.services import round_play
+    from portal.game.play.services import round_play
     from tests.portal.funding import wallet_top_up
 
     last_second = datetime.datetime(2026, 11, 17, 4, 59, 59, tzinfo=UTC)  # 23:59:59 EST
@@ -443,14 +443,10 @@ def test_812a10_deposits_and_paid_withdrawals_reconcile_per_account_worked_by_ha
     The other player's account: opening 0 + carried in 15,000 = closing 15,000.
     """
     from portal.access.roles import Role
-    from portal.game.funds import (
-        deposit_make,
-        deposit_record,
-        withdrawal_pay,
-        withdrawal_request,
-    )
     from portal.game.models import GamingAccount, Wallet
-    from portal.game.services import round_play
+    from portal.game.money.services.deposits import deposit_make, deposit_record
+    from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
+    from portal.game.play.services import round_play
     from tests.portal.factories import make_user
     from tests.portal.funding import wallet_top_up
     from tests.portal.integrity.legacy_money import carry_over, legacy_top_up

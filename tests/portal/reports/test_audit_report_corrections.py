@@ -32,9 +32,9 @@ import pytest
 import time_machine
 
 from portal.core.padates import UTC, pa_date
-from portal.game.corrections import correction_approve, correction_propose
-from portal.game.funds import withdrawal_pay, withdrawal_request
-from portal.game.services import round_play
+from portal.game.corrections.services import correction_approve, correction_propose
+from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
+from portal.game.play.services import round_play
 from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.values import sqrt_text
 from tests.portal.funding import wallet_top_up

@@ -75,7 +75,7 @@ def generous_table(manager_a, officer, holder_a):
 
 @pytest.fixture
 def played(player, holder_a, generous_table):
-    from portal.game.services import round_play
+    from portal.game.play.services import round_play
     from tests.portal.funding import wallet_top_up
 
     with time_machine.travel(PLAYED_AT):

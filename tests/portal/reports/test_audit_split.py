@@ -27,7 +27,7 @@ import time_machine
 from portal.access.roles import Role
 from portal.core.padates import day_starts
 from portal.game.models import Bet, LedgerEntry, Round
-from portal.game.services import round_play
+from portal.game.play.services import round_play
 from portal.notifications.sources import run_finished
 from portal.reports import tasks
 from portal.reports.audit_report import audit_report

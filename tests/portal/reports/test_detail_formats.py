@@ -24,8 +24,8 @@ from portal.compliance.services.paytables import paytable_approve, paytable_subm
 from portal.compliance.services.rules import rules_submission_approve, rules_submission_submit
 from portal.core.csv_export import safe_cell
 from portal.core.padates import UTC
-from portal.game.corrections import correction_approve, correction_propose
-from portal.game.services import round_play
+from portal.game.corrections.services import correction_approve, correction_propose
+from portal.game.play.services import round_play
 from portal.reports import render
 from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.reading import copy_out, detail_copy, detail_statements

@@ -26,7 +26,7 @@ from portal.compliance.services.rules import (
 )
 from portal.core.padates import day_starts, pa_date, pa_today
 from portal.game.models import Round
-from portal.game.services import round_play
+from portal.game.play.services import round_play
 from portal.reports.expiry import expiry_report
 from tests.portal.factories import (
     approved_offering,

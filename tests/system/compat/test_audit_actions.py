@@ -127,7 +127,8 @@ NEW_ACTIONS = frozenset(
         "withdrawal.pay",
         "withdrawal.refuse",
         # A void of a settled round proposed (§ 617a.6): the demo data holds one waiting
-        # for a decision (f"{correction.kind}.{verb}", the verbs of portal.game.corrections).
+        # for a decision (f"{correction.kind}.{verb}", the verbs of the corrections'
+        # workflow, portal.game.corrections.workflow).
         "void.propose",
     }
 )

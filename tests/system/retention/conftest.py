@@ -9,7 +9,7 @@ import pytest
 
 from portal.access.roles import Role
 from portal.accounts.services import holder_create
-from portal.game.funds import withdrawal_pay, withdrawal_request
+from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
 from tests.portal.factories import make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round

@@ -21,8 +21,8 @@ from portal.compliance.services.rules import (
     rules_submission_submit,
     rules_submission_update,
 )
-from portal.game.funds import withdrawal_request
 from portal.game.models import GamingAccount, Round
+from portal.game.money.services.withdrawals import withdrawal_request
 from portal.reports.models import ReportRun
 from tests.portal.browser import needs_chromium
 from tests.portal.factories import MINIMUM_ODDS, make_paytable, png_upload

@@ -1,0 +1,34 @@
+"""What the voids and adjustments of rounds tell whoever proposes or decides one, each rule
+citing its clause; tests import these."""
+
+from __future__ import annotations
+
+KIND_UNKNOWN = "say what to propose: a void (§ 617a.6) or an adjustment (§ 812a.7(a)(9))"
+NO_SUCH_ROUND = "no round {id}"
+NO_SUCH_CORRECTION = "no void or adjustment {id}"
+NO_ACCOUNT = (
+    "§ 812a.4: round {round} was played before its player had an account with the table's "
+    "holder; it cannot be corrected here"
+)
+REASON_NEEDED = "{clause}: give the reason (it is kept with the record and shown to the player)"
+TEXT_TOO_LONG = "keep it to {limit} characters"
+ADJUSTMENT_AMOUNT = (
+    "§ 812a.7(a)(9): the adjustment is a whole number of cents, not zero, at most "
+    "{limit} either way (positive credits the player, negative debits)"
+)
+NOTICE_NEEDED = (
+    "§ 812a.7(a)(9): write the notification the player is sent about this adjustment; it is "
+    "kept with it"
+)
+ALREADY_VOID = "§ 617a.6: round {round} is already void"
+VOID_WAITING = "§ 617a.6: a void of round {round} is already waiting for a decision"
+ONE_WAITING = "round {round} already has a {kind} waiting for a decision; decide that one first"
+NOT_PROPOSED = "this {kind} is {status}; only a proposed one can be {verb}"
+FOUR_EYES_PROPOSER_OR_PLAYER = (
+    "{clause}: a {kind} is decided by someone other than who proposed it, and never by the "
+    "round's player"
+)
+FOUR_EYES_PASSWORD_SETTER = (
+    "{clause}: you set the password of whoever proposed this {kind}, or they set yours: "
+    "someone else decides it"
+)

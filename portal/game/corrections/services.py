@@ -1,0 +1,231 @@
+"""Every change to a void or an adjustment of a settled round goes through these services
+(``correction_<verb>``), which check the workflow's table (``workflow.WORKFLOW``) and write
+the audit event.
+
+Approving moves the money, under the locks every movement of a player's money takes (the
+wallet, then the account): a void gives back the round's stakes and takes back its returns
+as far as the account can cover them without touching what pending withdrawals hold; the
+rest is recorded as uncollected. The round's own row and chain are never touched."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from portal.access.policy import Action, require
+from portal.access.workflow import Reason, require_reason
+from portal.audit.services import audit_record
+from portal.core.errors import Conflict, NotFound, ValidationFailed
+from portal.core.money import dollars
+from portal.core.validation import MAX_ID
+from portal.game.corrections import messages as msg
+from portal.game.corrections.selectors import correction_or_404, round_account
+from portal.game.corrections.workflow import CLAUSES, WORKFLOW, action_name, clause_of, picture
+from portal.game.models import (
+    CorrectionKind,
+    CorrectionStatus,
+    GamingAccount,
+    LedgerEntry,
+    LedgerKind,
+    Round,
+    RoundCorrection,
+)
+from portal.game.money.selectors import locked
+
+S = CorrectionStatus
+
+
+MAX_ADJUSTMENT = 100_000_000  # $1,000,000
+MAX_TEXT = 2000
+MAX_NOTICE = 4000
+
+
+def _text(value, *, field: str, needed: str, limit: int) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str) or not value.strip():
+        raise ValidationFailed.on(field, needed)
+    if len(value) > limit:
+        raise ValidationFailed.on(field, msg.TEXT_TOO_LONG.format(limit=limit))
+    return value.strip()
+
+
+def _round_or_404(round_id) -> Round:
+    if type(round_id) is not int or not 0 < round_id <= MAX_ID:
+        raise NotFound(msg.NO_SUCH_ROUND.format(id=round_id))
+    round_obj = Round.objects.select_related("offering").filter(pk=round_id).first()
+    if round_obj is None:
+        raise NotFound(msg.NO_SUCH_ROUND.format(id=round_id))
+    return round_obj
+
+
+def _adjustment_amount(amount) -> int:
+    message = msg.ADJUSTMENT_AMOUNT.format(limit=dollars(MAX_ADJUSTMENT))
+    if type(amount) is not int or amount == 0 or abs(amount) > MAX_ADJUSTMENT:
+        raise ValidationFailed.on("amount", message)
+    return amount
+
+
+def _refuse_clash(round_obj: Round, kind: CorrectionKind) -> None:
+    """A round is voided once, and has one correction waiting at a time; an adjustment of
+    a void round would correct what no longer counts."""
+    others = RoundCorrection.objects.filter(round=round_obj).exclude(status=S.REJECTED)
+    for other in others.only("kind", "status"):
+        if other.kind == CorrectionKind.VOID and other.status == S.APPROVED:
+            raise Conflict(msg.ALREADY_VOID.format(round=round_obj.pk))
+        if other.status == S.PROPOSED:
+            if other.kind == CorrectionKind.VOID and kind == CorrectionKind.VOID:
+                raise Conflict(msg.VOID_WAITING.format(round=round_obj.pk))
+            label = CorrectionKind(other.kind).label.lower()
+            raise Conflict(msg.ONE_WAITING.format(round=round_obj.pk, kind=label))
+
+
+@transaction.atomic
+def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="") -> RoundCorrection:
+    """Propose a void or an adjustment of a settled round; a second person decides it."""
+    if kind not in CorrectionKind.values:
+        raise ValidationFailed.on("kind", msg.KIND_UNKNOWN)
+    kind = CorrectionKind(kind)
+    clause = CLAUSES[kind]
+    round_obj = _round_or_404(round_id)
+    account = round_account(round_obj)
+    require(actor, Action.CORRECT_ROUNDS, account)
+    reason = _text(
+        reason, field="reason", needed=msg.REASON_NEEDED.format(clause=clause), limit=MAX_TEXT
+    )
+    if kind == CorrectionKind.VOID:
+        amount = round_obj.total_staked - round_obj.total_returned
+        notice = "" if notice is None else notice
+        if not isinstance(notice, str) or len(notice) > MAX_NOTICE:
+            raise ValidationFailed.on("notice", msg.TEXT_TOO_LONG.format(limit=MAX_NOTICE))
+        notice = notice.strip()
+    else:
+        amount = _adjustment_amount(amount)
+        notice = _text(notice, field="notice", needed=msg.NOTICE_NEEDED, limit=MAX_NOTICE)
+    # The player's money lock: corrections of one player's rounds are proposed one by one.
+    locked(account.pk, account.player_id)
+    _refuse_clash(round_obj, kind)
+    try:
+        with transaction.atomic():
+            correction = RoundCorrection.objects.create(
+                round=round_obj,
+                account=account,
+                kind=kind,
+                amount=amount,
+                reason=reason,
+                notice=notice,
+                proposed_by=actor,
+                proposed_at=timezone.now(),
+            )
+    except IntegrityError:  # a concurrent proposal won the unique constraint
+        _refuse_clash(round_obj, kind)
+        raise
+    audit_record(
+        actor=actor,
+        action=action_name(correction, "propose"),
+        object_type=kind.value,
+        object_id=correction.pk,
+        after=picture(correction),
+        reason=reason,
+    )
+    return correction
+
+
+@dataclass(frozen=True)
+class Applied:
+    credit: LedgerEntry | None
+    debit: LedgerEntry | None
+    uncollected: int
+
+
+def _apply(correction: RoundCorrection, wallet, account: GamingAccount) -> Applied:
+    """Move the money: credit first, then debit what the account can spare (its balance
+    less what pending withdrawals hold), never below zero; the rest is uncollected."""
+    round_obj = correction.round
+    if correction.kind == CorrectionKind.VOID:
+        credit_amount, owed = round_obj.total_staked, round_obj.total_returned
+        kinds = (LedgerKind.VOID_STAKES, LedgerKind.VOID_RETURNS)
+    else:
+        credit_amount, owed = max(correction.amount, 0), max(-correction.amount, 0)
+        kinds = (LedgerKind.ADJUSTMENT_CREDIT, LedgerKind.ADJUSTMENT_DEBIT)
+
+    def entry(kind: LedgerKind, amount: int) -> LedgerEntry | None:
+        """Move ``amount`` (signed) with its ledger entry naming the round; none for 0."""
+        if not amount:
+            return None
+        account.balance += amount
+        return LedgerEntry.objects.create(
+            wallet=wallet,
+            account=account,
+            kind=kind,
+            amount=amount,
+            balance_after=account.balance,
+            round=round_obj,
+        )
+
+    credit = entry(kinds[0], credit_amount)
+    taken = min(owed, account.balance - account.held)
+    debit = entry(kinds[1], -taken)
+    account.save(update_fields=["balance", "updated_at"])
+    return Applied(credit, debit, owed - taken)
+
+
+def _decide(*, actor, correction_id, verb: str, reason) -> RoundCorrection:
+    step = WORKFLOW[verb]
+    correction = correction_or_404(correction_id)
+    WORKFLOW.check(step, correction, actor)
+    if reason is not None and not isinstance(reason, str):
+        raise ValidationFailed.on("reason", msg.REASON_NEEDED.format(clause=clause_of(correction)))
+    if step.reason is Reason.REQUIRED and not (reason or "").strip():
+        raise ValidationFailed.on("reason", msg.REASON_NEEDED.format(clause=clause_of(correction)))
+    reason = require_reason(step, reason or "")
+    if len(reason) > MAX_TEXT:
+        raise ValidationFailed.on("reason", msg.TEXT_TOO_LONG.format(limit=MAX_TEXT))
+    wallet, account = locked(correction.account_id, correction.account.player_id)
+    # Two deciders at once: the second waits here, then finds it decided (409).
+    fresh = RoundCorrection.objects.select_for_update(of=("self",)).get(pk=correction.pk)
+    correction.status = fresh.status
+    WORKFLOW.expect_status(correction, step)
+    before = {"status": correction.status, "balance": account.balance, "held": account.held}
+    fields = ["status", "decided_by", "decided_at", "decision_reason"]
+    if step.target == S.APPROVED:
+        applied = _apply(correction, wallet, account)
+        correction.credit_entry = applied.credit
+        correction.debit_entry = applied.debit
+        correction.credited = applied.credit.amount if applied.credit else 0
+        correction.debited = -applied.debit.amount if applied.debit else 0
+        correction.uncollected = applied.uncollected
+        fields += ["credit_entry", "debit_entry", "credited", "debited", "uncollected"]
+    correction.status = step.target
+    correction.decided_by = actor
+    correction.decided_at = timezone.now()
+    correction.decision_reason = reason
+    correction.save(update_fields=fields)
+    after = picture(correction) | {"balance_after": account.balance}
+    audit_record(
+        actor=actor,
+        action=action_name(correction, step.verb),
+        object_type=correction.kind,
+        object_id=correction.pk,
+        before=before,
+        after=after,
+        reason=reason,
+    )
+    return correction
+
+
+@transaction.atomic
+def correction_approve(*, actor, correction_id, reason="") -> RoundCorrection:
+    """A second person approves a proposed void or adjustment: its money moves now."""
+    return _decide(actor=actor, correction_id=correction_id, verb="approve", reason=reason)
+
+
+@transaction.atomic
+def correction_reject(*, actor, correction_id, reason) -> RoundCorrection:
+    """A second person rejects it, saying why; nothing moves."""
+    return _decide(actor=actor, correction_id=correction_id, verb="reject", reason=reason)
+
+
+SERVICES = {"approve": correction_approve, "reject": correction_reject}

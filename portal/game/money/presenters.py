@@ -1,0 +1,56 @@
+"""How the player's account is shown to the player and to staff: its status in plain words,
+and each of the player's limits (§ 814a.2) with a raise waiting, if any."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from portal.game.models import AccountStatus, GamingAccount
+from portal.game.money.limits import LimitKind, when
+
+STATUS_WORDS = {
+    AccountStatus.OPEN: "Open: you may deposit, play and withdraw.",
+    AccountStatus.SUSPENDED: (
+        "Suspended by the holder (§ 812a.12): no play and no deposits; "
+        "you can still withdraw your balance."
+    ),
+    AccountStatus.SELF_EXCLUDED: (
+        "Self-excluded (§ 812a.6): no play and no deposits; you can still withdraw your balance."
+    ),
+}
+
+
+def status_words(account: GamingAccount) -> str:
+    """The account's status in plain words, as the player and staff read it."""
+    return STATUS_WORDS[AccountStatus(account.status)]
+
+
+@dataclass(frozen=True)
+class LimitRow:
+    """One of the player's limits (§ 814a.2) as the account page shows it."""
+
+    kind: LimitKind
+    value: str  # "no limit", "$50.00", "120 minutes"
+    pending: str  # the raise waiting, shown; "" if none
+    effective: datetime.datetime | None  # when the raise may be confirmed
+    effective_text: str
+    due: bool  # the raise may be confirmed now
+
+
+def limit_rows(account: GamingAccount, now: datetime.datetime) -> list[LimitRow]:
+    rows = []
+    for kind in LimitKind:
+        waiting = account.pending_limits.get(kind.value)
+        effective = datetime.datetime.fromisoformat(waiting["from"]) if waiting else None
+        rows.append(
+            LimitRow(
+                kind=kind,
+                value=kind.shown(account.limits.get(kind.value)),
+                pending=kind.shown(waiting["value"]) if waiting else "",
+                effective=effective,
+                effective_text=when(effective) if effective else "",
+                due=effective is not None and now >= effective,
+            )
+        )
+    return rows
