@@ -9,6 +9,10 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
+# pytest over every core (pytest-xdist; -n 0 runs it in one process), the compatibility tests
+# and the real Celery workers each kept on one worker (--dist loadgroup), and the 30 slowest
+# tests printed at the end.
+PYTEST_OPTS ?= -n auto --dist loadgroup --durations=30
 # `make run` is the development profile: DEBUG on (a built-in secret key, no second factor)
 # unless the environment says otherwise. With DJANGO_DEBUG=0 the portal needs DJANGO_SECRET_KEY.
 # JINZI_DEMO=1 installs the demo app (`seed_demo`, the bench history generators): set for
@@ -21,7 +25,7 @@ AXE_VERSION := 4.14.1
 NODE_DIR := var/node
 AXE_STAMP := $(NODE_DIR)/.axe-core-$(AXE_VERSION)-stamp
 
-.PHONY: run test lint bench install axe migrate seed lock clean fmt mutation
+.PHONY: run test test-second-database lint bench install axe migrate seed lock clean fmt mutation
 
 $(STAMP): pyproject.toml requirements/constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (set PYTHON=...)")'
@@ -65,7 +69,13 @@ lint: install
 
 test: lint axe
 	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run --noinput
-	$(DEMO_ENV) $(BIN)/pytest $(PYTEST_ARGS)
+	$(DEMO_ENV) $(BIN)/pytest $(PYTEST_OPTS) $(PYTEST_ARGS)
+
+# CI's second pass (.ci/run): the suite again on a second database (DATABASE_URL), keeping only
+# what can depend on it. Lint, the migrations check, the tests that use no database and the
+# browser tests ran once, in `make test` (--second-database: tests/conftest.py).
+test-second-database: install axe
+	$(DEMO_ENV) $(BIN)/pytest $(PYTEST_OPTS) --second-database $(PYTEST_ARGS)
 
 bench: install
 	$(DEMO_ENV) $(PY) bench/run.py
