@@ -9,10 +9,9 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
-# pytest over every core (pytest-xdist; -n 0 runs it in one process), the compatibility tests
-# and the real Celery workers each kept on one worker (--dist loadgroup), and the 30 slowest
-# tests printed at the end.
-PYTEST_OPTS ?= -n auto --dist loadgroup --durations=30
+# pytest over every core (pytest-xdist; -n 0 runs it in one process), and the 30 slowest tests
+# printed at the end.
+PYTEST_OPTS ?= -n auto --durations=30
 # `make run` is the development profile: DEBUG on (a built-in secret key, no second factor)
 # unless the environment says otherwise. With DJANGO_DEBUG=0 the portal needs DJANGO_SECRET_KEY.
 # JINZI_DEMO=1 installs the demo app (`seed_demo`, the bench history generators): set for

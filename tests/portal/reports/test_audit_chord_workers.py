@@ -28,8 +28,6 @@ from tests.portal.reports.test_real_worker import _env as _worker_env
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
-    # Real workers on the one Redis: never two of these tests at once (-n, --dist loadgroup).
-    pytest.mark.xdist_group("redis-workers"),
     pytest.mark.skipif(
         not REDIS_URL, reason="needs Redis (JINZI_TEST_REDIS_URL); .ci/run starts one"
     ),

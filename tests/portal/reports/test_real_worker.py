@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 from django.conf import settings
@@ -21,14 +22,26 @@ from django.db import connection
 
 from portal.reports.models import ReportRun, RunStatus
 
-REDIS_URL = os.environ.get("JINZI_TEST_REDIS_URL", "")
+
+def redis_of_this_process(url: str) -> str:
+    """The suite's Redis database for this test process: the one given, moved on by the
+    pytest-xdist worker's number (gw0 keeps it, gw1 takes the next…), so the workers two
+    test processes start never take each other's tasks (each process has its own test
+    database)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    if not url:
+        return url
+    given = urlsplit(url)
+    database = int(given.path.strip("/") or 0) + int(worker.removeprefix("gw") or 0)
+    return urlunsplit(given._replace(path=f"/{database}"))
+
+
+REDIS_URL = redis_of_this_process(os.environ.get("JINZI_TEST_REDIS_URL", ""))
 ROOT = Path(__file__).resolve().parents[3]
 
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.django_db(transaction=True),
-    # Real workers on the one Redis: never two of these tests at once (-n, --dist loadgroup).
-    pytest.mark.xdist_group("redis-workers"),
     pytest.mark.skipif(
         not REDIS_URL, reason="needs Redis (JINZI_TEST_REDIS_URL); .ci/run starts one"
     ),

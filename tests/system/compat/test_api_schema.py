@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-# One worker builds the earlier release's database once for all of them (-n with
-# --dist loadgroup).
-pytestmark = [pytest.mark.compat, pytest.mark.xdist_group("compat")]
+pytestmark = pytest.mark.compat
 
 PROSE = frozenset({"description", "summary"})
 OPERATIONS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")

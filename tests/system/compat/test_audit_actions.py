@@ -31,9 +31,7 @@ import pytest
 
 from tests.system.compat.trees import Tree
 
-# One worker builds the earlier release's database once for all of them (-n with
-# --dist loadgroup).
-pytestmark = [pytest.mark.compat, pytest.mark.xdist_group("compat")]
+pytestmark = pytest.mark.compat
 
 # The kinds whose actions are written from a template over the kind and a verb.
 TEMPLATED = ("layout.", "paytable.", "rules_submission.", "offering.")

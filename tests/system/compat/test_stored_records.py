@@ -20,9 +20,7 @@ import pytest
 
 from tests.system.compat.trees import Stored, copy_var, marked_json, stored
 
-# One worker builds the earlier release's database once for all of them (-n with
-# --dist loadgroup).
-pytestmark = [pytest.mark.compat, pytest.mark.xdist_group("compat")]
+pytestmark = pytest.mark.compat
 
 CARRIED_OUT, CARRIED_IN = "carried_out", "carried_in"
 

@@ -12,9 +12,7 @@ import pytest
 # choice is its own address, and adding an app adds one without losing the others.
 CHOICES = re.compile(r"\(\?P<\w+>([\w|]+)\)")
 
-# One worker builds the earlier release's database once for all of them (-n with
-# --dist loadgroup).
-pytestmark = [pytest.mark.compat, pytest.mark.xdist_group("compat")]
+pytestmark = pytest.mark.compat
 
 
 def _listed(urls) -> str:
