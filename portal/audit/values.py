@@ -49,8 +49,6 @@ def shown(path: str, value, names: Names) -> str:
     if isinstance(value, int):
         if registry.holds_person(key):
             return names.person(value)
-        if key == "holder_id":
-            return names.holder(value)
         if kind := registry.record_kind(key):
             return names.record(kind, value)
         if registry.holds_money(key):
