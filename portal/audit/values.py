@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from portal.audit.labels import MISSING, field_label, path_parts, registry, words
 from portal.audit.names import Names
+from portal.core.money import MINUS_SIGN, dollars
 from portal.core.padates import pa_time
 from portal.core.pictures import ABSENT, compare
 
@@ -18,12 +19,6 @@ from portal.core.pictures import ABSENT, compare
 def _leaf(path: str) -> str:
     keys = [part for part in path_parts(path) if isinstance(part, str)]
     return keys[-1] if keys else ""
-
-
-def dollars(cents: int) -> str:
-    sign = "−" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}.{part:02d}"
 
 
 def _instant(value: str) -> str:
@@ -52,7 +47,7 @@ def shown(path: str, value, names: Names) -> str:
         if kind := registry.record_kind(key):
             return names.record(kind, value)
         if registry.holds_money(key):
-            return dollars(value)
+            return dollars(value, minus=MINUS_SIGN)
         return str(value)
     if isinstance(value, str):
         if key.endswith("_at") or key == "at":

@@ -18,12 +18,12 @@ from portal.compliance.views import records
 from portal.compliance.views.common import (
     acting_holder,
     choosable,
-    dollars,
     form_page,
     holder_choices,
 )
 from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import ValidationFailed
+from portal.core.money import dollars
 from portal.core.pages import domain_errors
 
 AMOUNTS = (
