@@ -198,6 +198,7 @@ def _layout_rows(approved: Layout, record: Layout) -> list[DiffRow]:
     return rows
 
 
+# A listing's amounts and what its pages call them (the rules page and the comparison alike).
 LISTING_AMOUNTS = (
     ("chip_unit", "Chip unit"),
     ("min_wager", "Minimum wager per spot"),
