@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from portal.audit.labels import MISSING, field_label, path_parts, registry, words
 from portal.audit.names import Names
 from portal.core.money import MINUS_SIGN, dollars
-from portal.core.padates import pa_time
+from portal.core.padates import pa_stamp
 from portal.core.pictures import ABSENT, compare
 
 
@@ -30,7 +30,7 @@ def _instant(value: str) -> str:
         return value
     if instant.tzinfo is None:
         return value
-    return pa_time(instant).strftime("%Y-%m-%d %H:%M:%S %Z")
+    return pa_stamp(instant, seconds=True)
 
 
 def shown(path: str, value, names: Names) -> str:
