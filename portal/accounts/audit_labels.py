@@ -7,7 +7,7 @@ from __future__ import annotations
 from portal.audit import labels
 from portal.audit.labels import LoadedNames, PicturedObject
 from portal.audit.names import trail_pictures
-from portal.core.pages import object_name
+from portal.core.pages import object_name, register_kind_label
 
 # After the records and the rounds' corrections, before players' money.
 ORDER = 30
@@ -84,4 +84,5 @@ def register() -> None:
         needs_load=_holder_unnamed,
         reference=_holder_reference,
     )
+    register_kind_label("api_token", "API token")  # not "Api token"
     labels.register_object_namer("api_token", _api_token)
