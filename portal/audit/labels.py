@@ -9,15 +9,21 @@ and the fallbacks: an action or field nobody labelled is put into words ("odds.s
 
 Registering the same action, verb, group, field or record kind again with the same words is
 allowed (two apps may write the same field); with other words it is refused at start-up
-(``LabelConflict``), so one code never reads two ways."""
+(``LabelConflict``), so one code never reads two ways.
+
+Each app also says how the trail names its kinds of object that have no title and page of
+their own (``register_object_namer``): from what an event pictures of one, and from what the
+app loads for many of them at once ("Player account of Dana Reyes at Keystone Casino")."""
 
 from __future__ import annotations
 
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any, Protocol
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -66,6 +72,41 @@ def _merge(known: dict[str, str], new: Mapping[str, str], what: str) -> None:
     known.update(new)
 
 
+@dataclass(frozen=True)
+class PicturedObject:
+    """An event's object as the event pictures it: its kind, its id (as the trail keeps it, a
+    string) and its after merged over its before."""
+
+    kind: str
+    pk: str
+    picture: Mapping[str, Any]
+
+
+class LoadedNames(Protocol):
+    """What a namer reads of the names loaded for the events shown (``names.Names``)."""
+
+    def person(self, pk: int) -> str: ...
+
+    def of(self, kind: str) -> Mapping[int, Any]: ...
+
+    def record(self, kind: str, pk: int) -> str: ...
+
+
+def _always(obj: PicturedObject) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class ObjectNamer:
+    """How the trail names objects of one kind (``LabelRegistry.register_object_namer``)."""
+
+    name: Callable[[PicturedObject, LoadedNames], str | None]
+    load: Callable[[set[int]], Mapping[int, Any]] | None = None
+    needs_load: Callable[[PicturedObject], bool] = _always
+    refers: tuple[str, ...] = ()
+    reference: Callable[[int, LoadedNames], str] | None = None
+
+
 class LabelRegistry:
     """The words the apps registered, and the trail's labels and filter choices read from
     them. One instance serves the portal (``registry``); a test may make its own."""
@@ -81,6 +122,7 @@ class LabelRegistry:
         self._codes: set[str] = set()
         self._people: set[str] = set()
         self._records: dict[str, str] = {}
+        self._namers: dict[str, ObjectNamer] = {}
         # Where each action and record kind comes in the filter: (order, registration).
         self._places: dict[str, tuple[int, int]] = {}
         self._registered = itertools.count()
@@ -151,6 +193,35 @@ class LabelRegistry:
         self._money.update(money)
         self._codes.update(codes)
         self._people.update(people)
+
+    def register_object_namer(
+        self,
+        kind: str,
+        name: Callable[[PicturedObject, LoadedNames], str | None],
+        *,
+        load: Callable[[set[int]], Mapping[int, Any]] | None = None,
+        needs_load: Callable[[PicturedObject], bool] | None = None,
+        refers: Iterable[str] = (),
+        reference: Callable[[int, LoadedNames], str] | None = None,
+    ) -> None:
+        """How the trail names objects of ``kind`` that have no title and page of their own
+        (those have ``portal.core.pages.register_object_kind``).
+
+        ``name``: the name of one, from what its event pictures and the names loaded for the
+        events shown; None names it by its kind and id ("Void 7").
+        ``load``: what names many of them, by their ids, in one query (read back as
+        ``names.of(kind)``); ``needs_load``: whether an event's object needs it (by default,
+        always). It is also loaded for the fields holding ids of this kind
+        (``register_fields(records=…)``), which ``reference`` names ("Keystone Casino").
+        ``refers``: the fields of the picture, or of what ``load`` gives, whose people and
+        records the name reads ("player_id"), loaded with the others'. Kinds whose loads
+        refer are loaded first, so one's ``load`` should give nothing that refers again.
+
+        Naming a kind again with other functions is refused (``LabelConflict``)."""
+        namer = ObjectNamer(name, load, needs_load or _always, tuple(refers), reference)
+        if self._namers.get(kind, namer) != namer:
+            raise LabelConflict(f"The audit trail's object kind {kind!r} is already named.")
+        self._namers[kind] = namer
 
     # --- Reading ----------------------------------------------------------------------------
 
@@ -227,6 +298,10 @@ class LabelRegistry:
         """The kind of record a field holds the id of ("layout_id" → "layout"), if any."""
         return self._records.get(field)
 
+    def object_namer(self, kind: str) -> ObjectNamer | None:
+        """How objects of ``kind`` are named, if their app said."""
+        return self._namers.get(kind)
+
 
 # The portal's labels, filled by each app's ready().
 registry = LabelRegistry()
@@ -237,6 +312,7 @@ register_record_kinds = registry.register_record_kinds
 register_action_groups = registry.register_action_groups
 register_object_kinds = registry.register_object_kinds
 register_fields = registry.register_fields
+register_object_namer = registry.register_object_namer
 
 
 # The portal's labels, as functions of their own: a filter deep-copies the callable that

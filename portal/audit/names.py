@@ -1,23 +1,26 @@
 """The people and records audit events name, by their names (§ 811a.7): who acted, what the
 event acts on ("Paytable “House table” v2", "Player account of Dana Reyes at Keystone
-Casino"), and the people, holders and records its before and after refer to.
+Casino"), and the people and records its before and after refer to.
 
-Names are loaded in bulk, one query per kind of thing named (people, holders, each kind of
-titled record), whatever the number of events (``load_names``). Holders and players'
-accounts are named as the trail itself recorded them, so the audit app reads no app above
-it."""
+The audit app names people, the records that have a title and a page
+(``portal.core.pages.register_object_kind``) and its own kinds; every other kind is named
+the way its app registered (``labels.register_object_namer``), so the audit app knows no
+app above it. Names are loaded in bulk, one query per kind of thing named (people, each
+kind of titled record, each kind an app loads names for), whatever the number of events
+(``load_names``)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
 
-from portal.audit.labels import action_label, registry, words
+from portal.audit.labels import PicturedObject, action_label, registry
 from portal.audit.models import AuditEvent
-from portal.core.pages import detail_url, kind_label, object_name, object_titles, titled
+from portal.core.pages import detail_url, object_name, object_titles, titled
 
 
 @dataclass
@@ -25,17 +28,23 @@ class Names:
     """The names of the people and records some events mention, loaded once."""
 
     people: dict[int, str] = field(default_factory=dict)
-    holders: dict[int, str] = field(default_factory=dict)
-    accounts: dict[int, dict] = field(default_factory=dict)  # a player account's opening
+    # By kind: what its app's namer loaded for each id (``register_object_namer``'s load).
+    loaded: dict[str, dict[int, Any]] = field(default_factory=dict)
     titles: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def person(self, pk) -> str:
         return self.people.get(pk) or f"person {pk} (no longer on record)"
 
-    def holder(self, pk) -> str:
-        return self.holders.get(pk) or f"holder {pk}"
+    def of(self, kind: str) -> Mapping[int, Any]:
+        """What was loaded to name objects of ``kind``, by their ids."""
+        return self.loaded.get(kind, {})
 
     def record(self, kind: str, pk) -> str:
+        """A record a field refers to, by its id: as its app names a reference, else by its
+        kind and title."""
+        namer = registry.object_namer(kind)
+        if namer is not None and namer.reference is not None and not titled(kind):
+            return namer.reference(pk, self)
         title = self.titles.get((kind, str(pk)), "")
         return object_name(kind, pk, title=title)
 
@@ -57,58 +66,66 @@ def _walk(value, key: str, found: dict[str, set]) -> None:
     elif isinstance(value, int) and not isinstance(value, bool):
         if registry.holds_person(key):
             found["user"].add(value)
-        elif key == "holder_id":
-            found["holder"].add(value)
         elif kind := registry.record_kind(key):
             found[kind].add(value)
 
 
+def _walk_refers(picture, fields: Iterable[str], found: dict[str, set]) -> None:
+    """Collect the ids of only these fields of ``picture``."""
+    if isinstance(picture, Mapping):
+        _walk({name: picture.get(name) for name in fields}, "", found)
+
+
+def _loaded_by_namer(kind: str):
+    """The namer of ``kind`` if it loads names (a titled record's are loaded as titles)."""
+    namer = registry.object_namer(kind)
+    return namer if namer is not None and namer.load is not None and not titled(kind) else None
+
+
 def load_names(events: Iterable, *, pictures: bool = True) -> Names:
     """The names of everyone and everything ``events`` mention: their actors, their objects
-    and the people, holders and records their before and after refer to. One query for the
-    people, one for the holders (named as the trail recorded them) and one per kind of
-    titled record; none for a kind not mentioned. Without ``pictures`` (a list, which shows
-    no before and after), only what names the events' actors and objects."""
+    and the people and records their before and after refer to. One query for the people,
+    one per kind of titled record and one per kind whose app loads names; none for a kind
+    not mentioned. Without ``pictures`` (a list, which shows no before and after), only what
+    names the events' actors and objects."""
     found: dict[str, set] = defaultdict(set)
     for event in events:
         if event.actor_id is not None:
             found["user"].add(event.actor_id)
-        kind, pk = event.object_type, str(event.object_id)
-        named_by_picture = kind == "holder" and isinstance(_picture(event).get("name"), str)
-        wanted = kind in ("user", "holder") or titled(kind)
-        if wanted and pk.isdigit() and not named_by_picture:
-            found[kind].add(int(pk))
+        obj = _pictured(event)
+        namer = registry.object_namer(obj.kind)
+        loads = _loaded_by_namer(obj.kind) is not None and namer.needs_load(obj)
+        if (obj.kind == "user" or titled(obj.kind) or loads) and obj.pk.isdigit():
+            found[obj.kind].add(int(obj.pk))
         if pictures:
             for picture in (event.before, event.after):
                 _walk(picture, "", found)
-        elif kind == "player_account":  # named by its player and holder
-            _walk({k: _picture(event).get(k) for k in ("player_id", "holder_id")}, "", found)
-        if kind == "player_account" and pk.isdigit() and "player_id" not in _picture(event):
-            found["account"].add(int(pk))
+        elif namer is not None:
+            _walk_refers(obj.picture, namer.refers, found)
     names = Names()
-    if found["account"]:
-        names.accounts = _trail_pictures("player_account", found["account"], "account.open")
-        for opening in names.accounts.values():
-            _walk({k: opening.get(k) for k in ("player_id", "holder_id")}, "", found)
+    # The kinds whose loaded names refer to others first (a player's account, by its
+    # player and holder), so that those others are loaded with the rest, once.
+    for referring in (True, False):
+        for kind in [kind for kind, pks in found.items() if pks and kind not in names.loaded]:
+            namer = _loaded_by_namer(kind)
+            if namer is None or bool(namer.refers) != referring:
+                continue
+            names.loaded[kind] = dict(namer.load(found[kind]))
+            for value in names.loaded[kind].values():
+                _walk_refers(value, namer.refers, found)
     if found["user"]:
         users = get_user_model().objects.filter(pk__in=found["user"])
         names.people = {user.pk: person_name(user) for user in users}
-    if found["holder"]:
-        pictures = _trail_pictures("holder", found["holder"])
-        names.holders = {
-            pk: picture["name"]
-            for pk, picture in pictures.items()
-            if isinstance(picture.get("name"), str)
-        }
     pairs = [(kind, str(pk)) for kind, pks in found.items() if titled(kind) for pk in pks]
     names.titles = object_titles(pairs)
     return names
 
 
-def _trail_pictures(kind: str, pks: set[int], action: str = "") -> dict[int, dict]:
+def trail_pictures(kind: str, pks: set[int], action: str = "") -> dict[int, dict]:
     """What the trail last recorded of each of these objects (their events' after pictures,
-    oldest first, merged), in one query: holders are added and changed, and players'
-    accounts opened, only through audited services, whose events picture them."""
+    oldest first, merged; only its ``action`` events, if given), in one query: for a kind
+    added and changed only through audited services, whose events picture it, a name
+    without reading its app's tables."""
     events = AuditEvent.objects.filter(object_type=kind, object_id__in=[str(pk) for pk in pks])
     if action:
         events = events.filter(action=action)
@@ -143,30 +160,13 @@ def object_of(event, names: Names) -> NamedObject:
         title = names.titles.get((kind, str(pk)), "")
         url = detail_url(kind, pk) if title else None  # a record no longer there has no page
         return NamedObject(object_name(kind, pk, title=title, version=version), url)
-    picture = _picture(event)
-    if kind == "user" and str(pk).isdigit():
-        name = names.people.get(int(pk)) or picture.get("username") or f"{pk}"
+    obj = _pictured(event)
+    if kind == "user" and obj.pk.isdigit():
+        name = names.people.get(int(obj.pk)) or obj.picture.get("username") or f"{pk}"
         return NamedObject(f"Person “{name}”", None)
-    if kind == "holder":
-        name = picture.get("name")
-        if not isinstance(name, str) and str(pk).isdigit():
-            name = names.holders.get(int(pk), "")
-        return NamedObject(object_name(kind, pk, title=name or ""), None)
-    if kind == "player_account":
-        if "player_id" not in picture and str(pk).isdigit():
-            picture = names.accounts.get(int(pk), {})
-        player, holder = picture.get("player_id"), picture.get("holder_id")
-        if isinstance(player, int):
-            at = f" at {names.holder(holder)}" if isinstance(holder, int) else ""
-            return NamedObject(f"Player account of {names.person(player)}{at}", None)
-    if kind in ("void", "adjustment") and isinstance(picture.get("round_id"), int):
-        return NamedObject(f"{kind_label(kind)} {pk} of round {picture['round_id']}", None)
-    if kind == "api_token" and isinstance(picture.get("name"), str):
-        return NamedObject(object_name(kind, pk, title=picture["name"]), None)
-    if kind == "report_run" and isinstance(picture.get("kind"), str):
-        return NamedObject(f"Report run {pk} ({words(picture['kind']).lower()} report)", None)
-    if kind == "audit_trail":
-        return NamedObject(f"The audit trail, up to event #{pk}", None)
+    namer = registry.object_namer(kind)
+    if namer is not None and (name := namer.name(obj, names)) is not None:
+        return NamedObject(name, None)
     return NamedObject(object_name(kind, pk, version=version), None)
 
 
@@ -186,10 +186,10 @@ def trail_rows(events) -> list[dict]:
     ]
 
 
-def _picture(event) -> dict:
-    """The event's after, else its before (what it says of its object)."""
+def _pictured(event) -> PicturedObject:
+    """The event's object, with what the event says of it: its after over its before."""
     merged: dict = {}
     for picture in (event.before, event.after):
         if isinstance(picture, dict):
             merged.update(picture)
-    return merged
+    return PicturedObject(event.object_type, str(event.object_id), merged)

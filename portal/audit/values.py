@@ -11,19 +11,14 @@ from dataclasses import dataclass
 
 from portal.audit.labels import MISSING, field_label, path_parts, registry, words
 from portal.audit.names import Names
-from portal.core.padates import pa_time
+from portal.core.money import MINUS_SIGN, dollars
+from portal.core.padates import pa_stamp
 from portal.core.pictures import ABSENT, compare
 
 
 def _leaf(path: str) -> str:
     keys = [part for part in path_parts(path) if isinstance(part, str)]
     return keys[-1] if keys else ""
-
-
-def dollars(cents: int) -> str:
-    sign = "−" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
-    return f"{sign}${whole:,}.{part:02d}"
 
 
 def _instant(value: str) -> str:
@@ -35,7 +30,7 @@ def _instant(value: str) -> str:
         return value
     if instant.tzinfo is None:
         return value
-    return pa_time(instant).strftime("%Y-%m-%d %H:%M:%S %Z")
+    return pa_stamp(instant, seconds=True)
 
 
 def shown(path: str, value, names: Names) -> str:
@@ -49,12 +44,10 @@ def shown(path: str, value, names: Names) -> str:
     if isinstance(value, int):
         if registry.holds_person(key):
             return names.person(value)
-        if key == "holder_id":
-            return names.holder(value)
         if kind := registry.record_kind(key):
             return names.record(kind, value)
         if registry.holds_money(key):
-            return dollars(value)
+            return dollars(value, minus=MINUS_SIGN)
         return str(value)
     if isinstance(value, str):
         if key.endswith("_at") or key == "at":

@@ -26,7 +26,8 @@ from portal.audit.presenters import (
 )
 from portal.audit.services import audit_trail_exported
 from portal.core.csv_export import csv_response
-from portal.core.pages import domain_errors, object_name, paginate
+from portal.core.lists import filtered_page
+from portal.core.pages import domain_errors, object_name
 
 
 def _filtered(request: HttpRequest) -> AuditEventFilter:
@@ -40,16 +41,15 @@ def _filtered(request: HttpRequest) -> AuditEventFilter:
 @domain_errors
 def event_list(request: HttpRequest) -> HttpResponse:
     events = _filtered(request)
-    valid = events.is_valid()
-    page = paginate(request, events.qs if valid else AuditEvent.objects.none())
+    page, status = filtered_page(request, events)
     context = {
         "filter": events,
         "columns": events.columns,
         "page": page,
         "rows": trail_rows(page),
-        "showing": _showing(events) if valid else None,
+        "showing": _showing(events) if status == 200 else None,
     }
-    return render(request, "audit/event_list.html", context, status=200 if valid else 400)
+    return render(request, "audit/event_list.html", context, status=status)
 
 
 def _showing(events: AuditEventFilter) -> str | None:

@@ -37,9 +37,14 @@ def kind_text(record: VersionedRecord) -> str:
     return record.kind.replace("_", " ")
 
 
+def titled_version(record: VersionedRecord) -> str:
+    """A version by its title, as messages quote it: ``'House table' v2``."""
+    return f"{record.title_for_display!r} v{record.version}"
+
+
 def label(record: VersionedRecord) -> str:
     """How messages name a version: ``paytable 'House table' v2``."""
-    return f"{kind_text(record)} {record.title_for_display!r} v{record.version}"
+    return f"{kind_text(record)} {titled_version(record)}"
 
 
 def authors(record: VersionedRecord) -> set[int | None]:

@@ -33,20 +33,29 @@ def cents_of(text: str) -> int | None:
     return int(whole) * 100 + int(cents)
 
 
-def dollars(cents) -> str:
-    """Minor units as dollars, exactly: 12345 → "$123.45" (never through a float)."""
+# The minus sign of typeset figures, which the audit trail's values read with ("−$1.00").
+MINUS_SIGN = "\u2212"
+
+
+def _parts(cents: int, minus: str) -> tuple[str, int, int]:
+    """The sign, the whole dollars and the cents of an amount."""
+    whole, part = divmod(abs(cents), 100)
+    return (minus if cents < 0 else ""), whole, part
+
+
+def dollars(cents, *, minus: str = "-") -> str:
+    """Minor units as dollars, exactly: 12345 → "$123.45", 123456789 → "$1,234,567.89",
+    -100 → "-$1.00" (never through a float); nothing (None, "") → "". ``minus``: the sign
+    a negative amount reads with (``MINUS_SIGN`` in the audit trail: "−$1.00")."""
     if cents is None or cents == "":
         return ""
-    cents = int(cents)
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
+    sign, whole, part = _parts(int(cents), minus)
     return f"{sign}${whole:,}.{part:02d}"
 
 
 def typed(cents: int) -> str:
     """Integer cents as a person would type them back: 250 → "2.50", 100000 → "1000.00"."""
-    sign = "-" if cents < 0 else ""
-    whole, part = divmod(abs(cents), 100)
+    sign, whole, part = _parts(cents, "-")
     return f"{sign}{whole}.{part:02d}"
 
 

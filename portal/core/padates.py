@@ -30,6 +30,18 @@ def pa_time(instant: datetime.datetime) -> datetime.datetime:
     return instant.astimezone(PA)
 
 
+# How an instant reads on pages and in notices: to the minute, or to the second where the
+# events it dates are told apart by it (the audit trail).
+TO_THE_MINUTE = "%Y-%m-%d %H:%M %Z"
+TO_THE_SECOND = "%Y-%m-%d %H:%M:%S %Z"
+
+
+def pa_stamp(instant: datetime.datetime, *, seconds: bool = False) -> str:
+    """``instant`` as people read it: Pennsylvania time with its zone, "2026-11-30 10:26 EST"
+    ("2026-11-30 10:26:05 EST" with ``seconds``); never microseconds."""
+    return pa_time(instant).strftime(TO_THE_SECOND if seconds else TO_THE_MINUTE)
+
+
 def pa_date(instant: datetime.datetime) -> datetime.date:
     """The Pennsylvania date at ``instant``."""
     return instant.astimezone(PA).date()

@@ -81,12 +81,19 @@ def detail_url(kind: str, pk) -> str | None:
     return reverse(registered.detail_url, args=[pk])
 
 
-KIND_LABELS = {"rules_submission": "Rules submission", "api_token": "API token"}
+# What a kind is called where its code in words would not do ("api_token" → "API token"):
+# filled by the apps that own the kinds (their AppConfig.ready), as the kinds above.
+_KIND_LABELS: dict[str, str] = {}
+
+
+def register_kind_label(kind: str, label: str) -> None:
+    """An app says what its kind is called, where its code in words would read wrong."""
+    _KIND_LABELS[kind] = label
 
 
 def kind_label(kind: str) -> str:
     """A kind as audit events name it, for people: "rules_submission" → "Rules submission"."""
-    return KIND_LABELS.get(kind) or kind.replace("_", " ").capitalize()
+    return _KIND_LABELS.get(kind) or kind.replace("_", " ").capitalize()
 
 
 def object_titles(pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:

@@ -1,10 +1,14 @@
 """The audit trail's words for what the game app writes: rounds' voids and adjustments
-(§ 617a.6), players' accounts, their money and limits (§ 812a, § 814a), and the fields of
-their pictures."""
+(§ 617a.6), players' accounts, their money and limits (§ 812a, § 814a), the fields of their
+pictures, and how the trail names a correction ("Void 7 of round 3") and a player's account
+("Player account of Dana Reyes at Keystone Casino")."""
 
 from __future__ import annotations
 
 from portal.audit import labels
+from portal.audit.labels import LoadedNames, PicturedObject
+from portal.audit.names import trail_pictures
+from portal.core.pages import kind_label
 
 # In the trail's filter, the rounds' corrections come after the records and tables, and
 # players' money after the people and holders.
@@ -19,8 +23,9 @@ CORRECTION_ACTIONS = {
     "adjustment.approve": "Adjustment approved and applied",
     "adjustment.reject": "Adjustment rejected",
 }
+OPENED = "account.open"
 MONEY_ACTIONS = {
-    "account.open": "Player account opened",
+    OPENED: "Player account opened",
     "account.deposit": "Deposit recorded",
     "account.limit": "Responsible gaming limits changed",
     "account.pause": "Play paused by the player",
@@ -70,6 +75,34 @@ MONEY = (
 )
 
 
+# An account has no page of its own: it is named by its player and holder, from the event's
+# picture, else from its opening's (accounts are opened only through an audited service).
+def _account_openings(pks: set[int]) -> dict[int, dict]:
+    return trail_pictures("player_account", pks, OPENED)
+
+
+def _account_unpictured(account: PicturedObject) -> bool:
+    return "player_id" not in account.picture
+
+
+def _account(account: PicturedObject, names: LoadedNames) -> str | None:
+    picture = account.picture
+    if _account_unpictured(account) and account.pk.isdigit():
+        picture = names.of("player_account").get(int(account.pk), {})
+    player, holder = picture.get("player_id"), picture.get("holder_id")
+    if not isinstance(player, int):
+        return None
+    at = f" at {names.record('holder', holder)}" if isinstance(holder, int) else ""
+    return f"Player account of {names.person(player)}{at}"
+
+
+def _correction(correction: PicturedObject, names: LoadedNames) -> str | None:
+    round_id = correction.picture.get("round_id")
+    if not isinstance(round_id, int):
+        return None
+    return f"{kind_label(correction.kind)} {correction.pk} of round {round_id}"
+
+
 def register() -> None:
     labels.register_actions(CORRECTION_ACTIONS, order=CORRECTIONS_ORDER)
     labels.register_actions(MONEY_ACTIONS, order=MONEY_ORDER)
@@ -78,3 +111,12 @@ def register() -> None:
     labels.register_fields(
         FIELDS, money=MONEY, codes=("method",), people=("proposed_by_id", "player_id")
     )
+    labels.register_object_namer(
+        "player_account",
+        _account,
+        load=_account_openings,
+        needs_load=_account_unpictured,
+        refers=("player_id", "holder_id"),
+    )
+    for kind in ("void", "adjustment"):
+        labels.register_object_namer(kind, _correction)

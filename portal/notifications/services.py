@@ -22,9 +22,9 @@ from portal.access.roles import Role
 from portal.audit.models import AuditEvent
 from portal.audit.services import audit_record
 from portal.core.errors import NotFound, NotPermitted, ValidationFailed
-from portal.core.padates import pa_time, pa_today
+from portal.core.padates import pa_stamp, pa_time, pa_today
 from portal.game.models import GamingAccount
-from portal.game.money.limits import DEPOSIT_KINDS, LimitKind, when
+from portal.game.money.limits import DEPOSIT_KINDS, LimitKind
 from portal.notifications import kinds as k
 from portal.notifications import mail
 from portal.notifications.audiences import active, people
@@ -390,7 +390,7 @@ def limit_reached_record(*, account_id: int, kind: str, period_start: str) -> in
                 subject=f"You reached your {limit.label} with {holder}",
                 body=(
                     f"Your {limit.label} of {shown} with {holder} refused a {refused} on "
-                    f"{when(timezone.now())}. You will not be told again before it resets."
+                    f"{pa_stamp(timezone.now())}. You will not be told again before it resets."
                 ),
                 link=reverse("game:account"),
             ),
@@ -402,7 +402,7 @@ def limit_reached_record(*, account_id: int, kind: str, period_start: str) -> in
                 body=(
                     f"The {limit.label} ({shown}) that {player.get_username()} set on their "
                     f"account with {holder} refused a {refused} on "
-                    f"{when(timezone.now())} (§ 814a.2)."
+                    f"{pa_stamp(timezone.now())} (§ 814a.2)."
                 ),
                 link=reverse("game:player-account", args=[account.pk]),
             ),

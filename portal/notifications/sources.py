@@ -18,7 +18,7 @@ from portal.accounts.models import CertificateHolder
 from portal.audit.models import AuditEvent
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
 from portal.core.money import dollars
-from portal.core.padates import pa_time
+from portal.core.padates import pa_stamp
 from portal.game.models import (
     CorrectionKind,
     Deposit,
@@ -54,7 +54,7 @@ CORRECTION_VERBS = {"propose": "proposed", "approve": "approved and applied", "r
 
 
 def _when(event: AuditEvent) -> str:
-    return pa_time(event.occurred_at).strftime("%Y-%m-%d %H:%M %Z")
+    return pa_stamp(event.occurred_at)
 
 
 def _reason(text: str) -> str:
@@ -282,7 +282,7 @@ def limits_changed(event: AuditEvent) -> list[Notice]:
 
 def _until(iso: str) -> str:
     try:
-        return pa_time(datetime.datetime.fromisoformat(iso)).strftime("%Y-%m-%d %H:%M %Z")
+        return pa_stamp(datetime.datetime.fromisoformat(iso))
     except (TypeError, ValueError):
         return ""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 
-from portal.core.padates import pa_time
+from portal.core.padates import pa_stamp, pa_time
 from portal.regulation.matrix import NOT_RUN, Matrix, ResultsFile
 from portal.regulation.register import Clause
 from portal.reports.document import column, made, section
@@ -45,8 +45,7 @@ def _flag(row) -> str:
 
 def _taken(results: ResultsFile) -> str:
     try:
-        taken = pa_time(datetime.datetime.fromisoformat(results.taken_at or ""))
-        when = taken.strftime("%Y-%m-%d %H:%M %Z")
+        when = pa_stamp(datetime.datetime.fromisoformat(results.taken_at or ""))
     except ValueError:
         when = "at an unrecorded time"
     database = f" on {results.database}" if results.database else ""

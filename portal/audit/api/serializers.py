@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from portal.audit.chain import HASHED_FIELDS
 from portal.audit.models import AuditEvent
 
 
@@ -13,21 +14,11 @@ class AuditEventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = AuditEvent
+        # Every field the chain hashes (the actor by its relation's name), so a client can
+        # recompute each event's hash; and the event's id and hash.
         fields = (
             "id",
-            "sequence",
-            "occurred_at",
-            "actor",
-            "actor_username",
-            "action",
-            "object_type",
-            "object_id",
-            "object_version",
-            "before",
-            "after",
-            "reason",
-            "request_id",
-            "prev_hash",
+            *("actor" if name == "actor_id" else name for name in HASHED_FIELDS),
             "hash",
         )
         read_only_fields = fields

@@ -4,7 +4,6 @@ fields, odds, wheel and listings side by side, each changed one marked."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 
 from django.urls import reverse
 
@@ -12,6 +11,7 @@ import jinzi
 from portal.compliance.models import Game, Layout, ListedGame, Paytable, RulesSubmission
 from portal.compliance.presenters.edge import edge_report
 from portal.compliance.workflow import UNDECIDED_STATUSES
+from portal.core.money import dollars
 
 MISSING = "—"
 
@@ -198,6 +198,7 @@ def _layout_rows(approved: Layout, record: Layout) -> list[DiffRow]:
     return rows
 
 
+# A listing's amounts and what its pages call them (the rules page and the comparison alike).
 LISTING_AMOUNTS = (
     ("chip_unit", "Chip unit"),
     ("min_wager", "Minimum wager per spot"),
@@ -215,12 +216,8 @@ def _listing_values(listing) -> dict[str, str]:
     }
     for field, label in LISTING_AMOUNTS:
         cents = getattr(listing, field)
-        values[label] = f"{_dollars(cents)} ({cents} cents)"
+        values[label] = f"{dollars(cents)} ({cents} cents)"
     return values
-
-
-def _dollars(minor_units: int) -> str:
-    return f"${Decimal(minor_units) / 100:,.2f}"
 
 
 def _listings(submission: RulesSubmission) -> dict[str, ListedGame]:

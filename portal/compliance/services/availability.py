@@ -16,7 +16,7 @@ hash-chained audit trail (``offering.opened`` / ``offering.closed``), in one tra
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from django.db import transaction
 from django.db.models import Q
@@ -68,29 +68,38 @@ def _record(offering: Offering, *, opened: bool, at, cause: str, reason: str, ac
     )
 
 
+# An offering whose availability turned: whether it is now open, why, its last change.
+Turned = tuple[Offering, bool, str, AvailabilityChange | None]
+
+
+def _turned(where: Q, now: datetime.datetime) -> Iterator[Turned]:
+    """The offerings matching ``where`` whose availability at ``now`` is not the one last
+    recorded: each with whether it is now open, why, and its last recorded change."""
+    offerings = list(offerings_with_parts().filter(where))
+    known = last_states(o.pk for o in offerings)
+    for offering in offerings:
+        liveness = offering_is_live(offering, at=now)
+        last = known.get(offering.pk)
+        if liveness.live != (last is not None and last.opened):
+            reason = OPENED_REASON if liveness.live else "; ".join(liveness.reasons)
+            yield offering, liveness.live, reason, last
+
+
 def availability_sync(*, where: Q, opened_cause: str, closed_cause: str, actor) -> list:
     """Record, as of now, every offering matching ``where`` whose availability changed;
     called by the service whose action may have changed it, inside its transaction."""
     now = timezone.now()
-    offerings = list(offerings_with_parts().filter(where))
-    known = last_states(o.pk for o in offerings)
-    changes = []
-    for offering in offerings:
-        liveness = offering_is_live(offering, at=now)
-        last = known.get(offering.pk)
-        if liveness.live == (last is not None and last.opened):
-            continue
-        changes.append(
-            _record(
-                offering,
-                opened=liveness.live,
-                at=now,
-                cause=opened_cause if liveness.live else closed_cause,
-                reason=OPENED_REASON if liveness.live else "; ".join(liveness.reasons),
-                actor=actor,
-            )
+    return [
+        _record(
+            offering,
+            opened=opened,
+            at=now,
+            cause=opened_cause if opened else closed_cause,
+            reason=reason,
+            actor=actor,
         )
-    return changes
+        for offering, opened, reason, _ in _turned(where, now)
+    ]
 
 
 def _parts(offering: Offering):
@@ -129,24 +138,10 @@ def availability_sweep(*, now: datetime.datetime | None = None) -> int:
     """The midnight job's part: record the changes the calendar made since the last ones,
     each at the instant it happened. Returns how many it recorded."""
     now = now or timezone.now()
-    offerings = list(offerings_with_parts().filter(status=OfferingStatus.ACTIVE))
-    known = last_states(o.pk for o in offerings)
     recorded = 0
-    for offering in offerings:
-        liveness = offering_is_live(offering, at=now)
-        last = known.get(offering.pk)
-        if liveness.live == (last is not None and last.opened):
-            continue
-        since = last.at if last else None
-        turned = _opening if liveness.live else _closing
-        at, cause = turned(offering, since, now)
-        _record(
-            offering,
-            opened=liveness.live,
-            at=at,
-            cause=cause,
-            reason=OPENED_REASON if liveness.live else "; ".join(liveness.reasons),
-            actor=None,
-        )
+    for offering, opened, reason, last in _turned(Q(status=OfferingStatus.ACTIVE), now):
+        turned = _opening if opened else _closing
+        at, cause = turned(offering, last.at if last else None, now)
+        _record(offering, opened=opened, at=at, cause=cause, reason=reason, actor=None)
         recorded += 1
     return recorded

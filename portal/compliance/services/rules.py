@@ -22,6 +22,7 @@ from portal.compliance.models import (
 )
 from portal.compliance.services import workflow
 from portal.compliance.services.audited import create_with_audit
+from portal.compliance.workflow import titled_version
 from portal.core.errors import ValidationFailed
 from portal.core.validation import clean_text
 
@@ -196,16 +197,12 @@ def _listed_records_approved(listings: list[ListedGame]) -> None:
                 errors.append(
                     msg.LISTED_NOT_APPROVED.format(
                         kind=kind,
-                        label=_label(record),
+                        label=titled_version(record),
                         status=record.get_status_display().lower(),
                     )
                 )
     if errors:
         raise ValidationFailed(" ".join(errors), field_errors={"games": errors})
-
-
-def _label(record) -> str:
-    return f"{record.title_for_display!r} v{record.version}"
 
 
 def listing_flags(listing: ListedGame) -> tuple[jinzi.SpotEdge, ...]:
@@ -237,7 +234,9 @@ def _listings_accepted(listings: list[ListedGame], accepted: bool) -> None:
             )
             errors.append(
                 msg.LISTING_EDGE_REASON_REQUIRED.format(
-                    stakes=stakes, paytable=_label(listing.paytable), spots=msg.spots_named(flags)
+                    stakes=stakes,
+                    paytable=titled_version(listing.paytable),
+                    spots=msg.spots_named(flags),
                 )
             )
     if errors:

@@ -36,7 +36,7 @@ from portal.compliance.selectors import (
 from portal.compliance.services.audited import create_with_audit, save_with_audit
 from portal.compliance.services.availability import availability_sync
 from portal.compliance.workflow import RECORD_WORKFLOW as W
-from portal.compliance.workflow import REVIEWED_STATUSES, authors
+from portal.compliance.workflow import REVIEWED_STATUSES, authors, titled_version
 from portal.core.errors import Conflict
 from portal.core.padates import pa_today
 
@@ -137,7 +137,7 @@ def move_tables(plan: StepPlan, *, actor) -> list:
     if not plan.moves:
         return []
     record = plan.record
-    reason = msg.MOVED_BY_AMENDMENT.format(label=f"{record.title_for_display!r} v{record.version}")
+    reason = msg.MOVED_BY_AMENDMENT.format(label=titled_version(record))
     moved = []
     still = moved_by_amendment(record).select_for_update().filter(pk__in=list(plan.moves))
     for offering in still.order_by("pk"):

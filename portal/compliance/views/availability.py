@@ -13,7 +13,8 @@ from portal.access.policy import Action
 from portal.compliance.availability import availability_log, csv_rows
 from portal.compliance.filtersets import AvailabilityFilter
 from portal.core.csv_export import csv_response
-from portal.core.pages import domain_errors, paginate
+from portal.core.lists import filtered_page
+from portal.core.pages import domain_errors
 
 
 def _filtered(request: HttpRequest) -> AvailabilityFilter:
@@ -26,10 +27,9 @@ def _filtered(request: HttpRequest) -> AvailabilityFilter:
 @domain_errors
 def availability_list(request: HttpRequest) -> HttpResponse:
     changes = _filtered(request)
-    valid = changes.is_valid()
-    page = paginate(request, changes.qs if valid else availability_log().none())
+    page, status = filtered_page(request, changes)
     context = {"filter": changes, "page": page, "columns": changes.columns}
-    return render(request, "compliance/availability.html", context, status=200 if valid else 400)
+    return render(request, "compliance/availability.html", context, status=status)
 
 
 @login_required

@@ -6,8 +6,6 @@ pagination, record links) and ``portal.access.pages`` (fetch-and-check: ``visibl
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -44,10 +42,6 @@ def acting_holder(user, form) -> CertificateHolder:
     if own is not None:
         return CertificateHolder.objects.get(pk=own)
     return form.cleaned_data["holder"]
-
-
-def dollars(minor_units: int) -> str:
-    return f"${Decimal(minor_units) / 100:,.2f}"
 
 
 def choosable(user, model: type[Model]) -> QuerySet:

@@ -13,25 +13,19 @@ from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance.forms import RulesApproveForm, RulesSubmissionForm
 from portal.compliance.models import Layout, Paytable, RulesSubmission
+from portal.compliance.presenters.diffs import LISTING_AMOUNTS
 from portal.compliance.services import rules as rules_services
 from portal.compliance.views import records
 from portal.compliance.views.common import (
     acting_holder,
     choosable,
-    dollars,
     form_page,
     holder_choices,
 )
 from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.core.errors import ValidationFailed
+from portal.core.money import dollars
 from portal.core.pages import domain_errors
-
-AMOUNTS = (
-    ("chip_unit", "Chip unit"),
-    ("min_wager", "Minimum wager per spot"),
-    ("max_wager", "Maximum wager per spot"),
-    ("max_round_stake", "Maximum stake per round"),
-)
 
 
 def listed_games(submission: RulesSubmission) -> dict:
@@ -41,7 +35,7 @@ def listed_games(submission: RulesSubmission) -> dict:
             "listing": listing,
             "amounts": [
                 (label, getattr(listing, field), dollars(getattr(listing, field)))
-                for field, label in AMOUNTS
+                for field, label in LISTING_AMOUNTS
             ],
         }
         for listing in games
@@ -119,7 +113,7 @@ def rules_edit(request: HttpRequest, pk: int) -> HttpResponse:
         "expiry_date": submission.expiry_date,
     }
     if listing is not None:
-        initial.update({name: getattr(listing, name) for name, _ in AMOUNTS})
+        initial.update({name: getattr(listing, name) for name, _ in LISTING_AMOUNTS})
         initial.update(paytable=listing.paytable_id, layout=listing.layout_id)
     form = _form(request, initial=initial)
     if form.is_bound and form.is_valid():

@@ -8,7 +8,7 @@ import datetime
 
 from django import template
 
-from portal.core.padates import pa_time as in_pennsylvania
+from portal.core.padates import pa_stamp
 
 register = template.Library()
 
@@ -17,5 +17,4 @@ register = template.Library()
 def pa_time(instant: datetime.datetime | None, precision: str = "minutes") -> str:
     if not instant:
         return ""
-    shown = "%Y-%m-%d %H:%M:%S %Z" if precision == "seconds" else "%Y-%m-%d %H:%M %Z"
-    return in_pennsylvania(instant).strftime(shown)
+    return pa_stamp(instant, seconds=precision == "seconds")

@@ -206,7 +206,7 @@ def test_811a7_every_label_reads_as_words_and_an_unknown_action_reads_as_words_t
 
 
 def test_values_read_as_people_read_them():
-    names = Names(people={4: "Dana Reyes"}, holders={2: "Keystone Casino"})
+    names = Names(people={4: "Dana Reyes"}, loaded={"holder": {2: "Keystone Casino"}})
 
     assert shown("created_by_id", 4, names) == "Dana Reyes"
     assert shown("author_ids", [4, 9], names) == "Dana Reyes, person 9 (no longer on record)"

@@ -5,7 +5,14 @@ import datetime
 
 import pytest
 
-from portal.core.padates import day_starts, gaming_day, gaming_day_span, pa_date, rule_in_force
+from portal.core.padates import (
+    day_starts,
+    gaming_day,
+    gaming_day_span,
+    pa_date,
+    pa_stamp,
+    rule_in_force,
+)
 
 UTC = datetime.UTC
 
@@ -71,3 +78,15 @@ def test_2a_a_gaming_day_that_starts_at_0600_across_a_dst_change(instant, day):
 def test_2a_by_default_the_gaming_day_is_the_pennsylvania_date():
     assert gaming_day(utc(2026, 11, 30, 4, 59)) == datetime.date(2026, 11, 29)
     assert gaming_day(utc(2026, 11, 30, 5, 0)) == datetime.date(2026, 11, 30)
+
+
+@pytest.mark.parametrize(
+    ("instant", "minutes", "seconds"),
+    [
+        (utc(2026, 7, 1, 16, 0, 5, 123456), "2026-07-01 12:00 EDT", "2026-07-01 12:00:05 EDT"),
+        (utc(2026, 11, 30, 15, 26, 59), "2026-11-30 10:26 EST", "2026-11-30 10:26:59 EST"),
+    ],
+)
+def test_an_instant_reads_in_pennsylvania_time_with_its_zone(instant, minutes, seconds):
+    assert pa_stamp(instant) == minutes
+    assert pa_stamp(instant, seconds=True) == seconds
