@@ -44,7 +44,7 @@ from portal.compliance.models import Game, Layout, ListedGame, Offering, Paytabl
 from portal.game.chain import BET_FIELDS, HASHED_ROUND_FIELDS
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 
-ROUND_COLUMNS = (*HASHED_ROUND_FIELDS, "request_fingerprint", "hash")
+ROUND_WRITE_COLUMNS = (*HASHED_ROUND_FIELDS, "request_fingerprint", "hash")
 BET_COLUMNS = BET_FIELDS
 ENTRY_COLUMNS = ("kind", "amount", "balance_after")
 WALLET_READ = ("id", "player", "balance", "rounds_played", "chain_head", "updated_at")
@@ -58,7 +58,7 @@ _RECORD_READ = ("id", "status", "version", "effective_date", "expiry_date")
 _DATABASE_ASSIGNS = "not written: the database assigns it"
 FIELD_COVERAGE: dict[type[models.Model], dict[str, str]] = {
     Round: {
-        **dict.fromkeys(ROUND_COLUMNS, "written"),
+        **dict.fromkeys(ROUND_WRITE_COLUMNS, "written"),
         "id": _DATABASE_ASSIGNS,
     },
     Bet: {
@@ -242,8 +242,8 @@ def _write_sql(alias: str) -> str:
     )
     return (
         "WITH new_round AS ("
-        f"INSERT INTO {Round._meta.db_table} ({_columns(Round, ROUND_COLUMNS)}) "
-        f"VALUES ({', '.join(['%s'] * len(ROUND_COLUMNS))}) {_ON_KEY_CONFLICT} RETURNING id"
+        f"INSERT INTO {Round._meta.db_table} ({_columns(Round, ROUND_WRITE_COLUMNS)}) "
+        f"VALUES ({', '.join(['%s'] * len(ROUND_WRITE_COLUMNS))}) {_ON_KEY_CONFLICT} RETURNING id"
         "), new_bets AS ("
         f"INSERT INTO {Bet._meta.db_table} (round_id, {bet_columns}) "
         f"SELECT new_round.id, {bet_columns} FROM new_round, "
@@ -290,7 +290,9 @@ def write_round(
     written nothing, if the player already has a round under this idempotency key.
     ``bets`` and ``entries`` hold the values of BET_COLUMNS and ENTRY_COLUMNS by name."""
     params = [
-        *_prepared(Round, {name: getattr(round_obj, name) for name in ROUND_COLUMNS}, connection),
+        *_prepared(
+            Round, {name: getattr(round_obj, name) for name in ROUND_WRITE_COLUMNS}, connection
+        ),
         _as_json(bets, BET_COLUMNS),
         wallet.pk,
         account.pk,

@@ -120,7 +120,7 @@ class SqlRounds(OrmRounds):
             return None
         round_id, bet_ids = written
         alias = self.connection.alias
-        values = {name: getattr(round_obj, name) for name in sql.ROUND_COLUMNS}
+        values = {name: getattr(round_obj, name) for name in sql.ROUND_WRITE_COLUMNS}
         stored = _stored(Round, alias, {"id": round_id, **values})
         stored_bets = []
         for bet_id, bet in zip(bet_ids, bets, strict=True):
