@@ -155,6 +155,26 @@ def test_814a2_a_raise_reads_from_the_instant_the_service_gave(funded_player, ac
     assert (row.amount, row.in_force_from) == (5, NOW)
 
 
+@pytest.mark.django_db
+@pytest.mark.clause("reading:limit-raises", kind="related")
+def test_814a2_setting_the_limit_in_force_again_keeps_it_in_force_from_when_it_took_effect(
+    funded_player, account_a
+):
+    with time_machine.travel(NOW, tick=False):
+        limit_set(player=funded_player, account_id=account_a.pk, kind="wager", value=500)
+        limit_set(player=funded_player, account_id=account_a.pk, kind="wager", value=900)
+    with time_machine.travel(NOW + datetime.timedelta(hours=1), tick=False):
+        change = limit_set(player=funded_player, account_id=account_a.pk, kind="wager", value=500)
+        lower = limit_set(player=funded_player, account_id=account_a.pk, kind="time_day", value=60)
+
+    assert change.applied and lower.applied
+    rows = AccountLimit.objects.filter(account=account_a).order_by("kind")
+    assert list(rows.values_list("kind", "amount", "in_force_from", "pending_until")) == [
+        ("time_day", 60, NOW + datetime.timedelta(hours=1), None),
+        ("wager", 500, NOW, None),  # the raise waiting is gone; the limit stays as it was
+    ]
+
+
 # The upgrade -------------------------------------------------------------------------------
 
 

@@ -83,11 +83,14 @@ def limit_set(*, player, account_id, kind, value) -> LimitChange:
     account = GamingAccount.objects.select_for_update().get(pk=account.pk)
     now = timezone.now()
     before = _pictured(account)
+    current = before["limits"].get(kind.value)
     rows = account.limit_rows.filter(kind=kind)
-    if _stricter(value, before["limits"].get(kind.value)):
-        # The new limit replaces the one in force and any raise of it still waiting.
-        rows.delete()
-        AccountLimit.objects.create(account=account, kind=kind, amount=value, in_force_from=now)
+    if _stricter(value, current):
+        # The new limit replaces any raise still waiting, and the limit in force unless it is
+        # the same (which stays in force from when it took effect).
+        rows.exclude(pending_until__isnull=True, amount=value).delete()
+        if value != current:
+            AccountLimit.objects.create(account=account, kind=kind, amount=value, in_force_from=now)
         change = LimitChange(kind, value, True, now)
     else:
         _, resets = period_span(kind.period, now)
