@@ -211,21 +211,7 @@ class Migration(migrations.Migration):
             options={
                 "constraints": [
                     models.CheckConstraint(
-                        condition=models.Q(
-                            (
-                                "kind__in",
-                                [
-                                    "deposit_day",
-                                    "deposit_week",
-                                    "deposit_month",
-                                    "loss_day",
-                                    "loss_week",
-                                    "loss_month",
-                                    "wager",
-                                    "time_day",
-                                ],
-                            )
-                        ),
+                        condition=models.Q(("kind__in", list(KINDS))),
                         name="limit_kind_known",
                     ),
                     models.CheckConstraint(
@@ -237,10 +223,10 @@ class Migration(migrations.Migration):
                     models.CheckConstraint(
                         condition=models.Q(
                             ("amount__isnull", True),
-                            models.Q(("amount__lte", 1440), ("kind", "time_day")),
+                            models.Q(("amount__lte", MAX_MINUTES), ("kind", "time_day")),
                             models.Q(
                                 models.Q(("kind", "time_day"), _negated=True),
-                                ("amount__lte", 100000000),
+                                ("amount__lte", MAX_LIMIT),
                             ),
                             _connector="OR",
                         ),

@@ -201,7 +201,8 @@ class GamingAccount(models.Model):
     def limits(self) -> dict[str, int]:
         """The limits in force by kind: {"deposit_day": 5000, "time_day": 120, …}, in cents
         or minutes. Read with the account where its statement asked for them (``with_limits``,
-        the round's read), else from the rows now."""
+        the round's read: an instance read so keeps them, ``refresh_from_db`` included), else
+        from the rows now."""
         if hasattr(self, IN_FORCE_READ):
             found = getattr(self, IN_FORCE_READ) or {}
         else:
