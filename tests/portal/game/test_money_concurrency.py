@@ -121,3 +121,33 @@ def test_812a7_a_round_that_waited_for_a_deposit_plays_on_the_deposited_balance(
     assert isinstance(played, PlayedRound), played
     assert played.round.balance_before == 6_000
     consistent(account)
+
+
+def test_814a2_a_round_that_waited_for_a_limit_change_checks_the_new_limit(
+    player, live_offering, holder_a
+):
+    """A limit change takes the wallet's lock, as a movement of money does: a round whose
+    read waited for it reads the account's limits again, and the lower largest single wager
+    the player set while it waited refuses it."""
+    account = wallet_top_up(player=player, amount=10_000, holder=holder_a)
+    changing = threading.Event()
+
+    def slow_limit():
+        with transaction.atomic():
+            limit_set(player=player, account_id=account.pk, kind="wager", value=1_000)
+            changing.set()
+            time.sleep(0.5)  # the round's read starts, and waits for the wallet
+
+    def round_during_change():
+        changing.wait(10)
+        time.sleep(0.1)
+        return play_round(
+            player, live_offering, "during-limit-1", wagers=[{"kind": "red", "stake": 4_000}]
+        )
+
+    _, refused = run_together(slow_limit, round_during_change)
+
+    assert isinstance(refused, ValidationFailed), refused
+    assert "largest single wager is $10.00" in refused.message
+    assert not Round.objects.exists()
+    consistent(account)

@@ -4,7 +4,9 @@ reading:limit-raises), confirming a raise, and pausing their own play. What the 
 are, and the checks a deposit and a round pass, are ``portal.game.money.limits``.
 
 These are the only writers of the limits' rows (``AccountLimit``): each change takes the
-account's row lock, so two changes of one account's limits never interleave, and is
+player's wallet lock, then the account's (``selectors.locked``), as a movement of money
+does, so two changes of one account's limits never interleave and a round waiting for the
+wallet reads the account's limits again once a change has committed; each change is
 audited with the limits pictured as they always were (``{"limits": …, "pending_limits":
 …}``, ``GamingAccount.limits`` and ``pending_limits``)."""
 
@@ -21,7 +23,7 @@ from portal.audit.services import audit_record
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import AccountLimit, GamingAccount
 from portal.game.money.limits import CLAUSE, UNKNOWN_KIND, LimitKind, period_span, when
-from portal.game.money.selectors import players_account
+from portal.game.money.selectors import locked, players_account
 
 MAX_PAUSE_DAYS = 365
 LIMIT_ACTION = "account.limit"
@@ -79,8 +81,7 @@ def limit_set(*, player, account_id, kind, value) -> LimitChange:
     require(player, Action.PLAY)
     kind = _kind(kind)
     value = _value(kind, value)
-    account = players_account(player, account_id)
-    account = GamingAccount.objects.select_for_update().get(pk=account.pk)
+    _, account = locked(players_account(player, account_id).pk, player.pk)
     now = timezone.now()
     before = _pictured(account)
     current = before["limits"].get(kind.value)
@@ -107,8 +108,7 @@ def limit_confirm(*, player, account_id, kind) -> LimitChange:
     """The player confirms a raise whose period has ended: it takes effect now."""
     require(player, Action.PLAY)
     kind = _kind(kind)
-    account = players_account(player, account_id)
-    account = GamingAccount.objects.select_for_update().get(pk=account.pk)
+    _, account = locked(players_account(player, account_id).pk, player.pk)
     waiting = account.limit_rows.filter(kind=kind, pending_until__isnull=False).first()
     if waiting is None:
         raise Conflict(NOTHING_PENDING.format(label=kind.label))
@@ -159,8 +159,10 @@ def pause_play(*, player, account_id, hours=None, days=None) -> GamingAccount:
 
 
 def _pictured(account: GamingAccount) -> dict:
-    """The account's limits as an ``account.limit`` event pictures them, read now."""
-    return {"limits": account.limits, "pending_limits": account.pending_limits}
+    """The account's limits as an ``account.limit`` event pictures them, read from the rows
+    now (not as they were read with the account)."""
+    now = GamingAccount.objects.with_limits().get(pk=account.pk)
+    return {"limits": now.limits, "pending_limits": now.pending_limits}
 
 
 def _audit(player, account, action, before, reason="") -> None:
