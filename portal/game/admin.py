@@ -18,10 +18,12 @@ from portal.core.money import dollars
 from portal.game.corrections.services import SERVICES
 from portal.game.corrections.workflow import WORKFLOW
 from portal.game.models import (
+    AccountLimit,
     Bet,
     Deposit,
     GamingAccount,
     LedgerEntry,
+    LimitKind,
     Round,
     RoundCorrection,
     Wallet,
@@ -131,6 +133,19 @@ class BetAdmin(MoneyFields, LookOnlyAdmin):
 # money moves through ``portal.game.money.services`` alone, each movement audited.
 
 
+class AccountLimitInline(LookOnlyInline):
+    """The account's limits (§ 814a.2): those in force and the raises waiting, each amount
+    in dollars or minutes as the player reads it. Only the player sets them."""
+
+    model = AccountLimit
+    fields = ("kind", "amount_shown", "in_force_from", "pending_until")
+    readonly_fields = fields
+
+    @admin.display(description="amount")
+    def amount_shown(self, obj) -> str:
+        return LimitKind(obj.kind).shown(obj.amount)
+
+
 @admin.register(GamingAccount)
 class GamingAccountAdmin(MoneyFields, LookOnlyAdmin):
     money_fields = ("balance", "held")
@@ -147,6 +162,7 @@ class GamingAccountAdmin(MoneyFields, LookOnlyAdmin):
     list_filter = ("holder", "status")
     list_select_related = ("player", "holder")
     search_fields = ("player__username",)
+    inlines = [AccountLimitInline]
 
 
 @admin.register(Deposit)

@@ -13,7 +13,10 @@ each account's and wallet's ledger, and each deposit and withdrawal against its 
 
 A file written before accounts per holder has no accounts, deposits or withdrawals, and
 entries without an account: it still reads, and verifies as it did (the format's version
-is unchanged; what a record lacks takes its column's default).
+is unchanged; what a record lacks takes its column's default). A file written before the
+player's limits became rows of their own (§ 814a.2, ``AccountLimit``) has them on each
+account as ``limits`` and ``pending_limits``: they are read past. They are no game record,
+and every change of them is in the audit trail and its export.
 
 A wallet's balance and chain head move with every round, so the export, and
 ``verify_round_chain`` on the database, read all three from one snapshot of the database:
@@ -55,6 +58,8 @@ from portal.game.models import (
 FORMAT = "jinzi-roulette/game-records"
 WALLET, ROUND, ENTRY = "wallet", "round", "entry"
 ACCOUNT, DEPOSIT, WITHDRAWAL = "account", "deposit", "withdrawal"
+# An account's columns in files written before its limits became rows (game 0011).
+RETIRED_ACCOUNT_COLUMNS = ("limits", "pending_limits")
 
 
 def stored_rounds() -> Iterator[Round]:
@@ -165,9 +170,15 @@ def _entries_from(reader: archive.ArchiveReader) -> Iterator[tuple]:
 
 
 def _checked_from(
-    reader: archive.ArchiveReader, record_type: str, model, columns: tuple[str, ...]
+    reader: archive.ArchiveReader,
+    record_type: str,
+    model,
+    columns: tuple[str, ...],
+    retired: tuple[str, ...] = (),
 ) -> Iterator[tuple]:
     for line, values in reader.records(record_type):
+        for name in retired:
+            values.pop(name, None)
         record = archive.record_of(model, values, line)
         yield tuple(getattr(record, name) for name in columns)
 
@@ -183,7 +194,11 @@ def verify_archive(path: Path) -> GameRecordsReport:
     database's. Reads no database."""
     with archive.archive_reader(path, FORMAT) as reader:
         wallets = list(_wallets_from(reader))
-        accounts = list(_checked_from(reader, ACCOUNT, GamingAccount, ACCOUNT_CHECKED))
+        accounts = list(
+            _checked_from(
+                reader, ACCOUNT, GamingAccount, ACCOUNT_CHECKED, retired=RETIRED_ACCOUNT_COLUMNS
+            )
+        )
         report = verify_game_records(
             _rounds_from(reader),
             wallets,

@@ -367,7 +367,12 @@ def limit_reached_record(*, account_id: int, kind: str, period_start: str) -> in
     """Tell the player and their holder's payments staff that a responsible-gaming limit
     refused a deposit or a round. In its own transaction, after the refused one rolled
     back; at most once per account, limit and period (the key names them)."""
-    account = GamingAccount.objects.filter(pk=account_id).select_related("holder").first()
+    account = (
+        GamingAccount.objects.with_limits(waiting=False)
+        .filter(pk=account_id)
+        .select_related("holder")
+        .first()
+    )
     if account is None or kind not in {limit.value for limit in LimitKind}:
         return 0
     limit = LimitKind(kind)

@@ -14,9 +14,13 @@ per account, so those older entries (no account) stay exactly as written.
 
 from __future__ import annotations
 
+import datetime
+from enum import StrEnum
+
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import F, OuterRef, Q, Subquery
+from django.db.models.functions import JSONObject
 
 from portal.compliance.models import CertificateHolder
 from portal.core.hashing import GENESIS_HASH
@@ -52,6 +56,98 @@ class AccountStatus(models.TextChoices):
     SELF_EXCLUDED = "self_excluded", "Self-excluded"
 
 
+class Period(StrEnum):
+    """The Pennsylvania period a limit counts over (reading:limit-periods)."""
+
+    DAY = "day"
+    WEEK = "week"
+    MONTH = "month"
+
+
+class LimitKind(models.TextChoices):
+    """The limits a player may set on an account (§ 814a.2). The stored values are also the
+    kinds the API and the audit trail name, so the spend limits keep the names first given
+    to them (``loss_*``)."""
+
+    DEPOSIT_DAY = "deposit_day", "daily deposit limit"
+    DEPOSIT_WEEK = "deposit_week", "weekly deposit limit"
+    DEPOSIT_MONTH = "deposit_month", "monthly deposit limit"
+    SPEND_DAY = "loss_day", "daily spend limit"
+    SPEND_WEEK = "loss_week", "weekly spend limit"
+    SPEND_MONTH = "loss_month", "monthly spend limit"
+    WAGER = "wager", "largest single wager"
+    TIME_DAY = "time_day", "daily time limit"
+
+    @property
+    def period(self) -> Period:
+        last = self.value.rsplit("_", 1)[-1]
+        return {"week": Period.WEEK, "month": Period.MONTH}.get(last, Period.DAY)
+
+    @property
+    def in_minutes(self) -> bool:
+        return self is LimitKind.TIME_DAY
+
+    @property
+    def maximum(self) -> int:
+        return MAX_MINUTES if self.in_minutes else MAX_LIMIT
+
+    def shown(self, value: int | None) -> str:
+        if value is None:
+            return "no limit"
+        return f"{value} minutes" if self.in_minutes else dollars(value)
+
+
+MAX_LIMIT = 100_000_000  # cents: $1,000,000, the highest money limit a player may set
+MAX_MINUTES = 24 * 60  # the daily time limit's highest: the whole day
+
+
+class _JSONObjectAgg(models.Aggregate):
+    """{key: value, …} of the rows aggregated, as JSON: SQLite's ``json_group_object``,
+    PostgreSQL's ``jsonb_object_agg``."""
+
+    function = "JSON_GROUP_OBJECT"
+    output_field = models.JSONField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return self.as_sql(compiler, connection, function="JSONB_OBJECT_AGG", **extra_context)
+
+
+# The names under which an account read ``with_limits`` carries its limit rows, as JSON by
+# kind: the amounts in force, and each raise waiting as {"value", "from"}.
+IN_FORCE_READ = "limits_in_force"
+WAITING_READ = "raises_waiting"
+
+
+def _limits_by_kind(*, waiting: bool) -> Subquery:
+    """The account's limits in force (or its raises waiting) as one JSON object by kind: a
+    correlated subquery, so they come in the statement that reads the account."""
+    rows = AccountLimit.objects.filter(account=OuterRef("pk"), pending_until__isnull=not waiting)
+    value = JSONObject(value="amount", **{"from": "pending_until"}) if waiting else F("amount")
+    by_kind = rows.order_by().values("account").annotate(found=_JSONObjectAgg("kind", value))
+    return Subquery(by_kind.values("found"), output_field=models.JSONField())
+
+
+class GamingAccountQuerySet(models.QuerySet):
+    def with_limits(self, *, waiting: bool = True) -> GamingAccountQuerySet:
+        """The accounts with their limits in force (and, unless ``waiting`` is False, the
+        raises waiting) read in the same statement: ``limits`` and ``pending_limits`` then
+        read no more rows, however many accounts are listed."""
+        found = {IN_FORCE_READ: _limits_by_kind(waiting=False)}
+        if waiting:
+            found[WAITING_READ] = _limits_by_kind(waiting=True)
+        return self.annotate(**found)
+
+
+def _instant_text(value: datetime.datetime | str) -> str:
+    """An instant as the pictures of the limits have always held it: ISO 8601 in UTC. JSON
+    read from the database holds it as that database's text (SQLite's without a zone)."""
+    if isinstance(value, str):
+        value = datetime.datetime.fromisoformat(value)
+        if value.tzinfo is None:  # SQLite stores instants in UTC without saying so
+            value = value.replace(tzinfo=datetime.UTC)
+    return value.astimezone(datetime.UTC).isoformat()
+
+
 class GamingAccount(models.Model):
     """A player's interactive gaming account with one certificate holder (§ 812a.4)."""
 
@@ -73,13 +169,11 @@ class GamingAccount(models.Model):
     paused_until = models.DateTimeField(
         null=True, blank=True, help_text="The player's own temporary suspension (§ 814a.2)."
     )
-    # The limits in force (§ 814a.2), by kind: {"deposit_day": 5000, "time_day": 120, …};
-    # a raise waiting for its period's end and the player's confirmation, by kind:
-    # {"loss_week": {"value": 20000 or null (no limit), "from": "<ISO instant>"}}.
-    limits = models.JSONField(default=dict, blank=True)
-    pending_limits = models.JSONField(default=dict, blank=True)
+    # The limits (§ 814a.2) are rows of their own: ``AccountLimit``, ``limit_rows`` here.
     opened_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GamingAccountQuerySet.as_manager()
 
     class Meta:
         ordering = ["holder__name", "pk"]
@@ -99,6 +193,115 @@ class GamingAccount(models.Model):
     def available(self) -> int:
         """What play and a new withdrawal may use: the balance less what is held."""
         return self.balance - self.held
+
+    # The limits as clients, the account page and the audit trail have always seen them (the
+    # API's ``limits`` and ``pending_limits``, an ``account.limit`` event's pictures).
+
+    @property
+    def limits(self) -> dict[str, int]:
+        """The limits in force by kind: {"deposit_day": 5000, "time_day": 120, …}, in cents
+        or minutes. Read with the account where its statement asked for them (``with_limits``,
+        the round's read: an instance read so keeps them, ``refresh_from_db`` included), else
+        from the rows now."""
+        if hasattr(self, IN_FORCE_READ):
+            found = getattr(self, IN_FORCE_READ) or {}
+        else:
+            found = {row.kind: row.amount for row in self.limit_rows.all() if row.in_force}
+        return {kind: found[kind] for kind in LimitKind.values if kind in found}
+
+    @property
+    def pending_limits(self) -> dict[str, dict]:
+        """The raises waiting for their period's end and the player's confirmation, by kind:
+        {"loss_week": {"value": 20000 or None (no limit), "from": "<ISO instant, UTC>"}}."""
+        if hasattr(self, WAITING_READ):
+            waiting = getattr(self, WAITING_READ) or {}
+        else:
+            waiting = {
+                row.kind: {"value": row.amount, "from": row.pending_until}
+                for row in self.limit_rows.all()
+                if not row.in_force
+            }
+        return {
+            kind: {"value": waiting[kind]["value"], "from": _instant_text(waiting[kind]["from"])}
+            for kind in LimitKind.values
+            if kind in waiting
+        }
+
+
+class AccountLimit(models.Model):
+    """One of the player's limits on an account (§ 814a.2): in force, or a raise waiting.
+
+    A limit in force has no ``pending_until``; a raise (to a higher amount, or to none at
+    all) waits with ``pending_until``, the instant its period ends and from which the player
+    may confirm it (reading:limit-raises). One table holds both, because they are the same
+    thing at two stages: a kind and an amount under the same bounds; confirming a raise is
+    that row coming into force, and the account's limits are read as one set of rows. Two
+    tables would each repeat the kinds, the bounds and their constraints, and every reader
+    would join both. The database holds the rules the service keeps (``limit_changes``): a
+    kind among the eight, an amount above zero and within its kind's maximum, an amount on
+    every limit in force, and at most one limit in force and one raise waiting per kind.
+    """
+
+    account = models.ForeignKey(GamingAccount, on_delete=models.CASCADE, related_name="limit_rows")
+    kind = models.CharField(max_length=16, choices=LimitKind.choices)
+    amount = models.BigIntegerField(
+        null=True,
+        blank=True,
+        help_text="Cents, or minutes for the daily time limit; blank only on a raise to no "
+        "limit at all.",
+    )
+    in_force_from = models.DateTimeField(
+        null=True, blank=True, help_text="The instant it took effect; blank while it waits."
+    )
+    pending_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="A raise waiting: the end of the period it was asked in, from which the "
+        "player may confirm it. Blank on a limit in force.",
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(kind__in=LimitKind.values), name="limit_kind_known"),
+            models.CheckConstraint(
+                condition=Q(amount__isnull=True) | Q(amount__gt=0), name="limit_amount_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(amount__isnull=True)
+                | Q(kind=LimitKind.TIME_DAY, amount__lte=MAX_MINUTES)
+                | (~Q(kind=LimitKind.TIME_DAY) & Q(amount__lte=MAX_LIMIT)),
+                name="limit_amount_within_maximum",
+            ),
+            models.CheckConstraint(
+                condition=Q(pending_until__isnull=False) | Q(amount__isnull=False),
+                name="limit_in_force_has_an_amount",
+            ),
+            models.CheckConstraint(
+                condition=Q(pending_until__isnull=True, in_force_from__isnull=False)
+                | Q(pending_until__isnull=False, in_force_from__isnull=True),
+                name="limit_in_force_or_waiting",
+            ),
+            models.UniqueConstraint(
+                fields=["account", "kind"],
+                condition=Q(pending_until__isnull=True),
+                name="one_limit_in_force_per_kind",
+            ),
+            models.UniqueConstraint(
+                fields=["account", "kind"],
+                condition=Q(pending_until__isnull=False),
+                name="one_raise_waiting_per_kind",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        shown = LimitKind(self.kind).shown(self.amount)
+        if self.in_force:
+            return f"{LimitKind(self.kind).label} {shown}"
+        return f"{LimitKind(self.kind).label} {shown}, waiting"
+
+    @property
+    def in_force(self) -> bool:
+        return self.pending_until is None
 
 
 class LedgerKind(models.TextChoices):

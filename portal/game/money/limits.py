@@ -12,14 +12,15 @@ and the checks a deposit and a round pass before any money moves.
 - A refusal names the limit and when it resets. A round already started finishes: the
   checks run before the draw and never after.
 
-The player sets them through ``services.limit_changes``.
+The player sets them through ``services.limit_changes``; they are stored as rows, one per
+limit in force and per raise waiting (``portal.game.models.AccountLimit``), whose kinds
+(``LimitKind``) and periods (``Period``) are named here as there.
 """
 
 from __future__ import annotations
 
 import datetime
 import logging
-from enum import StrEnum
 from functools import wraps
 
 from celery import current_app
@@ -34,6 +35,8 @@ from portal.game.models import (
     GamingAccount,
     LedgerEntry,
     LedgerKind,
+    LimitKind,
+    Period,
     PlaySession,
 )
 
@@ -45,53 +48,6 @@ LIMIT_REACHED_TASK = "notifications.limit_reached"
 log = logging.getLogger(__name__)
 
 
-class Period(StrEnum):
-    DAY = "day"
-    WEEK = "week"
-    MONTH = "month"
-
-
-class LimitKind(StrEnum):
-    DEPOSIT_DAY = "deposit_day"
-    DEPOSIT_WEEK = "deposit_week"
-    DEPOSIT_MONTH = "deposit_month"
-    # The spend limits. Their values are the keys of stored limits and the API's kinds, so
-    # they keep the names first given to them.
-    SPEND_DAY = "loss_day"
-    SPEND_WEEK = "loss_week"
-    SPEND_MONTH = "loss_month"
-    WAGER = "wager"
-    TIME_DAY = "time_day"
-
-    @property
-    def period(self) -> Period:
-        last = self.value.rsplit("_", 1)[-1]
-        return {"week": Period.WEEK, "month": Period.MONTH}.get(last, Period.DAY)
-
-    @property
-    def label(self) -> str:
-        return LABELS[self]
-
-    @property
-    def in_minutes(self) -> bool:
-        return self is LimitKind.TIME_DAY
-
-    def shown(self, value: int | None) -> str:
-        if value is None:
-            return "no limit"
-        return f"{value} minutes" if self.in_minutes else dollars(value)
-
-
-LABELS = {
-    LimitKind.DEPOSIT_DAY: "daily deposit limit",
-    LimitKind.DEPOSIT_WEEK: "weekly deposit limit",
-    LimitKind.DEPOSIT_MONTH: "monthly deposit limit",
-    LimitKind.SPEND_DAY: "daily spend limit",
-    LimitKind.SPEND_WEEK: "weekly spend limit",
-    LimitKind.SPEND_MONTH: "monthly spend limit",
-    LimitKind.WAGER: "largest single wager",
-    LimitKind.TIME_DAY: "daily time limit",
-}
 DEPOSIT_KINDS = (LimitKind.DEPOSIT_DAY, LimitKind.DEPOSIT_WEEK, LimitKind.DEPOSIT_MONTH)
 SPEND_KINDS = (LimitKind.SPEND_DAY, LimitKind.SPEND_WEEK, LimitKind.SPEND_MONTH)
 
@@ -146,7 +102,10 @@ def check_deposit(
         raise Conflict(reason)
     if promotional:
         return
-    _within_period_limits(account, DEPOSIT_KINDS, amount, at, _deposited, "amount", "deposit")
+    found = account.limits
+    _within_period_limits(
+        account, found, DEPOSIT_KINDS, amount, at, _deposited, "amount", "deposit"
+    )
 
 
 def _deposited(account: GamingAccount, start: Instant, end: Instant) -> int:
@@ -171,12 +130,12 @@ def _spent(account: GamingAccount, start: Instant, end: Instant) -> int:
     return -(net or 0)
 
 
-def _within_period_limits(account, kinds, amount, at, used_in, field, what) -> None:
+def _within_period_limits(account, found, kinds, amount, at, used_in, field, what) -> None:
     """Refuse ``amount`` where, with what ``used_in`` finds in the period of one of
-    ``kinds`` the player has set, it would pass that limit: naming it, what it still
-    allows, and when it resets."""
+    ``kinds`` the player has set (``found``: the limits in force), it would pass that limit:
+    naming it, what it still allows, and when it resets."""
     for kind in kinds:
-        limit = account.limits.get(kind.value)
+        limit = found.get(kind.value)
         if limit is None:
             continue
         start, resets = period_span(kind.period, at)
@@ -215,7 +174,7 @@ def check_round(account: GamingAccount, stakes: list[tuple[str, int]], *, at) ->
                 )
                 raise _reached(refusal, account, LimitKind.WAGER, period_span(Period.DAY, at)[0])
     total = sum(stake for _, stake in stakes)
-    _within_period_limits(account, SPEND_KINDS, total, at, _spent, "wagers", "round's stake")
+    _within_period_limits(account, found, SPEND_KINDS, total, at, _spent, "wagers", "round's stake")
     minutes = found.get(LimitKind.TIME_DAY.value)
     if minutes is not None:
         start, resets = period_span(Period.DAY, at)

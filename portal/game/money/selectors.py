@@ -41,9 +41,11 @@ def locked(account_id: int, player_id: int) -> tuple[Wallet, GamingAccount]:
     that the account it read beside the wallet may have moved (``portal.game.play.sql``)."""
     wallet = Wallet.objects.select_for_update().get(player_id=player_id)
     wallet.save(update_fields=["updated_at"])
-    # Only the account's row: never the holder's, which every player's money shares.
+    # Only the account's row: never the holder's, which every player's money shares. Its
+    # limits in force come with it, for a deposit's checks (§ 814a.2).
     account = (
-        GamingAccount.objects.select_for_update(of=("self",))
+        GamingAccount.objects.with_limits(waiting=False)
+        .select_for_update(of=("self",))
         .select_related("holder")
         .get(pk=account_id)
     )

@@ -32,7 +32,7 @@ NOT_A_TABLE_ID = "offering filter must be a table id"
 
 # Both lists show rounds and export the same CSV: money in minor units (exact), instants in
 # UTC (ISO 8601). Each page shows its own columns of it.
-ROUND_COLUMNS = Columns(
+ROUND_LIST_COLUMNS = Columns(
     Column("round", "Round", lambda r: r.pk, csv="round_id", sort="pk", desc_first=True),
     Column("player", "Player", lambda r: r.player.get_username(), sort="player__username"),
     Column("player_game", value=lambda r: r.sequence),
@@ -80,15 +80,15 @@ ROUND_COLUMNS = Columns(
 )
 
 
-STAFF_ROUND_COLUMNS = ROUND_COLUMNS.showing(
+STAFF_ROUND_COLUMNS = ROUND_LIST_COLUMNS.showing(
     "round", "player", "offering", "started", "outcome", "staked", "returned", "status", "state"
 )
-MY_GAMES_COLUMNS = ROUND_COLUMNS.showing(
+MY_GAMES_COLUMNS = ROUND_LIST_COLUMNS.showing(
     "round", "ended", "outcome", "staked", "returned", "balance", "state", "replay"
 )
 # A table's last games, beside the wheel: the rows its script adds after each spin (a new
 # round is complete) have no state cell, so this short list shows none.
-RECENT_GAMES_COLUMNS = ROUND_COLUMNS.showing(
+RECENT_GAMES_COLUMNS = ROUND_LIST_COLUMNS.showing(
     "round", "ended", "outcome", "staked", "returned", "balance", "replay"
 )
 

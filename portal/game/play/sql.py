@@ -7,7 +7,8 @@ here play it at about twice the rate of the ORM (``bench/bench_rounds.py``):
    played under the same idempotency key, if any, the offering with everything its
    liveness and settlement need (its rules submission, layout, paytable and the
    submission's Jinzi Roulette listing) and the player's account with the offering's
-   holder (§ 812a.4);
+   holder (§ 812a.4), its limits in force (§ 814a.2) with it as one JSON object by kind (a
+   correlated subquery over its ``AccountLimit`` rows);
 2. **write**: the round, its bets, its ledger entries, the wallet's new chain head and
    the account's new balance, in one statement of data-modifying CTEs; the bets and
    entries go as one JSON document each, typed by ``jsonb_to_recordset``, so the text
@@ -42,23 +43,27 @@ from django.db import connections, models
 
 from portal.compliance.models import Game, Layout, ListedGame, Offering, Paytable, RulesSubmission
 from portal.game.chain import BET_FIELDS, HASHED_ROUND_FIELDS
-from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.models import AccountLimit, Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.models.accounts import IN_FORCE_READ
 
-ROUND_COLUMNS = (*HASHED_ROUND_FIELDS, "request_fingerprint", "hash")
+ROUND_WRITE_COLUMNS = (*HASHED_ROUND_FIELDS, "request_fingerprint", "hash")
 BET_COLUMNS = BET_FIELDS
 ENTRY_COLUMNS = ("kind", "amount", "balance_after")
 WALLET_READ = ("id", "player", "balance", "rounds_played", "chain_head", "updated_at")
 WALLET_WRITTEN = ("rounds_played", "chain_head", "updated_at")
 ACCOUNT_WRITTEN = ("balance", "updated_at")
 _RECORD_READ = ("id", "status", "version", "effective_date", "expiry_date")
+# The account's limits in force, {kind: amount}: all the round's checks read of them.
+LIMIT_READ = ("account", "kind", "amount", "pending_until")
 
-# How these statements treat every concrete field of the four game tables they write,
-# by field name. A test holds this against the models, so a field added to one of them
-# fails until the SQL writes (or reads) it, or a reason here says why it need not.
+# How these statements treat every concrete field of the four game tables they write, and
+# of the limits they read, by field name. A test holds this against the models, so a field
+# added to one of them fails until the SQL writes (or reads) it, or a reason here says why
+# it need not.
 _DATABASE_ASSIGNS = "not written: the database assigns it"
 FIELD_COVERAGE: dict[type[models.Model], dict[str, str]] = {
     Round: {
-        **dict.fromkeys(ROUND_COLUMNS, "written"),
+        **dict.fromkeys(ROUND_WRITE_COLUMNS, "written"),
         "id": _DATABASE_ASSIGNS,
     },
     Bet: {
@@ -81,6 +86,11 @@ FIELD_COVERAGE: dict[type[models.Model], dict[str, str]] = {
     GamingAccount: {
         **{f.name: "read" for f in GamingAccount._meta.concrete_fields},
         **dict.fromkeys(ACCOUNT_WRITTEN, "read and written"),
+    },
+    AccountLimit: {
+        **dict.fromkeys(LIMIT_READ, "read"),
+        "in_force_from": "not read: the checks need only each limit's amount",
+        "id": "not read: the limits are read by kind",
     },
 }
 # The constraint round_once_per_key: a second round under a key is not written.
@@ -129,6 +139,9 @@ def _columns(model: type[models.Model], field_names: Iterable[str]) -> str:
     return ", ".join(model._meta.get_field(name).column for name in field_names)
 
 
+# Reads the JSON the database sends as text, as a model's JSONField would.
+_JSON = models.JSONField()
+
 # A fixed statement's column names never change: read from its first answer, then kept.
 _column_names: dict[str, tuple[str, ...]] = {}
 
@@ -165,11 +178,23 @@ def _read_parts() -> dict[str, Selected]:
     }
 
 
+def _limits_in_force_sql() -> str:
+    """The account's limits in force as one JSON object by kind (as
+    ``GamingAccount.objects.with_limits`` reads them), NULL when it has none."""
+    field = {name: AccountLimit._meta.get_field(name).column for name in LIMIT_READ}
+    return (
+        f"(SELECT jsonb_object_agg(x.{field['kind']}, x.{field['amount']}) "
+        f"FROM {AccountLimit._meta.db_table} x "
+        f"WHERE x.{field['account']} = a.id AND x.{field['pending_until']} IS NULL)"
+    )
+
+
 @functools.cache
 def _read_sql() -> str:
     parts = _read_parts()
     return (
         f"SELECT {', '.join(part.sql for part in parts.values())}, "
+        f"{_limits_in_force_sql()} AS account_limits, "
         "r.id AS previous_id, r.request_fingerprint AS previous_fingerprint, "
         # The wallet as the statement's snapshot saw it; the locked row is the newest one.
         f"(SELECT s.rounds_played FROM {Wallet._meta.db_table} s WHERE s.id = w.id) "
@@ -220,6 +245,10 @@ def read_for_round(connection, *, player_id: int, idempotency_key: str, offering
     # statement's snapshot may be stale, and None says "read it again".
     fresh = row["snapshot_updated_at"] == row["w__updated_at"]
     account = parts["account"] if fresh else None
+    if account is not None:
+        # Where ``GamingAccount.limits`` finds them, as the ORM's ``with_limits`` puts them.
+        in_force = _JSON.from_db_value(row["account_limits"], None, connection)
+        setattr(account, IN_FORCE_READ, in_force)
     return wallet, previous, offering, parts["listing"], moved, account
 
 
@@ -242,8 +271,8 @@ def _write_sql(alias: str) -> str:
     )
     return (
         "WITH new_round AS ("
-        f"INSERT INTO {Round._meta.db_table} ({_columns(Round, ROUND_COLUMNS)}) "
-        f"VALUES ({', '.join(['%s'] * len(ROUND_COLUMNS))}) {_ON_KEY_CONFLICT} RETURNING id"
+        f"INSERT INTO {Round._meta.db_table} ({_columns(Round, ROUND_WRITE_COLUMNS)}) "
+        f"VALUES ({', '.join(['%s'] * len(ROUND_WRITE_COLUMNS))}) {_ON_KEY_CONFLICT} RETURNING id"
         "), new_bets AS ("
         f"INSERT INTO {Bet._meta.db_table} (round_id, {bet_columns}) "
         f"SELECT new_round.id, {bet_columns} FROM new_round, "
@@ -290,7 +319,9 @@ def write_round(
     written nothing, if the player already has a round under this idempotency key.
     ``bets`` and ``entries`` hold the values of BET_COLUMNS and ENTRY_COLUMNS by name."""
     params = [
-        *_prepared(Round, {name: getattr(round_obj, name) for name in ROUND_COLUMNS}, connection),
+        *_prepared(
+            Round, {name: getattr(round_obj, name) for name in ROUND_WRITE_COLUMNS}, connection
+        ),
         _as_json(bets, BET_COLUMNS),
         wallet.pk,
         account.pk,

@@ -120,7 +120,7 @@ class SqlRounds(OrmRounds):
             return None
         round_id, bet_ids = written
         alias = self.connection.alias
-        values = {name: getattr(round_obj, name) for name in sql.ROUND_COLUMNS}
+        values = {name: getattr(round_obj, name) for name in sql.ROUND_WRITE_COLUMNS}
         stored = _stored(Round, alias, {"id": round_id, **values})
         stored_bets = []
         for bet_id, bet in zip(bet_ids, bets, strict=True):
@@ -132,13 +132,14 @@ class SqlRounds(OrmRounds):
 
 def _account(offering, player_id: int) -> GamingAccount | None:
     """The player's account with ``offering``'s holder, locked: its own statement, after the
-    wallet's lock, so it reads the newest balance (every writer of it holds that lock)."""
+    wallet's lock, so it reads the newest balance (every writer of it holds that lock). Its
+    limits in force (§ 814a.2) come in the same statement, for the round's checks."""
     if offering is None:
         return None
     return _one_or_none(
-        GamingAccount.objects.select_for_update().filter(
-            player_id=player_id, holder_id=offering.holder_id
-        )
+        GamingAccount.objects.with_limits(waiting=False)
+        .select_for_update()
+        .filter(player_id=player_id, holder_id=offering.holder_id)
     )
 
 

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from portal.game.models import Deposit, GamingAccount, LedgerEntry, Withdrawal
+from portal.game.models import AccountLimit, Deposit, GamingAccount, LedgerEntry, Withdrawal
 from tests.portal.factories import events_written
 
-ACCOUNT_FIELDS = ("balance", "held", "status", "status_reason", "paused_until", "limits")
-ACCOUNT_FIELDS += ("pending_limits",)
+ACCOUNT_FIELDS = ("balance", "held", "status", "status_reason", "paused_until")
+LIMIT_FIELDS = ("account", "kind", "amount", "in_force_from", "pending_until")
 
 
 def money() -> dict:
-    """Every account as it stands, and how many entries, deposits, withdrawals and audit
-    events there are (sign-ins left out)."""
+    """Every account and its limits as they stand, and how many entries, deposits,
+    withdrawals and audit events there are (sign-ins left out)."""
     return {
         "accounts": list(GamingAccount.objects.order_by("pk").values("pk", *ACCOUNT_FIELDS)),
+        "limits": list(AccountLimit.objects.order_by("pk").values("pk", *LIMIT_FIELDS)),
         "withdrawals": list(Withdrawal.objects.order_by("pk").values("pk", "status", "amount")),
         "entries": LedgerEntry.objects.count(),
         "deposits": Deposit.objects.count(),

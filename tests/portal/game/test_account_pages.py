@@ -14,6 +14,7 @@ from portal.access.roles import Role
 from portal.core.money import cents_of
 from portal.core.templatetags.pa_time import pa_time
 from portal.game.models import (
+    AccountLimit,
     AccountStatus,
     Deposit,
     GamingAccount,
@@ -45,7 +46,8 @@ def _moved() -> tuple:
         Deposit.objects.count(),
         Withdrawal.objects.count(),
         LedgerEntry.objects.count(),
-        sorted(GamingAccount.objects.values_list("pk", "balance", "held", "limits")),
+        sorted(GamingAccount.objects.values_list("pk", "balance", "held")),
+        sorted(AccountLimit.objects.values_list("pk", "account", "kind", "amount")),
     )
 
 
@@ -456,10 +458,10 @@ def test_814a2_a_raise_waits_for_the_period_then_is_confirmed(login, funded_play
     assert early.status_code == 409 and "confirm it from" in text(early)
 
     # The period has ended: the page offers the confirmation, which applies it.
-    past = (timezone.now() - datetime.timedelta(minutes=1)).isoformat()
-    GamingAccount.objects.filter(pk=account.pk).update(
-        pending_limits={"loss_week": {"value": 8_000, "from": past}}
-    )
+    past = timezone.now() - datetime.timedelta(minutes=1)
+    AccountLimit.objects.filter(
+        account=account, kind="loss_week", pending_until__isnull=False
+    ).update(pending_until=past)
     section = _section(text(client.get(URL)), holder_a)
     assert 'name="action" value="confirm"' in section
     confirmed = client.post(URL, {"action": "confirm", "account": account.pk, "kind": "loss_week"})

@@ -92,6 +92,25 @@ def test_814a2_a_spend_limit_reached_mid_session_holds_under_simultaneous_rounds
     assert account.balance == 10_000 - 1_800 == Round.objects.get(sequence=3).balance_after
 
 
+def _round_waiting_for(change, player, offering, key, wagers):
+    """What a round answers whose read starts while ``change``, in a transaction of its own,
+    holds the player's wallet lock, and so waits for it to commit."""
+    holding = threading.Event()
+
+    def slow_change():
+        with transaction.atomic():
+            change()
+            holding.set()
+            time.sleep(0.5)  # the round's read starts, and waits for the wallet
+
+    def round_after_lock():
+        holding.wait(10)
+        time.sleep(0.1)
+        return play_round(player, offering, key, wagers=wagers)
+
+    return run_together(slow_change, round_after_lock)[1]
+
+
 @pytest.mark.clause("812a.7(a)", kind="related")
 def test_812a7_a_round_that_waited_for_a_deposit_plays_on_the_deposited_balance(
     player, live_offering, holder_a
@@ -100,24 +119,40 @@ def test_812a7_a_round_that_waited_for_a_deposit_plays_on_the_deposited_balance(
     joined before the deposit committed is stale, so it is read again: the round stakes
     money the deposit brought."""
     account = wallet_top_up(player=player, amount=1_000, holder=holder_a)
-    locked_now = threading.Event()
 
-    def slow_deposit():
-        with transaction.atomic():
-            locked(account.pk, player.pk)  # the wallet's lock, then the account's
-            locked_now.set()
-            time.sleep(0.5)  # the round's read starts, and waits for the wallet
-            deposit_make(player=player, holder_id=holder_a.pk, amount=5_000, method="demo")
+    def deposit():
+        locked(account.pk, player.pk)  # the wallet's lock, then the account's
+        deposit_make(player=player, holder_id=holder_a.pk, amount=5_000, method="demo")
 
-    def round_after_lock():
-        locked_now.wait(10)
-        time.sleep(0.1)
-        return play_round(
-            player, live_offering, "after-deposit-1", wagers=[{"kind": "red", "stake": 4_000}]
-        )
-
-    _, played = run_together(slow_deposit, round_after_lock)
+    played = _round_waiting_for(
+        deposit, player, live_offering, "after-deposit-1", [{"kind": "red", "stake": 4_000}]
+    )
 
     assert isinstance(played, PlayedRound), played
     assert played.round.balance_before == 6_000
+    consistent(account)
+
+
+def test_814a2_a_round_that_waited_for_a_limit_change_checks_the_new_limit(
+    player, live_offering, holder_a
+):
+    """A limit change takes the wallet's lock, as a movement of money does: a round whose
+    read waited for it reads the account's limits again, and the lower largest single wager
+    the player set while it waited refuses it."""
+    account = wallet_top_up(player=player, amount=10_000, holder=holder_a)
+
+    def lower_the_largest_wager():
+        limit_set(player=player, account_id=account.pk, kind="wager", value=1_000)
+
+    refused = _round_waiting_for(
+        lower_the_largest_wager,
+        player,
+        live_offering,
+        "during-limit-1",
+        [{"kind": "red", "stake": 4_000}],
+    )
+
+    assert isinstance(refused, ValidationFailed), refused
+    assert "largest single wager is $10.00" in refused.message
+    assert not Round.objects.exists()
     consistent(account)

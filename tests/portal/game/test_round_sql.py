@@ -15,6 +15,7 @@ from portal.access.roles import Role
 from portal.compliance.selectors import jinzi_listing, offerings_with_parts
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.money.services.limit_changes import limit_set
 from portal.game.play import sql, store
 from portal.game.play.services import round_play
 from tests.portal.factories import make_user
@@ -70,6 +71,27 @@ def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
         for field in type(read)._meta.concrete_fields:
             if field.attname in read.__dict__:  # the columns the read selects
                 assert getattr(read, field.attname) == getattr(orm, field.attname), field.name
+
+
+@pytest.mark.postgres
+def test_814a2_the_read_brings_the_limits_in_force_in_its_one_statement(
+    funded_player, live_offering, django_assert_num_queries
+):
+    mine = GamingAccount.objects.get(player=funded_player, holder=live_offering.holder)
+    for kind, value in (("wager", 5_000), ("time_day", 90), ("wager", 9_000)):  # a raise waits
+        limit_set(player=funded_player, account_id=mine.pk, kind=kind, value=value)
+
+    with transaction.atomic(), django_assert_num_queries(1):
+        *_, account = sql.read_for_round(
+            connection,
+            player_id=funded_player.pk,
+            idempotency_key="no-round-yet-0002",
+            offering_id=live_offering.pk,
+        )
+        in_force = account.limits
+
+    assert in_force == {"wager": 5_000, "time_day": 90}
+    assert in_force == GamingAccount.objects.get(pk=mine.pk).limits  # as the ORM reads them
 
 
 class _Clock:

@@ -103,7 +103,7 @@ def test_a_key_already_used_writes_nothing(funded_player, live_offering):
             idempotency_key="another-key-0001",
             offering_id=live_offering.pk,
         )
-        again = Round(**{name: getattr(first, name) for name in sql.ROUND_COLUMNS})
+        again = Round(**{name: getattr(first, name) for name in sql.ROUND_WRITE_COLUMNS})
         again.sequence, again.prev_hash, again.hash = 2, first.hash, "f" * 64  # key stays taken
         written = sql.write_round(
             connection,

@@ -296,3 +296,23 @@ def test_811a7_an_export_from_before_accounts_per_holder_still_verifies(player, 
     write_lines(path, [header, *found["wallet"], *found["entry"], end])
     with pytest.raises(CommandError, match="holds 5001, its ledger adds up to 5000"):
         verify_export(path)
+
+
+def test_811a7_an_export_from_before_the_limits_were_rows_still_verifies(history, tmp_path):
+    """A file as the portal wrote it while each account kept its limits (§ 814a.2) as JSON
+    columns of its own: they are read past, and the file verifies as it did."""
+    path = export(tmp_path)
+    header, found, end = sections(path)
+    for account in found["account"]:
+        account["limits"] = {"deposit_day": 5_000, "time_day": 120}
+        account["pending_limits"] = {
+            "loss_week": {"value": None, "from": "2027-03-08T05:00:00+00:00"}
+        }
+    write_lines(path, [header, *in_order(found), end])
+
+    assert "intact: 7 rounds verified" in verify_export(path)
+
+    found["account"][0]["balance"] += 500
+    write_lines(path, [header, *in_order(found), end])
+    with pytest.raises(CommandError, match="its ledger adds up to"):
+        verify_export(path)

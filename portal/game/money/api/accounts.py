@@ -181,7 +181,7 @@ class AccountViewSet(ApiViewSet):
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return GamingAccount.objects.none()
         user = self.request.user
-        accounts = GamingAccount.objects.select_related("holder", "player")
+        accounts = GamingAccount.objects.with_limits().select_related("holder", "player")
         if may(user, Action.PLAY):
             return accounts.filter(player=user).order_by("holder__name", "pk")
         return visible_accounts(user, accounts).order_by("holder__name", "player__username", "pk")

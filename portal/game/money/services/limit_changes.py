@@ -1,7 +1,14 @@
 """The player's own limits on their account with a holder (§ 814a.2): setting one (lower at
 once, higher or none once the period has ended and the player confirms it,
 reading:limit-raises), confirming a raise, and pausing their own play. What the limits
-are, and the checks a deposit and a round pass, are ``portal.game.money.limits``."""
+are, and the checks a deposit and a round pass, are ``portal.game.money.limits``.
+
+These are the only writers of the limits' rows (``AccountLimit``): each change takes the
+player's wallet lock, then the account's (``selectors.locked``), as a movement of money
+does, so two changes of one account's limits never interleave and a round waiting for the
+wallet reads the account's limits again once a change has committed; each change is
+audited with the limits pictured as they always were (``{"limits": …, "pending_limits":
+…}``, ``GamingAccount.limits`` and ``pending_limits``)."""
 
 from __future__ import annotations
 
@@ -14,11 +21,10 @@ from django.utils import timezone
 from portal.access.policy import Action, require
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict, ValidationFailed
-from portal.game.models import GamingAccount
+from portal.game.models import AccountLimit, GamingAccount
 from portal.game.money.limits import CLAUSE, UNKNOWN_KIND, LimitKind, period_span, when
-from portal.game.money.selectors import players_account
+from portal.game.money.selectors import locked, players_account
 
-MAX_LIMIT = 100_000_000  # $1,000,000
 MAX_PAUSE_DAYS = 365
 LIMIT_ACTION = "account.limit"
 PAUSE_ACTION = "account.pause"
@@ -47,7 +53,7 @@ def _kind(kind) -> LimitKind:
 def _value(kind: LimitKind, value) -> int | None:
     if value is None:
         return None
-    maximum = 24 * 60 if kind.in_minutes else MAX_LIMIT
+    maximum = kind.maximum
     if type(value) is not int or not 1 <= value <= maximum:
         unit = " minutes" if kind.in_minutes else " cents"
         raise ValidationFailed.on(
@@ -75,20 +81,24 @@ def limit_set(*, player, account_id, kind, value) -> LimitChange:
     require(player, Action.PLAY)
     kind = _kind(kind)
     value = _value(kind, value)
-    account = players_account(player, account_id)
-    account = GamingAccount.objects.select_for_update().get(pk=account.pk)
+    _, account = locked(players_account(player, account_id).pk, player.pk)
     now = timezone.now()
-    current = account.limits.get(kind.value)
-    before = {"limits": dict(account.limits), "pending_limits": dict(account.pending_limits)}
+    before = _pictured(account)
+    current = before["limits"].get(kind.value)
+    rows = account.limit_rows.filter(kind=kind)
     if _stricter(value, current):
-        account.limits[kind.value] = value
-        account.pending_limits.pop(kind.value, None)
+        # The new limit replaces any raise still waiting, and the limit in force unless it is
+        # the same (which stays in force from when it took effect).
+        rows.exclude(pending_until__isnull=True, amount=value).delete()
+        if value != current:
+            AccountLimit.objects.create(account=account, kind=kind, amount=value, in_force_from=now)
         change = LimitChange(kind, value, True, now)
     else:
         _, resets = period_span(kind.period, now)
-        account.pending_limits[kind.value] = {"value": value, "from": resets.isoformat()}
+        rows.filter(pending_until__isnull=False).delete()
+        AccountLimit.objects.create(account=account, kind=kind, amount=value, pending_until=resets)
         change = LimitChange(kind, value, False, resets)
-    account.save(update_fields=["limits", "pending_limits", "updated_at"])
+    account.save(update_fields=["updated_at"])
     _audit(player, account, LIMIT_ACTION, before)
     return change
 
@@ -98,24 +108,23 @@ def limit_confirm(*, player, account_id, kind) -> LimitChange:
     """The player confirms a raise whose period has ended: it takes effect now."""
     require(player, Action.PLAY)
     kind = _kind(kind)
-    account = players_account(player, account_id)
-    account = GamingAccount.objects.select_for_update().get(pk=account.pk)
-    pending = account.pending_limits.get(kind.value)
-    if pending is None:
+    _, account = locked(players_account(player, account_id).pk, player.pk)
+    waiting = account.limit_rows.filter(kind=kind, pending_until__isnull=False).first()
+    if waiting is None:
         raise Conflict(NOTHING_PENDING.format(label=kind.label))
-    effective = datetime.datetime.fromisoformat(pending["from"])
     now = timezone.now()
-    if now < effective:
-        raise Conflict(TOO_EARLY.format(label=kind.label, at=when(effective)))
-    before = {"limits": dict(account.limits), "pending_limits": dict(account.pending_limits)}
-    if pending["value"] is None:
-        account.limits.pop(kind.value, None)
+    if now < waiting.pending_until:
+        raise Conflict(TOO_EARLY.format(label=kind.label, at=when(waiting.pending_until)))
+    before = _pictured(account)
+    account.limit_rows.filter(kind=kind, pending_until__isnull=True).delete()
+    if waiting.amount is None:  # a raise to no limit at all: nothing stays in force
+        waiting.delete()
     else:
-        account.limits[kind.value] = pending["value"]
-    del account.pending_limits[kind.value]
-    account.save(update_fields=["limits", "pending_limits", "updated_at"])
+        waiting.pending_until, waiting.in_force_from = None, now
+        waiting.save(update_fields=["pending_until", "in_force_from"])
+    account.save(update_fields=["updated_at"])
     _audit(player, account, LIMIT_ACTION, before, reason="confirmed after the period ended")
-    return LimitChange(kind, pending["value"], True, now)
+    return LimitChange(kind, waiting.amount, True, now)
 
 
 @transaction.atomic
@@ -149,6 +158,13 @@ def pause_play(*, player, account_id, hours=None, days=None) -> GamingAccount:
     return account
 
 
+def _pictured(account: GamingAccount) -> dict:
+    """The account's limits as an ``account.limit`` event pictures them, read from the rows
+    now (not as they were read with the account)."""
+    now = GamingAccount.objects.with_limits().get(pk=account.pk)
+    return {"limits": now.limits, "pending_limits": now.pending_limits}
+
+
 def _audit(player, account, action, before, reason="") -> None:
     audit_record(
         actor=player,
@@ -156,6 +172,6 @@ def _audit(player, account, action, before, reason="") -> None:
         object_type="player_account",
         object_id=account.pk,
         before=before,
-        after={"limits": account.limits, "pending_limits": account.pending_limits},
+        after=_pictured(account),
         reason=reason,
     )

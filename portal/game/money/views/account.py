@@ -46,7 +46,7 @@ def _holders():
 
 
 def _accounts(player) -> list[GamingAccount]:
-    return list(GamingAccount.objects.filter(player=player).select_related("holder"))
+    return list(GamingAccount.objects.with_limits().filter(player=player).select_related("holder"))
 
 
 def _deposit(request, player) -> Posted:
