@@ -24,6 +24,16 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
 from portal.audit.models import AuditEvent
+from portal.game.ledger import (
+    ACCOUNT,
+    WALLET,
+    Ledger,
+    balance_problem,
+    carry_over_problem,
+    ledger_of,
+    round_problem,
+    running_problem,
+)
 from portal.game.models import (
     GamingAccount,
     LedgerEntry,
@@ -151,12 +161,8 @@ def _entry_problem(row: tuple) -> str | None:
                 f"{clause}: {what} names round #{round_id}; only stakes, returns, voids and "
                 "adjustments belong to a round"
             )
-        if kind == CARRIED_OUT and after != 0:
-            return (
-                f"{MONEY_CLAUSE}: it leaves the single wallet at {after}; carrying it over "
-                "leaves it at 0"
-            )
-        return None
+        carried = carry_over_problem(_ledger(row), row[0], kind, after)
+        return f"{MONEY_CLAUSE}: {carried.said('it')}" if carried is not None else None
     if round_id is None:
         return f"{MONEY_CLAUSE}: a {kind} entry that names no round: no round backs it"
     if r_player != player:
@@ -171,15 +177,16 @@ def _entry_problem(row: tuple) -> str | None:
         )
     if kind in CORRECTION_KINDS:
         return None  # its amount is its correction's: ``check_corrections``
-    moved, recorded = (-staked, r_before - staked) if kind == STAKE else (returned, r_after)
+    moved = -staked if kind == STAKE else returned
     if amount != moved:
         return f"{MONEY_CLAUSE}: it moves {amount:+d}, its round #{round_id} recorded {moved:+d}"
-    if after != recorded:
-        return (
-            f"{MONEY_CLAUSE}: it leaves {after}, its round #{round_id} recorded a balance of "
-            f"{recorded}"
-        )
-    return None
+    off = round_problem(_ledger(row), row[0], kind, after, round_id, (r_before, staked, r_after))
+    return f"{MONEY_CLAUSE}: {off.said('it')}" if off is not None else None
+
+
+def _ledger(row: tuple) -> Ledger:
+    """The ledger of an ``ENTRY_COLUMNS`` row."""
+    return ledger_of(row[1], row[12])
 
 
 def check_rounds(report: RecordsReport) -> None:
@@ -525,7 +532,9 @@ def check_wallets(report: RecordsReport) -> None:
     single wallet, that wallet's), so the last one is the ledger's sum; each account's
     balance is its ledger's sum and what it holds back the sum of its pending withdrawals;
     each single wallet's balance is the sum of its own entries, and what was carried out of
-    it is what was carried into the accounts."""
+    it is what was carried into the accounts. The database sums (a window of running sums,
+    one sum per account and wallet) and returns the rows that may be wrong; each is judged,
+    and worded, by the one ledger check (``portal.game.ledger``)."""
     legacy_wallet = Case(
         When(account_id__isnull=True, then=F("wallet_id")),
         default=Value(None),
@@ -543,14 +552,19 @@ def check_wallets(report: RecordsReport) -> None:
     for (account, wallet), group in groupby(
         off.iterator(chunk_size=CHUNK), key=lambda row: row[:2]
     ):
-        rows = list(group)
-        _, _, entry_id, after, total = rows[0]
-        more = f" (and {len(rows) - 1} later entries)" if len(rows) > 1 else ""
+        ledger = ledger_of(wallet, account)
+        found = [
+            problem
+            for _, _, entry_id, after, total in group
+            if (problem := running_problem(ledger, entry_id, after, total)) is not None
+        ]
+        if not found:
+            continue
+        more = f" (and {len(found) - 1} later entries)" if len(found) > 1 else ""
         report.add(
-            "account" if account is not None else "wallet",
-            f"account #{account}" if account is not None else f"wallet #{wallet}",
-            f"{MONEY_CLAUSE}: ledger entry #{entry_id} says the balance is {after}, the "
-            f"entries up to it add up to {total}{more}",
+            ledger[0],
+            f"{ledger[0]} #{ledger[1]}",
+            f"{MONEY_CLAUSE}: {found[0].said()}{more}",
         )
     report.count("wallets", Wallet.objects.count())
     report.count("accounts", GamingAccount.objects.count())
@@ -569,11 +583,13 @@ def check_wallets(report: RecordsReport) -> None:
     for wallet_id, player, balance, summed in wrong.values_list(
         "pk", "player_id", "balance", "total"
     ).iterator(chunk_size=CHUNK):
-        report.add(
-            "wallet",
-            f"wallet #{wallet_id} (player {player})",
-            f"{MONEY_CLAUSE}: it holds {balance}, its ledger adds up to {summed}",
-        )
+        problem = balance_problem((WALLET, wallet_id), balance, summed)
+        if problem is not None:
+            report.add(
+                "wallet",
+                f"wallet #{wallet_id} (player {player})",
+                f"{MONEY_CLAUSE}: {problem.said('it')}",
+            )
     _check_carried(report)
 
 
@@ -599,12 +615,9 @@ def _check_accounts(report: RecordsReport) -> None:
     )
     for account, player, holder, balance, total, held, waiting in wrong.iterator(chunk_size=CHUNK):
         subject = f"account #{account} (player {player}, holder #{holder})"
-        if balance != total:
-            report.add(
-                "account",
-                subject,
-                f"{MONEY_CLAUSE}: it holds {balance}, its ledger adds up to {total}",
-            )
+        problem = balance_problem((ACCOUNT, account), balance, total)
+        if problem is not None:
+            report.add("account", subject, f"{MONEY_CLAUSE}: {problem.said('it')}")
         if held != waiting:
             report.add(
                 "account",
