@@ -1,6 +1,11 @@
 """Ledger entries against their rounds, deposits, paid withdrawals and audit events;
 accounts and the single wallets against their ledgers (§ 810a.11, § 811a.7, § 812a.7,
-§ 812a.10)."""
+§ 812a.10).
+
+The database returns the rows that may be wrong (anti-joins, a window of running sums, sums
+per account and wallet); each is judged again here. What a ledger must add up to (an entry's
+running balance, the balance its round recorded, a carry-over's zero, an account's or
+wallet's balance) is judged and worded by the one ledger check, ``portal.game.ledger``."""
 
 from __future__ import annotations
 
