@@ -32,7 +32,6 @@ from portal.audit.models import AuditEvent
 from portal.game.ledger import (
     ACCOUNT,
     WALLET,
-    Ledger,
     balance_problem,
     carry_over_problem,
     ledger_of,
@@ -142,8 +141,9 @@ def check_round_entries(report: RecordsReport) -> None:
 
 
 def _entry_problem(row: tuple) -> str | None:
-    (_, _, player, kind, amount, after, round_id, r_player, staked, returned, r_before,
-     r_after, account, a_player, a_holder, r_holder) = row  # fmt: skip
+    (entry_id, wallet, player, kind, amount, after, round_id, r_player, staked, returned,
+     r_before, r_after, account, a_player, a_holder, r_holder) = row  # fmt: skip
+    ledger = ledger_of(wallet, account)
     clause = _clause_of(kind)
     if kind not in LedgerKind.values:
         return f"{MONEY_CLAUSE}: its kind {kind!r} is none the ledger knows"
@@ -166,7 +166,7 @@ def _entry_problem(row: tuple) -> str | None:
                 f"{clause}: {what} names round #{round_id}; only stakes, returns, voids and "
                 "adjustments belong to a round"
             )
-        carried = carry_over_problem(_ledger(row), row[0], kind, after)
+        carried = carry_over_problem(ledger, entry_id, kind, after)
         return f"{MONEY_CLAUSE}: {carried.said('it')}" if carried is not None else None
     if round_id is None:
         return f"{MONEY_CLAUSE}: a {kind} entry that names no round: no round backs it"
@@ -185,13 +185,8 @@ def _entry_problem(row: tuple) -> str | None:
     moved = -staked if kind == STAKE else returned
     if amount != moved:
         return f"{MONEY_CLAUSE}: it moves {amount:+d}, its round #{round_id} recorded {moved:+d}"
-    off = round_problem(_ledger(row), row[0], kind, after, round_id, (r_before, staked, r_after))
+    off = round_problem(ledger, entry_id, kind, after, round_id, (r_before, staked, r_after))
     return f"{MONEY_CLAUSE}: {off.said('it')}" if off is not None else None
-
-
-def _ledger(row: tuple) -> Ledger:
-    """The ledger of an ``ENTRY_COLUMNS`` row."""
-    return ledger_of(row[1], row[12])
 
 
 def check_rounds(report: RecordsReport) -> None:

@@ -79,7 +79,7 @@ def _chunk(scope: Scope, rows: list[dict], openings: dict, data: bytearray) -> N
         return values.fill_null(fill).to_numpy() if values.null_count else values.to_numpy()
 
     account, wallet = column("account_id"), column("wallet_id")
-    # Read a line at a time (no list of every entry's), -1 where the entry has no account.
+    # Holders as NumPy too (-1: no account): only a line's first entry's is read.
     holder, player = column("account__holder_id"), column("wallet__player_id")
     entry_id = column("id")
     kinds = table.column("kind").combine_chunks().dictionary_encode()
