@@ -7,6 +7,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from portal.core.hashing import GENESIS_HASH, canonical_digest, hashed_instant_text
+from portal.game.ledger import (
+    ACCOUNT,
+    CARRIED_IN,
+    CARRIED_OUT,
+    DEPOSIT,
+    WALLET,
+    WITHDRAWAL,
+    Entry,
+    Ledgers,
+    balance_problem,
+    ledger_name,
+    ledger_of,
+)
 
 ROUND_FIELDS = (
     "player_id",
@@ -135,15 +148,6 @@ class LedgerReport:
         return not self.problem
 
 
-# Kinds of ledger entry a movement of money writes, and its record's name (§ 812a.7, § 812a.10).
-DEPOSIT, WITHDRAWAL = "deposit", "withdrawal"
-CARRIED_OUT, CARRIED_IN = "carried_out", "carried_in"
-
-
-def _ledger_of(wallet_id: int, account_id: int | None) -> str:
-    return f"account {account_id}" if account_id is not None else f"wallet {wallet_id}"
-
-
 def verify_ledgers(
     wallets,
     entries,
@@ -155,8 +159,9 @@ def verify_ledgers(
     """Every account's ledger adds up, entry by entry, to its balance, and agrees with the
     balances its rounds recorded (and hashed); so does each single wallet's (the entries
     with no account, from before accounts per holder), whose carry-over into the accounts
-    adds up; every deposit and paid withdrawal is its entry's, and what an account holds
-    back is the sum of its pending withdrawals.
+    adds up (the one ledger check, ``portal.game.ledger``, judges each entry and balance);
+    every deposit and paid withdrawal is its entry's, and what an account holds back is the
+    sum of its pending withdrawals. The first problem is reported.
 
     ``wallets``: (wallet_id, balance); ``entries``: (wallet_id, kind, amount, balance_after,
     round_id, account_id, id) ordered by wallet and id (an entry without the last two is a
@@ -166,7 +171,7 @@ def verify_ledgers(
     in that order after the entries.
     """
     balances = dict(wallets)
-    running: dict[tuple[str, int], int] = {}
+    ledgers = Ledgers()
     carried: dict[int, int] = {}
     # Deposit and payout entries by id, until their records are read.
     moved: dict[int, tuple[str, int | None, int]] = {}
@@ -174,44 +179,23 @@ def verify_ledgers(
     for row in entries:
         wallet_id, kind, amount, balance_after, round_id, *rest = row
         account_id, entry_id = (*rest, None, None)[:2]
-        key = ("account", account_id) if account_id is not None else ("wallet", wallet_id)
-        ledger = _ledger_of(wallet_id, account_id)
-        total = running.get(key, 0) + amount
-        running[key] = total
-        if balance_after != total:
-            return LedgerReport(
-                checked, f"{ledger}: an entry says {balance_after}, its ledger adds up to {total}"
-            )
-        if round_id is not None:
-            if round_id not in rounds:
-                return LedgerReport(
-                    checked, f"{ledger}: an entry names round {round_id}, which is not there"
-                )
-            before, staked, after = rounds[round_id]
-            expected = before - staked if kind == "stake" else after
-            # A void's or an adjustment's entry names its round too, and moves the account
-            # later: its amounts are checked against its correction by ``verify_records``.
-            if kind in ("stake", "return") and balance_after != expected:
-                return LedgerReport(
-                    checked,
-                    f"{ledger}: round {round_id} recorded "
-                    f"{expected}, its ledger entry says {balance_after}",
-                )
+        ledger = ledger_of(wallet_id, account_id)
+        recorded = rounds.get(round_id) if round_id is not None else None
+        problem = ledgers.check(
+            Entry(ledger, entry_id, kind, amount, balance_after, round_id, recorded)
+        )
+        if problem is not None:
+            return LedgerReport(checked, f"{ledger_name(ledger)}: {problem.said()}")
         if kind in (CARRIED_OUT, CARRIED_IN):
             carried[wallet_id] = carried.get(wallet_id, 0) + amount
-            if kind == CARRIED_OUT and balance_after != 0:
-                return LedgerReport(
-                    checked, f"{ledger}: its carry-over leaves {balance_after}, not 0"
-                )
         if kind in (DEPOSIT, WITHDRAWAL) and entry_id is not None:
             moved[entry_id] = (kind, account_id, amount)
         checked += 1
     for wallet_id, balance in balances.items():
-        summed = running.get(("wallet", wallet_id), 0)
-        if summed != balance:
-            return LedgerReport(
-                checked, f"wallet {wallet_id} holds {balance}, its ledger adds up to {summed}"
-            )
+        ledger = (WALLET, wallet_id)
+        problem = balance_problem(ledger, balance, ledgers.total(ledger))
+        if problem is not None:
+            return LedgerReport(checked, problem.said())
         if carried.get(wallet_id, 0) != 0:
             return LedgerReport(
                 checked,
@@ -221,13 +205,12 @@ def verify_ledgers(
     pending: dict[int, int] = {}
     held_by: dict[int, int] = {}
     for account_id, balance, held in accounts:
-        summed = running.get(("account", account_id), 0)
-        if summed != balance:
-            return LedgerReport(
-                checked, f"account {account_id} holds {balance}, its ledger adds up to {summed}"
-            )
+        ledger = (ACCOUNT, account_id)
+        problem = balance_problem(ledger, balance, ledgers.total(ledger))
+        if problem is not None:
+            return LedgerReport(checked, problem.said())
         held_by[account_id] = held
-    unknown = sorted(key for kind, key in running if kind == "account" and key not in held_by)
+    unknown = sorted(key for kind, key in ledgers.totals if kind == ACCOUNT and key not in held_by)
     if unknown:
         return LedgerReport(
             checked, f"account {unknown[0]}: its ledger entries name an account not there"

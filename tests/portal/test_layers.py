@@ -46,6 +46,7 @@ HOUSE_PLAN = (
 # The game's plan (within portal.game), lowest layer first, as the house plan is written.
 GAME_PLAN = (
     ("models", "migrations"),
+    "ledger",
     ("forms", "chain"),
     ("pages", "api_fields", "rounds", "retention", "sessions", "audit_labels"),
     "money",

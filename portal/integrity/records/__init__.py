@@ -41,7 +41,9 @@ rows beside them, which an attacker with database rights can still change. So:
 - **Balances.** Every entry's ``balance_after`` is its account's running sum (or its single
   wallet's), so the last entry's is the ledger's sum; each account's balance, and each
   single wallet's, is the sum of its ledger; what was carried out of a single wallet (to
-  zero, once) was carried into its accounts.
+  zero, once) was carried into its accounts. The database picks the rows that may break
+  this; each is judged, and its problem worded, by the one ledger check
+  (``portal.game.ledger``) that the round chains' check and the audit report use too.
 
 Everything is read in one transaction (a repeatable-read snapshot on PostgreSQL), in a fixed
 number of queries whatever the data size: the per-round checks are aggregates and

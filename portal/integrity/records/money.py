@@ -1,6 +1,11 @@
 """Ledger entries against their rounds, deposits, paid withdrawals and audit events;
 accounts and the single wallets against their ledgers (§ 810a.11, § 811a.7, § 812a.7,
-§ 812a.10)."""
+§ 812a.10).
+
+The database returns the rows that may be wrong (anti-joins, a window of running sums, sums
+per account and wallet); each is judged again here. What a ledger must add up to (an entry's
+running balance, the balance its round recorded, a carry-over's zero, an account's or
+wallet's balance) is judged and worded by the one ledger check, ``portal.game.ledger``."""
 
 from __future__ import annotations
 
@@ -24,6 +29,15 @@ from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce
 
 from portal.audit.models import AuditEvent
+from portal.game.ledger import (
+    ACCOUNT,
+    WALLET,
+    balance_problem,
+    carry_over_problem,
+    ledger_of,
+    round_problem,
+    running_problem,
+)
 from portal.game.models import (
     GamingAccount,
     LedgerEntry,
@@ -127,8 +141,9 @@ def check_round_entries(report: RecordsReport) -> None:
 
 
 def _entry_problem(row: tuple) -> str | None:
-    (_, _, player, kind, amount, after, round_id, r_player, staked, returned, r_before,
-     r_after, account, a_player, a_holder, r_holder) = row  # fmt: skip
+    (entry_id, wallet, player, kind, amount, after, round_id, r_player, staked, returned,
+     r_before, r_after, account, a_player, a_holder, r_holder) = row  # fmt: skip
+    ledger = ledger_of(wallet, account)
     clause = _clause_of(kind)
     if kind not in LedgerKind.values:
         return f"{MONEY_CLAUSE}: its kind {kind!r} is none the ledger knows"
@@ -151,12 +166,8 @@ def _entry_problem(row: tuple) -> str | None:
                 f"{clause}: {what} names round #{round_id}; only stakes, returns, voids and "
                 "adjustments belong to a round"
             )
-        if kind == CARRIED_OUT and after != 0:
-            return (
-                f"{MONEY_CLAUSE}: it leaves the single wallet at {after}; carrying it over "
-                "leaves it at 0"
-            )
-        return None
+        carried = carry_over_problem(ledger, entry_id, kind, after)
+        return f"{MONEY_CLAUSE}: {carried.said('it')}" if carried is not None else None
     if round_id is None:
         return f"{MONEY_CLAUSE}: a {kind} entry that names no round: no round backs it"
     if r_player != player:
@@ -171,15 +182,11 @@ def _entry_problem(row: tuple) -> str | None:
         )
     if kind in CORRECTION_KINDS:
         return None  # its amount is its correction's: ``check_corrections``
-    moved, recorded = (-staked, r_before - staked) if kind == STAKE else (returned, r_after)
+    moved = -staked if kind == STAKE else returned
     if amount != moved:
         return f"{MONEY_CLAUSE}: it moves {amount:+d}, its round #{round_id} recorded {moved:+d}"
-    if after != recorded:
-        return (
-            f"{MONEY_CLAUSE}: it leaves {after}, its round #{round_id} recorded a balance of "
-            f"{recorded}"
-        )
-    return None
+    off = round_problem(ledger, entry_id, kind, after, round_id, (r_before, staked, r_after))
+    return f"{MONEY_CLAUSE}: {off.said('it')}" if off is not None else None
 
 
 def check_rounds(report: RecordsReport) -> None:
@@ -525,7 +532,9 @@ def check_wallets(report: RecordsReport) -> None:
     single wallet, that wallet's), so the last one is the ledger's sum; each account's
     balance is its ledger's sum and what it holds back the sum of its pending withdrawals;
     each single wallet's balance is the sum of its own entries, and what was carried out of
-    it is what was carried into the accounts."""
+    it is what was carried into the accounts. The database sums (a window of running sums,
+    one sum per account and wallet) and returns the rows that may be wrong; each is judged,
+    and worded, by the one ledger check (``portal.game.ledger``)."""
     legacy_wallet = Case(
         When(account_id__isnull=True, then=F("wallet_id")),
         default=Value(None),
@@ -543,14 +552,19 @@ def check_wallets(report: RecordsReport) -> None:
     for (account, wallet), group in groupby(
         off.iterator(chunk_size=CHUNK), key=lambda row: row[:2]
     ):
-        rows = list(group)
-        _, _, entry_id, after, total = rows[0]
-        more = f" (and {len(rows) - 1} later entries)" if len(rows) > 1 else ""
+        ledger = ledger_of(wallet, account)
+        found = [
+            problem
+            for _, _, entry_id, after, total in group
+            if (problem := running_problem(ledger, entry_id, after, total)) is not None
+        ]
+        if not found:
+            continue
+        more = f" (and {len(found) - 1} later entries)" if len(found) > 1 else ""
         report.add(
-            "account" if account is not None else "wallet",
-            f"account #{account}" if account is not None else f"wallet #{wallet}",
-            f"{MONEY_CLAUSE}: ledger entry #{entry_id} says the balance is {after}, the "
-            f"entries up to it add up to {total}{more}",
+            ledger[0],
+            f"{ledger[0]} #{ledger[1]}",
+            f"{MONEY_CLAUSE}: {found[0].said()}{more}",
         )
     report.count("wallets", Wallet.objects.count())
     report.count("accounts", GamingAccount.objects.count())
@@ -569,11 +583,13 @@ def check_wallets(report: RecordsReport) -> None:
     for wallet_id, player, balance, summed in wrong.values_list(
         "pk", "player_id", "balance", "total"
     ).iterator(chunk_size=CHUNK):
-        report.add(
-            "wallet",
-            f"wallet #{wallet_id} (player {player})",
-            f"{MONEY_CLAUSE}: it holds {balance}, its ledger adds up to {summed}",
-        )
+        problem = balance_problem((WALLET, wallet_id), balance, summed)
+        if problem is not None:
+            report.add(
+                "wallet",
+                f"wallet #{wallet_id} (player {player})",
+                f"{MONEY_CLAUSE}: {problem.said('it')}",
+            )
     _check_carried(report)
 
 
@@ -599,12 +615,9 @@ def _check_accounts(report: RecordsReport) -> None:
     )
     for account, player, holder, balance, total, held, waiting in wrong.iterator(chunk_size=CHUNK):
         subject = f"account #{account} (player {player}, holder #{holder})"
-        if balance != total:
-            report.add(
-                "account",
-                subject,
-                f"{MONEY_CLAUSE}: it holds {balance}, its ledger adds up to {total}",
-            )
+        problem = balance_problem((ACCOUNT, account), balance, total)
+        if problem is not None:
+            report.add("account", subject, f"{MONEY_CLAUSE}: {problem.said('it')}")
         if held != waiting:
             report.add(
                 "account",

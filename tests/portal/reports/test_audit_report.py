@@ -323,7 +323,10 @@ def test_811a9_a_forged_deposit_does_not_reconcile(player, played):
 
     [account] = accounts_of(document)
     assert account["opening"] == 0 and account["deposits"] == 1
-    assert "the ledger adds up to 1" in account["flag"]
+    assert account["flag"] == (
+        f"ledger entry #{deposit.pk} says the balance is {deposit.balance_after}, the entries "
+        "up to it add up to 1"
+    )
     assert document["reconciliation"]["ok"] is False
     assert document["reconciliation"]["accounts"]["mismatched"] == [
         f"account #{deposit.account_id}"

@@ -3,8 +3,10 @@ finds, round for round: the same figures, discrepancies and chain problems, on a
 generated history with voids (covered and uncollected), an adjustment, deposits, a paid
 withdrawal, a generous paytable whose returns round up (reading:round-up), and planted
 faults: a changed bet, a deleted round, a forged link, an altered text, a spot and a stake
-no table takes, a round with no bets, forged ledger entries. The account lines read from
-PostgreSQL's COPY (``ledger_copy``) are held to the ORM's the same way.
+no table takes, a round with no bets, forged ledger entries (a deposit, a stake's balance, a
+round's recorded balance, a single wallet's carry-over that leaves money). The account lines
+read from PostgreSQL's COPY (``ledger_copy``) are held the same way to the ORM's, and both to
+the one ledger check (``portal.game.ledger``) run over every entry of the period.
 
 The blocks are made small, so faults fall on the edges between blocks too.
 """
@@ -16,11 +18,14 @@ import json
 
 import pytest
 from django.db import connection
+from django.db.models import F
 
 from portal.demo.history import generate_history
-from portal.game.models import Bet, LedgerEntry, Round
+from portal.game.ledger import Entry, ledger_of, ledger_problems
+from portal.game.models import Bet, LedgerEntry, Round, Wallet
 from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.reading import block_copy, copy_out, ledger_copy, statements
+from portal.reports.audit_report.reading.ledger import account_lines
 from portal.reports.audit_report.resettlement import columnar_pass, findings, finishing
 from portal.reports.audit_report.resettlement.reference_pass import reference_pass
 from portal.reports.audit_report.scope import scope_of
@@ -69,13 +74,18 @@ def history(corrected):  # noqa: F811 (the fixture imported above)
     return corrected
 
 
-def _plant_faults() -> None:
+def _plant_faults() -> dict:
+    """The faults planted; the ledger's by name (the entries as they were)."""
     rounds = list(Round.objects.order_by("pk").values_list("pk", flat=True))
     changed, deleted, forged, altered, spot, odd, empty = (
         rounds[n] for n in (5, 40, 41, 77, 120, 121, 200)
     )
+    planted: dict = {}
 
     def plant():
+        wrong_accounts = {
+            *LedgerEntry.objects.filter(round_id=deleted).values_list("account_id", flat=True)
+        }
         bet = Bet.objects.filter(round_id=changed).order_by("position").first()
         Bet.objects.filter(pk=bet.pk).update(returned=bet.returned + 2)
         LedgerEntry.objects.filter(round_id=deleted).delete()
@@ -93,10 +103,32 @@ def _plant_faults() -> None:
         LedgerEntry.objects.filter(pk=deposit.pk).update(amount=deposit.amount + 500)
         stake = LedgerEntry.objects.filter(kind="stake").order_by("-pk").first()
         LedgerEntry.objects.filter(pk=stake.pk).update(balance_after=stake.balance_after + 2)
+        wrong_accounts.update((deposit.account_id, stake.account_id))
+        # A round's recorded balances moved, in an account with no other fault: its stake
+        # entry no longer leaves what the round recorded (and the round's hash breaks).
+        staked = (
+            LedgerEntry.objects.filter(kind="stake", round_id__gt=rounds[250])
+            .exclude(account_id__in=wrong_accounts)
+            .order_by("pk")
+            .first()
+        )
+        Round.objects.filter(pk=staked.round_id).update(
+            balance_before=F("balance_before") + 3, balance_after=F("balance_after") + 3
+        )
+        # A single wallet's top-up and a carry-over out of it that leaves 100 (its running
+        # balance adding up), made in the period.
+        wallet = Wallet.objects.order_by("pk").first()
+        made = [
+            LedgerEntry.objects.create(wallet=wallet, kind=kind, amount=amount, balance_after=after)
+            for kind, amount, after in (("top_up", 1_000, 1_000), ("carried_out", -900, 100))
+        ]
+        LedgerEntry.objects.filter(pk__in=[entry.pk for entry in made]).update(created_at=PLAYED_AT)
         # A round whose "no more bets" instant was blanked hashes without its later fields.
         Round.objects.filter(pk=rounds[250]).update(bets_closed_at=None)
+        planted.update(deposit=deposit, stake=stake, staked=staked, carried_out=made[1])
 
     _tamper(plant)
+    return planted
 
 
 @pytest.mark.postgres
@@ -140,6 +172,74 @@ def test_811a9_the_report_is_the_same_whichever_pass_made_it(history, monkeypatc
     assert fast["reconciliation"]["adjustments"]["count"] == 1
     assert fast["resettlement"]["discrepancy_count"] > 0
     assert fast == reference
+
+
+def _one_check(scope) -> dict:
+    """The first problem of each ledger the period's entries move, by the one ledger check
+    run over every entry from the ORM, from each ledger's opening balance."""
+    first, end = scope.money_span
+    entries = LedgerEntry.objects.filter(created_at__gte=first, created_at__lt=end)
+    openings = {
+        ledger_of(wallet, account): balance
+        for account, wallet, balance in (
+            LedgerEntry.objects.filter(created_at__lt=first)
+            .order_by("account_id", "wallet_id", "created_at", "pk")
+            .values_list("account_id", "wallet_id", "balance_after")
+        )
+    }
+    rows = entries.order_by("account_id", "wallet_id", "pk").values_list(
+        *("account_id", "wallet_id", "pk", "kind", "amount", "balance_after", "round_id"),
+        *("round__balance_before", "round__total_staked", "round__balance_after"),
+    )
+    lines = {ledger_of(wallet, account): "" for account, wallet, *_ in rows}
+    found = ledger_problems(
+        (
+            Entry(
+                ledger_of(wallet, account),
+                pk,
+                kind,
+                amount,
+                after,
+                round_id,
+                (before, staked, recorded) if before is not None else None,
+            )  # fmt: skip
+            for account, wallet, pk, kind, amount, after, round_id, before, staked, recorded in rows
+        ),
+        openings,
+    )
+    for problem in found:
+        lines[problem.ledger] = lines[problem.ledger] or problem.said()
+    return lines
+
+
+@pytest.mark.postgres
+@pytest.mark.clause("811a.9", kind="proves")
+def test_811a9_the_account_lines_flag_what_the_one_ledger_check_finds(history, monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("the account lines read with PostgreSQL's COPY")
+    monkeypatch.setattr(ledger_copy, "CHUNK", 300)  # an account's entries across chunks
+    planted = _plant_faults()
+    scope = scope_of(start=START, end=END, holder_id=None, offering_id=None, cutoff=CUTOFF)
+
+    copied = {line["key"]: line["problem"] for line in account_lines(scope)}
+    monkeypatch.setattr(copy_out, "available", lambda: False)
+    streamed = {line["key"]: line["problem"] for line in account_lines(scope)}
+
+    checked = _one_check(scope)
+    assert copied == streamed == checked
+    stake, staked, out = planted["stake"], planted["staked"], planted["carried_out"]
+    assert checked[ledger_of(staked.wallet_id, staked.account_id)] == (
+        f"ledger entry #{staked.pk} leaves {staked.balance_after}, its round "
+        f"#{staked.round_id} recorded a balance of {staked.balance_after + 3}"
+    )
+    assert checked[ledger_of(out.wallet_id, None)] == (
+        f"ledger entry #{out.pk} leaves the single wallet at 100; carrying it over leaves it at 0"
+    )
+    assert (
+        f"ledger entry #{stake.pk} says the balance is {stake.balance_after + 2}, the entries "
+        f"up to it add up to {stake.balance_after}"
+    ) in checked.values()
+    assert sum(1 for problem in checked.values() if problem) >= 4  # the deleted round's too
 
 
 @pytest.mark.postgres

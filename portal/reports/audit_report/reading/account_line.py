@@ -1,6 +1,7 @@
 """An account line of the audit report's reconciliation: what it adds up, by kind of
 ledger entry, and how a new one starts. Shared by the two readers of the ledger:
-``ledger.account_lines`` (the ORM) and ``ledger_copy`` (PostgreSQL's COPY)."""
+``ledger.account_lines`` (the ORM) and ``ledger_copy`` (PostgreSQL's COPY). What a line's
+entries are held to is the one ledger check's (``portal.game.ledger``)."""
 
 from __future__ import annotations
 
@@ -25,8 +26,6 @@ MONEY_MOVED = (
     *("deposits", "withdrawals", "stakes", "returns", "carried_in", "carried_out"),
     *("voids_in", "voids_out", "adjustments_in", "adjustments_out"),
 )
-# The entries a round writes, checked against the balances it recorded.
-ROUND_KINDS = (LedgerKind.STAKE, LedgerKind.RETURN)
 
 
 def new_line(

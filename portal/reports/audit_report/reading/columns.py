@@ -75,12 +75,14 @@ DETAIL_ROUND_COLUMNS = _picked(
 )
 DETAIL_BET_COLUMNS = _picked(BET_KINDS, "round_id", "position", "spot", "kind", "stake", "returned")
 # A ledger entry of the period, with what its account line needs: the account's holder,
-# the wallet's player, and the balances its round recorded.
+# the wallet's player, the entry's id (a problem names it), and the balances its round
+# recorded.
 LEDGER_COLUMNS: Columns = (
     ("account_id", "int"),
     ("account__holder_id", "int"),
     ("wallet_id", "int"),
     ("wallet__player_id", "int"),
+    ("id", "int"),
     ("kind", "text"),
     ("amount", "int"),
     ("balance_after", "int"),

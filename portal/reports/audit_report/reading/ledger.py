@@ -4,19 +4,22 @@ account that moved in the period, read from the ledger.
 Per account (reading:one-account-per-holder; and the single wallet of before accounts per
 holder, where its older entries fall in the period), in account, wallet and entry order:
 its opening balance, the sums moved by kind (``account_line``), its closing balance, and
-the first entry whose running balance, or whose round's recorded balance, disagrees with
-it. On PostgreSQL the entries are copied out and checked as columns (``ledger_copy``, held
-to this reader by a test); elsewhere, and for a report of one offering, the ORM streams
-them here.
+the first problem the one ledger check (``portal.game.ledger``) finds in its entries, from
+its opening balance on: an entry off its running balance, off the balance its round
+recorded, or a carry-over that leaves the single wallet with money. On PostgreSQL the
+entries are copied out and checked as columns (``ledger_copy``, which has the one check
+judge what its vectors flag, and is held to this reader by a test); elsewhere, and for a
+report of one offering, the ORM streams them here, through the one check.
 """
 
 from __future__ import annotations
 
 from django.db.models import OuterRef, Subquery, Value
 
-from portal.game.models import GamingAccount, LedgerEntry, LedgerKind, Round, Wallet
+from portal.game.ledger import Entry, Ledgers, ledger_of
+from portal.game.models import GamingAccount, LedgerEntry, Round, Wallet
 from portal.reports.audit_report.reading import copy_out, ledger_copy
-from portal.reports.audit_report.reading.account_line import KIND_SUM, ROUND_KINDS, new_line
+from portal.reports.audit_report.reading.account_line import KIND_SUM, new_line
 from portal.reports.audit_report.reading.columns import LEDGER_COLUMNS, names
 from portal.reports.audit_report.scope import Scope
 
@@ -25,9 +28,10 @@ def account_lines(scope: Scope) -> list[dict]:
     """Per account that moved over the period's instants (and per single wallet, for the
     entries from before accounts per holder): its opening balance (its last entry before
     the period), deposits (older top-ups among them), paid withdrawals, stakes, returns,
-    what was carried over in or out, and its closing balance, each entry's running balance
-    checked, and each round entry checked against the balances its round recorded (and
-    hashed), as ``chain.verify_ledgers`` does. A pending withdrawal moves no money: only
+    what was carried over in or out, and its closing balance, each entry held to the one
+    ledger check (``portal.game.ledger``: its running balance, the balances its round
+    recorded and hashed, a carry-over's zero), as ``chain.verify_ledgers`` holds it; a line
+    shows the first problem found. A pending withdrawal moves no money: only
     its payout is an entry. A report narrowed to a holder or offering reads only that
     holder's accounts (reading:one-account-per-holder). Two queries; the entries are
     streamed, one account's sums kept at a time."""
@@ -44,6 +48,7 @@ def account_lines(scope: Scope) -> list[dict]:
         return ledger_copy.copied_lines(scope, first, end, holders, openings)
     streamed = entries.order_by("account_id", "wallet_id", "pk")
     streamed = streamed.values_list(*names(LEDGER_COLUMNS))
+    ledgers = Ledgers(openings)
     rows: list[dict] = []
     row = None
     for (
@@ -51,6 +56,7 @@ def account_lines(scope: Scope) -> list[dict]:
         holder,
         wallet,
         player,
+        entry_id,
         kind,
         amount,
         after,
@@ -59,20 +65,18 @@ def account_lines(scope: Scope) -> list[dict]:
         r_staked,
         r_after,
     ) in streamed.iterator(chunk_size=10_000):
-        key = ("account", account) if account is not None else ("wallet", wallet)
+        key = ledger_of(wallet, account)
         if row is None or row["key"] != key:
             opening = openings.get(key) or 0
             row = new_line(scope, key, account, holder, wallet, player, opening)
             rows.append(row)
         row["entries"] += 1
         row[KIND_SUM[kind]] += abs(amount)
-        row["closing"] += amount
-        if after != row["closing"] and not row["problem"]:
-            row["problem"] = f"an entry says {after}, the ledger adds up to {row['closing']}"
-        if kind in ROUND_KINDS and not row["problem"]:
-            recorded = r_before - r_staked if kind == LedgerKind.STAKE else r_after
-            if after != recorded:
-                row["problem"] = f"round {round_id} recorded {recorded}, its entry {after}"
+        recorded = (r_before, r_staked, r_after) if r_before is not None else None
+        problem = ledgers.check(Entry(key, entry_id, kind, amount, after, round_id, recorded))
+        row["closing"] = ledgers.total(key)
+        if problem is not None and not row["problem"]:
+            row["problem"] = problem.said()
     for row in rows:
         row["ok"] = not row["problem"]
     return rows

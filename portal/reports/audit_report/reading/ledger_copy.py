@@ -2,10 +2,15 @@
 out (``COPY … TO STDOUT (FORMAT csv)``, ``statements.ledger_statement``) and checked a chunk
 of entries at a time, as columns.
 
-The same lines as ``ledger.account_lines`` makes from the ORM (a test holds them equal, with
-forged entries): per account (or older single wallet), in account, wallet and entry order,
-its opening balance, the sums moved by kind, its closing balance, and the first entry whose
-running balance, or whose round's recorded balance, disagrees with it.
+The same lines as ``ledger.account_lines`` makes from the ORM: per account (or older single
+wallet), in account, wallet and entry order, its opening balance, the sums moved by kind, its
+closing balance, and the first problem the one ledger check (``portal.game.ledger``) finds.
+For speed the running balances are NumPy sums, and the entries the check may fail on are
+flagged as vectors (off the running balance, a stake or return off its round's recorded
+balance, a round not there, a carry-over out that leaves money); each flagged entry of a line
+is then judged by the check itself (``entry_problem``), in entry order, so the problem and its
+words are the check's. ``tests/portal/reports/test_columnar_pass.py`` holds these lines to
+the ORM's and to the check run over every entry (``ledger_problems``), with forged entries.
 """
 
 from __future__ import annotations
@@ -17,6 +22,15 @@ import pyarrow as pa
 import pyarrow.csv as pacsv
 from django.db import connection
 
+from portal.game.ledger import (
+    ACCOUNT,
+    CARRIED_OUT,
+    ROUND_KINDS,
+    STAKE,
+    Entry,
+    entry_problem,
+    ledger_of,
+)
 from portal.game.models import LedgerKind
 from portal.reports.audit_report.reading.account_line import KIND_SUM, new_line
 from portal.reports.audit_report.reading.columns import LEDGER_COLUMNS
@@ -26,7 +40,6 @@ from portal.reports.audit_report.scope import Scope
 
 CHUNK = 16 << 20  # bytes of entries decoded at a time
 _TYPES = arrow_types(LEDGER_COLUMNS)
-_STAKE, _RETURN = LedgerKind.STAKE.value, LedgerKind.RETURN.value
 
 
 def copied_lines(
@@ -66,7 +79,9 @@ def _chunk(scope: Scope, rows: list[dict], openings: dict, data: bytearray) -> N
         return values.fill_null(fill).to_numpy() if values.null_count else values.to_numpy()
 
     account, wallet = column("account_id"), column("wallet_id")
-    holder, player = table.column("account__holder_id").to_pylist(), column("wallet__player_id")
+    # Holders as NumPy too (-1: no account): only a line's first entry's is read.
+    holder, player = column("account__holder_id"), column("wallet__player_id")
+    entry_id = column("id")
     kinds = table.column("kind").combine_chunks().dictionary_encode()
     names = kinds.dictionary.to_pylist()
     kind = kinds.indices.to_numpy(zero_copy_only=False)
@@ -75,25 +90,31 @@ def _chunk(scope: Scope, rows: list[dict], openings: dict, data: bytearray) -> N
     r_before, r_staked, r_after = (
         column(f"round__{name}", 0) for name in ("balance_before", "total_staked", "balance_after")
     )
+    # An entry naming a round that is not there reads no balances of it.
+    no_round = (round_id >= 0) & _nulls(table, "round__balance_before")
     # Entries of one line are together: a line starts where the key changes.
     key = np.where(account >= 0, account * 2, wallet * 2 + 1)
     starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
     bounds = [*starts.tolist(), len(key)]
     summed = np.cumsum(amount)
-    is_stake = np.isin(kind, [i for i, n in enumerate(names) if n == _STAKE])
-    is_round = np.isin(kind, [i for i, n in enumerate(names) if n in (_STAKE, _RETURN)])
+    is_stake = _of_kinds(names, kind, (STAKE,))
+    is_round = _of_kinds(names, kind, ROUND_KINDS)
+    is_out = _of_kinds(names, kind, (CARRIED_OUT,))
     recorded = np.where(is_stake, r_before - r_staked, r_after)
+    # The entries the one check may fail on, but for their running balance (a line's).
+    flagged = (is_round & (after != recorded)) | no_round | (is_out & (after != 0))
     sums = {
-        name: np.add.reduceat(np.abs(amount) * np.isin(kind, picks), starts)
+        name: np.add.reduceat(np.abs(amount) * _of_kinds(names, kind, picks), starts)
         for name, picks in _picks(names).items()
     }
     for i, (lo, hi) in enumerate(zip(bounds, bounds[1:], strict=False)):
-        line = ("account", int(account[lo])) if account[lo] >= 0 else ("wallet", int(wallet[lo]))
+        line = ledger_of(int(wallet[lo]), int(account[lo]) if account[lo] >= 0 else None)
         if rows and rows[-1]["key"] == line:
             row = rows[-1]  # the line goes on from the chunk before
         else:
             row = new_line(
-                scope, line, line[1] if line[0] == "account" else None, holder[lo],
+                scope, line, line[1] if line[0] == ACCOUNT else None,
+                int(holder[lo]) if holder[lo] >= 0 else None,
                 int(wallet[lo]), int(player[lo]), openings.get(line) or 0,
             )  # fmt: skip
             rows.append(row)
@@ -103,27 +124,35 @@ def _chunk(scope: Scope, rows: list[dict], openings: dict, data: bytearray) -> N
         for name, values in sums.items():
             row[name] += int(values[i])
         if not row["problem"]:
-            wrong = after[lo:hi] != running
-            off = is_round[lo:hi] & (after[lo:hi] != recorded[lo:hi])
-            bad = np.flatnonzero(wrong | off)
-            if bad.size:
-                at = int(bad[0])
-                if wrong[at]:
-                    row["problem"] = (
-                        f"an entry says {int(after[lo + at])}, the ledger adds up to "
-                        f"{int(running[at])}"
-                    )
-                else:
-                    row["problem"] = (
-                        f"round {int(round_id[lo + at])} recorded {int(recorded[lo + at])}, "
-                        f"its entry {int(after[lo + at])}"
-                    )
+            for at in np.flatnonzero((after[lo:hi] != running) | flagged[lo:hi]).tolist():
+                n = lo + at
+                entry = Entry(
+                    line, int(entry_id[n]), names[kind[n]], int(amount[n]), int(after[n]),
+                    int(round_id[n]) if round_id[n] >= 0 else None,
+                    None if no_round[n] or round_id[n] < 0
+                    else (int(r_before[n]), int(r_staked[n]), int(r_after[n])),
+                )  # fmt: skip
+                problem = entry_problem(entry, int(running[at]))
+                if problem is not None:
+                    row["problem"] = problem.said()
+                    break
         row["closing"] = int(running[-1])
 
 
-def _picks(names: list[str]) -> dict[str, list[int]]:
-    """Each sum of a line, and the kinds (by their index in this chunk) it adds up."""
-    picks: dict[str, list[int]] = {}
-    for index, name in enumerate(names):
-        picks.setdefault(KIND_SUM[LedgerKind(name)], []).append(index)
+def _nulls(table: pa.Table, name: str) -> np.ndarray:
+    """Where the column ``name`` is null, as booleans."""
+    return table.column(name).combine_chunks().is_null().to_numpy(zero_copy_only=False)
+
+
+def _of_kinds(names: list[str], kind: np.ndarray, wanted) -> np.ndarray:
+    """Where an entry's kind (its index in ``names``) is one of ``wanted``: looked up in a
+    table of the chunk's few kinds, cheaper than ``np.isin`` over every entry."""
+    return np.array([name in wanted for name in names], dtype=bool)[kind]
+
+
+def _picks(names: list[str]) -> dict[str, list[str]]:
+    """Each sum of a line, and the kinds of this chunk it adds up."""
+    picks: dict[str, list[str]] = {}
+    for name in names:
+        picks.setdefault(KIND_SUM[LedgerKind(name)], []).append(name)
     return picks
