@@ -92,6 +92,10 @@ def _append_only_audit_table(request: pytest.FixtureRequest):
     A transactional test ends by emptying every table, which the triggers refuse; so
     for those tests they are lifted just before that clean-up and put back by the
     next test that touches the database.
+
+    SQLite's JSON support is also asked here, before the test: Django asks the database
+    once per connection, and a test's pinned query count must not depend on whether an
+    earlier test in the same process happened to ask first.
     """
     from django.db import connection
 
@@ -100,11 +104,13 @@ def _append_only_audit_table(request: pytest.FixtureRequest):
     if _needs_transactional_db(request):
         request.getfixturevalue("transactional_db")
         append_only.install_all(connection)
+        assert connection.features.supports_json_field
         yield
         append_only.drop_all(connection)
     elif _needs_db(request):
         request.getfixturevalue("db")
         append_only.install_all(connection)
+        assert connection.features.supports_json_field
         yield
     else:
         yield
