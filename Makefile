@@ -65,6 +65,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-cache --no-logo
+	$(BIN)/vulture
 
 test: lint axe
 	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run --noinput

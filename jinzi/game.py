@@ -11,7 +11,6 @@ import datetime
 
 GAME_NAME = "Jinzi Roulette"
 GAME_VERSION = "1.0.0"
-REGULATION = "58 Pa. Code § 617b.8"
 
 EFFECTIVE = datetime.date(2025, 6, 14)
 SUNSET = datetime.date(2028, 6, 14)
@@ -20,11 +19,8 @@ WHEEL_SIZE = 13
 ZERO = 0
 NUMBERS: tuple[int, ...] = tuple(range(WHEEL_SIZE))
 
-CLAUSE_RNG = "617b.8(a)"
-CLAUSE_LAYOUT = "617b.8(b)"
 CLAUSE_WHEEL = "617b.8(c)"
 CLAUSE_WAGERS = "617b.8(d)"
-CLAUSE_OUTCOME = "617b.8(e)"
 CLAUSE_PAYTABLE = "617b.8(f)"
 CLAUSE_ZERO = "617b.8(g)"
 

@@ -24,7 +24,7 @@ def _signed_out(sender, request, user, **kwargs) -> None:
     account_events.sign_out_recorded(user=user, request=request)
 
 
-def _locked_out(sender, request, username, ip_address, **kwargs) -> None:
+def _locked_out(sender, request, username, **kwargs) -> None:
     account_events.locked_out_recorded(username=username, request=request)
 
 

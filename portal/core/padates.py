@@ -21,7 +21,6 @@ import jinzi
 
 PA = ZoneInfo("America/New_York")
 UTC = datetime.UTC
-ZONE_NAME = "America/New_York"
 GAMING_DAY_HOURS = range(24)
 
 
