@@ -24,6 +24,7 @@ written.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import time
 from collections.abc import Callable
@@ -37,7 +38,7 @@ from portal.reports.audit_report.figures.chart_data import daily_charts, outcome
 from portal.reports.audit_report.reading.ledger import account_lines
 from portal.reports.audit_report.resettlement.findings import Pass
 from portal.reports.audit_report.resettlement.resettle import resettle
-from portal.reports.audit_report.scope import scope_of
+from portal.reports.audit_report.scope import Scope, scope_of
 from portal.reports.audit_report.sections import (
     checks,
     detail,
@@ -45,7 +46,13 @@ from portal.reports.audit_report.sections import (
     summary,
     voids_and_adjustments,
 )
-from portal.reports.audit_report.values import band_text, decimal_text, ratio, sqrt_text
+from portal.reports.audit_report.values import (
+    GroupKey,
+    band_text,
+    decimal_text,
+    ratio,
+    sqrt_text,
+)
 from portal.reports.document import made, streamed_section
 
 TITLE = "Audit report"
@@ -58,6 +65,110 @@ PARTS = 4
 def _listed(part: dict) -> int:
     """The rows a section lists (its subtotals and totals left out)."""
     return sum(1 for row in part["rows"] if row["row_type"] == "detail")
+
+
+@dataclasses.dataclass
+class _Parts:
+    """Times each part as it ends (``timings``, in seconds) and tells ``progress``."""
+
+    progress: Callable[[int, int], None] | None
+    timings: dict[str, float] = dataclasses.field(default_factory=dict)
+    clock: float = dataclasses.field(default_factory=time.perf_counter)
+
+    def done(self, part: str, number: int) -> None:
+        self.timings[part] = round(time.perf_counter() - self.clock, 3)
+        self.clock = time.perf_counter()
+        if self.progress is not None:
+            self.progress(number, PARTS)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Figures:
+    """Part 1: the database's sums of the period's rounds."""
+
+    rounds: dict[GroupKey, sums.RoundTotal]
+    players: sums.Players
+    counts: list[int]
+    odd: sums.OddRng
+
+    @classmethod
+    def of(cls, scope: Scope) -> _Figures:
+        return cls(
+            rounds=sums.round_totals(scope),
+            players=sums.distinct_players(scope),
+            counts=sums.outcome_counts(scope),
+            odd=sums.odd_rng_rounds(scope),
+        )
+
+
+def _reconciled(
+    scope: Scope, figures: _Figures, total: hold.Hold, found: Pass, lines: list[dict]
+) -> dict:
+    """Part 3: the stakes and returns three ways (the rounds' own totals, the bets the
+    pass re-settled, the ledger), the account lines and the corrections."""
+    stakes_ledger, returns_ledger = reconciliation.ledger_of_rounds(scope)
+    rounds = figures.rounds.values()
+    return reconciliation.reconciliation(
+        stakes=reconciliation.Money(sum(r.staked for r in rounds), total.handle, stakes_ledger),
+        returns=reconciliation.Money(
+            sum(r.returned for r in rounds), total.returned, returns_ledger
+        ),
+        account_lines=lines,
+        found=found,
+        corrections=reconciliation.corrected(scope),
+    )
+
+
+def _exception_sections(
+    scope: Scope, by_spot: list[spots.SpotTotal], win_threshold: int
+) -> list[dict]:
+    """Part 4: what an auditor looks at by hand."""
+    wins = sums.big_wins(scope, win_threshold)
+    return [
+        exceptions.big_wins_section(scope, wins, win_threshold),
+        exceptions.generous_section(scope, by_spot),
+        *voids_and_adjustments.sections(scope),
+        *exceptions.record_sections(scope),
+        exceptions.exports_section(scope),
+    ]
+
+
+def _detail_section(scope: Scope, bets: int) -> dict:
+    """Every bet, streamed again each time a file is written."""
+    return streamed_section(
+        "detail",
+        "Detail: every bet",
+        detail.COLUMNS,
+        lambda: detail.detail_rows(scope),
+        count=bets,
+        notes=["One row per bet of the period, in round order (§ 810a.11's game record)."],
+    )
+
+
+def _totals(total: hold.Hold, summary_section: dict) -> dict:
+    """The period's totals, with the summary's flag and z for the whole."""
+    whole = summary_section["totals"]["values"] if summary_section["totals"] else None
+    return {
+        "rounds": total.rounds,
+        "players": total.players,
+        "bets": total.bets,
+        "handle": total.handle,
+        "returned": total.returned,
+        "win": total.win,
+        "expected_win": decimal_text(total.expected_win),
+        "win_sd": sqrt_text(total.variance),
+        "flag": whole["flag"] if whole else "",
+        "hold": ratio(total.win, total.handle),
+        "expected_hold": ratio(total.expected_win, total.handle),
+        "z": whole["z"] if whole else None,
+        "band": band_text(total.expected_win, total.variance, total.handle, total.win),
+    }
+
+
+def _holder_name(holder_id: int | None) -> str:
+    if holder_id is None:
+        return ALL_HOLDERS
+    return CertificateHolder.objects.get(pk=holder_id).name
 
 
 def audit_report(
@@ -77,16 +188,7 @@ def audit_report(
     reads the same rounds (``now`` and ``last_round`` fix them: ``scope_of``) and does not
     make it again."""
     now = now or timezone.now()
-    timings: dict[str, float] = {}
-    clock = time.perf_counter()
-
-    def done(part: str, number: int) -> None:
-        nonlocal clock
-        timings[part] = round(time.perf_counter() - clock, 3)
-        clock = time.perf_counter()
-        if progress is not None:
-            progress(number, PARTS)
-
+    parts = _Parts(progress)
     scope = scope_of(
         start=start,
         end=end,
@@ -95,76 +197,33 @@ def audit_report(
         cutoff=now,
         last_round=last_round,
     )
-    rounds = sums.round_totals(scope)
-    players = sums.distinct_players(scope)
-    counts = sums.outcome_counts(scope)
-    odd = sums.odd_rng_rounds(scope)
-    done("figures", 1)
+    figures = _Figures.of(scope)
+    parts.done("figures", 1)
 
     if found is None:
         found = resettle(scope)
     # The sums by spot and stake come from the pass, which read every bet; the rounds' own
     # totals (the database's) are reconciled against them below.
     by_spot = spots.spot_totals_of(found.spot_rows(), spots.Edges())
-    done("pass", 2)
+    parts.done("pass", 2)
 
-    holds = hold.group_holds(by_spot, rounds, found)
-    summary_section, groups, total = summary.summary(scope, holds, players)
+    holds = hold.group_holds(by_spot, figures.rounds, found)
+    summary_section, groups, total = summary.summary(scope, holds, figures.players)
     kinds, by_kind = summary.by_kind(by_spot)
-    outcomes, chi = summary.outcomes(counts)
-    stakes_ledger, returns_ledger = reconciliation.ledger_of_rounds(scope)
+    outcomes, chi = summary.outcomes(figures.counts)
     lines = account_lines(scope)
-    money = reconciliation.reconciliation(
-        stakes=reconciliation.Money(
-            sum(r.staked for r in rounds.values()), total.handle, stakes_ledger
-        ),
-        returns=reconciliation.Money(
-            sum(r.returned for r in rounds.values()), total.returned, returns_ledger
-        ),
-        account_lines=lines,
-        found=found,
-        corrections=reconciliation.corrected(scope),
-    )
-    done("reconciliation", 3)
+    money = _reconciled(scope, figures, total, found, lines)
+    parts.done("reconciliation", 3)
 
-    wins = sums.big_wins(scope, win_threshold)
-    exception_sections = [
-        exceptions.big_wins_section(scope, wins, win_threshold),
-        exceptions.generous_section(scope, by_spot),
-        *voids_and_adjustments.sections(scope),
-        *exceptions.record_sections(scope),
-        exceptions.exports_section(scope),
-    ]
-    done("exceptions", 4)
+    exception_sections = _exception_sections(scope, by_spot, win_threshold)
+    parts.done("exceptions", 4)
 
-    sections = [
-        summary_section,
-        kinds,
-        outcomes,
-        checks.odd_rng_section(scope, odd),
-        checks.resettlement_section(found),
-        checks.reconciliation_section(money),
-        checks.accounts_section(lines),
-        checks.chains_section(found),
-        *exception_sections,
-        streamed_section(
-            "detail",
-            "Detail: every bet",
-            detail.COLUMNS,
-            lambda: detail.detail_rows(scope),
-            count=total.bets,
-            notes=["One row per bet of the period, in round order (§ 810a.11's game record)."],
-        ),
-    ]
-    holder = (
-        CertificateHolder.objects.get(pk=holder_id).name if holder_id is not None else ALL_HOLDERS
-    )
     return {
         "report": "audit",
         "title": TITLE,
         "definition_version": DEFINITION_VERSION,
         **made(now),
-        "holder": holder,
+        "holder": _holder_name(holder_id),
         "period": {"start": start.isoformat(), "end": end.isoformat()},
         "filters": {"holder": holder_id, "offering": offering_id, "win_threshold": win_threshold},
         "cutoff": {
@@ -172,29 +231,13 @@ def audit_report(
             "utc": scope.cutoff.isoformat(),
             "last_round": scope.last_round,
         },
-        "totals": {
-            "rounds": total.rounds,
-            "players": total.players,
-            "bets": total.bets,
-            "handle": total.handle,
-            "returned": total.returned,
-            "win": total.win,
-            "expected_win": decimal_text(total.expected_win),
-            "win_sd": sqrt_text(total.variance),
-            "flag": summary_section["totals"]["values"]["flag"]
-            if summary_section["totals"]
-            else "",
-            "hold": ratio(total.win, total.handle),
-            "expected_hold": ratio(total.expected_win, total.handle),
-            "z": summary_section["totals"]["values"]["z"] if summary_section["totals"] else None,
-            "band": band_text(total.expected_win, total.variance, total.handle, total.win),
-        },
+        "totals": _totals(total, summary_section),
         "exceptions": [
             {"key": part["key"], "title": part["title"], "count": _listed(part)}
             for part in exception_sections
         ],
-        "odd_rng_rounds": odd.count,
-        "outcome_counts": counts,
+        "odd_rng_rounds": figures.odd.count,
+        "outcome_counts": figures.counts,
         "chi_square": decimal_text(chi.statistic),
         "chi_square_p": f"{chi.p_value:.6f}",
         "chi_square_alarm": chi.alarm,
@@ -207,7 +250,18 @@ def audit_report(
         "reconciliation": money,
         "groups": groups,
         "by_kind": by_kind,
-        "charts": [outcome_chart(counts), *daily_charts(scope, found)],
-        "timings": timings,
-        "sections": sections,
+        "charts": [outcome_chart(figures.counts), *daily_charts(scope, found)],
+        "timings": parts.timings,
+        "sections": [
+            summary_section,
+            kinds,
+            outcomes,
+            checks.odd_rng_section(scope, figures.odd),
+            checks.resettlement_section(found),
+            checks.reconciliation_section(money),
+            checks.accounts_section(lines),
+            checks.chains_section(found),
+            *exception_sections,
+            _detail_section(scope, total.bets),
+        ],
     }
