@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 from datetime import date
 from decimal import ROUND_HALF_EVEN, Decimal
 from functools import lru_cache
@@ -139,89 +140,122 @@ def write_xlsx(document: Document, out: BinaryIO) -> None:
     names = _sheet_names(sections)
     with xlsxwriter.Workbook(out, {"constant_memory": True}) as workbook:
         workbook.set_properties({"title": plain_text(document["title"])})
-        bold = workbook.add_format({"bold": True})
-        heading = workbook.add_format({"bold": True, "text_wrap": True, "bottom": 1})
-        big = workbook.add_format({"bold": True, "font_size": 14})
-        formats = {
-            (kind, is_bold): workbook.add_format(
-                {"bold": is_bold, "num_format": XLSX_NUMBER_FORMATS[kind]}
-                if kind in XLSX_NUMBER_FORMATS
-                else {"bold": is_bold}
-            )
-            for kind in XLSX_KINDS
-            for is_bold in (False, True)
-        }
-        footer = _xlsx_footer(document)
+        styles = _XlsxStyles.of(workbook, footer=_xlsx_footer(document))
+        _xlsx_report_sheet(workbook, styles, document, names)
+        for name, section in zip(names, sections, strict=True):
+            _xlsx_section_sheet(workbook, styles, name, section)
 
-        sheet = workbook.add_worksheet("Report")
-        _xlsx_print_setup(sheet, footer)
-        sheet.set_column(0, 0, 30)
-        sheet.set_column(1, 1, 80)
-        sheet.write_string(0, 0, plain_text(document["title"]), big)
-        row = 2
-        for label, value in header_lines(document):
-            sheet.write_string(row, 0, label, bold)
-            sheet.write_string(row, 1, value)
-            row += 1
+
+@dataclasses.dataclass(frozen=True)
+class _XlsxStyles:
+    """The workbook's formats: the sheet titles', the column titles', each kind of cell's
+    (plain and bold), and every sheet's printed footer."""
+
+    bold: Any
+    heading: Any
+    big: Any
+    cells: dict[tuple[str, bool], Any]
+    footer: str
+
+    @classmethod
+    def of(cls, workbook: xlsxwriter.Workbook, *, footer: str) -> _XlsxStyles:
+        return cls(
+            bold=workbook.add_format({"bold": True}),
+            heading=workbook.add_format({"bold": True, "text_wrap": True, "bottom": 1}),
+            big=workbook.add_format({"bold": True, "font_size": 14}),
+            cells={
+                (kind, is_bold): workbook.add_format(
+                    {"bold": is_bold, "num_format": XLSX_NUMBER_FORMATS[kind]}
+                    if kind in XLSX_NUMBER_FORMATS
+                    else {"bold": is_bold}
+                )
+                for kind in XLSX_KINDS
+                for is_bold in (False, True)
+            },
+            footer=footer,
+        )
+
+
+def _xlsx_report_sheet(
+    workbook: xlsxwriter.Workbook, styles: _XlsxStyles, document: Document, names: list[str]
+) -> None:
+    """The "Report" sheet: the § 811a.9 header, then each sheet and the section it holds."""
+    sheet = workbook.add_worksheet("Report")
+    _xlsx_print_setup(sheet, styles.footer)
+    sheet.set_column(0, 0, 30)
+    sheet.set_column(1, 1, 80)
+    sheet.write_string(0, 0, plain_text(document["title"]), styles.big)
+    row = 2
+    for label, value in header_lines(document):
+        sheet.write_string(row, 0, label, styles.bold)
+        sheet.write_string(row, 1, value)
         row += 1
-        sheet.write_string(row, 0, "Sheet", bold)
-        sheet.write_string(row, 1, "Section", bold)
-        for name, section in zip(names, sections, strict=True):
+    row += 1
+    sheet.write_string(row, 0, "Sheet", styles.bold)
+    sheet.write_string(row, 1, "Section", styles.bold)
+    for name, section in zip(names, document["sections"], strict=True):
+        row += 1
+        sheet.write_string(row, 0, name)
+        empty = f" ({NO_ACTIVITY})" if section["no_activity"] else ""
+        if section.get("streamed") and left_out_note(section):
+            empty = _kept(section)
+        sheet.write_string(row, 1, plain_text(section["title"]) + empty)
+
+
+def _xlsx_section_sheet(
+    workbook: xlsxwriter.Workbook, styles: _XlsxStyles, name: str, section: dict[str, Any]
+) -> None:
+    """One section's sheet: its title, its column titles (frozen, repeated on each printed
+    page), its rows, then its notes."""
+    title, notes = plain_text(section["title"]), list(section["notes"])
+    left_out = left_out_note(section) if section.get("streamed") else None
+    if left_out:
+        title += _kept(section)
+        notes.append(left_out)
+    sheet = workbook.add_worksheet(name)
+    _xlsx_print_setup(sheet, styles.footer)
+    columns = section["columns"]
+    for index, column in enumerate(columns):
+        default = XLSX_WIDTHS.get(column["type"], 14)
+        sheet.set_column(index, index, max(default, min(len(column_title(column)), 40)))
+    sheet.freeze_panes(2, 0)
+    sheet.repeat_rows(1)  # column titles on every printed page
+    sheet.write_string(0, 0, title, styles.bold)
+    for index, column in enumerate(columns):
+        sheet.write_string(1, index, column_title(column), styles.heading)
+    row = 2
+    if section["no_activity"]:
+        sheet.write_string(row, 0, NO_ACTIVITY, styles.bold)
+        row += 1
+    elif section.get("streamed"):
+        row = _xlsx_streamed_rows(sheet, styles, section, row)
+    else:
+        for row_type, cells in section_lines(section):
+            for index, (kind, value) in enumerate(cells):
+                cell_format = styles.cells[_xlsx_kind(kind), row_type != "detail"]
+                _xlsx_cell(sheet, row, index, kind, value, cell_format)
             row += 1
-            sheet.write_string(row, 0, name)
-            empty = f" ({NO_ACTIVITY})" if section["no_activity"] else ""
-            if section.get("streamed") and left_out_note(section):
-                empty = _kept(section)
-            sheet.write_string(row, 1, plain_text(section["title"]) + empty)
+    for offset, note in enumerate(notes, 1):
+        sheet.write_string(row + offset, 0, plain_text(note))
 
-        def new_sheet(name: str, section: dict[str, Any], title: str):
-            sheet = workbook.add_worksheet(name)
-            _xlsx_print_setup(sheet, footer)
-            columns = section["columns"]
-            for index, column in enumerate(columns):
-                default = XLSX_WIDTHS.get(column["type"], 14)
-                sheet.set_column(index, index, max(default, min(len(column_title(column)), 40)))
-            sheet.freeze_panes(2, 0)
-            sheet.repeat_rows(1)  # column titles on every printed page
-            sheet.write_string(0, 0, title, bold)
-            for index, column in enumerate(columns):
-                sheet.write_string(1, index, column_title(column), heading)
-            return sheet
 
-        for name, section in zip(names, sections, strict=True):
-            title, notes = plain_text(section["title"]), list(section["notes"])
-            left_out = left_out_note(section) if section.get("streamed") else None
-            if left_out:
-                title += _kept(section)
-                notes.append(left_out)
-            sheet = new_sheet(name, section, title)
-            row = 2
-            if section["no_activity"]:
-                sheet.write_string(row, 0, NO_ACTIVITY, bold)
-                row += 1
-            elif section.get("streamed"):
-                # One sheet, up to Excel's limit with its title rows and notes: the rows past
-                # it are left out, and the sheet says where they are.
-                kinds = [_xlsx_kind(c["type"]) for c in section["columns"]]
-                cell_formats = [formats[kind, False] for kind in kinds]
-                end = row + xlsx_rows(section)
-                rows = iter(section["stream"]())
-                for values in rows:
-                    for index, (kind, value) in enumerate(zip(kinds, values, strict=True)):
-                        _xlsx_cell(sheet, row, index, kind, value, cell_formats[index])
-                    row += 1
-                    if row == end:
-                        break
-                if hasattr(rows, "close"):
-                    rows.close()  # its cursors, when the rows past the sheet are left unread
-            else:
-                for row_type, cells in section_lines(section):
-                    for index, (kind, value) in enumerate(cells):
-                        cell_format = formats[_xlsx_kind(kind), row_type != "detail"]
-                        _xlsx_cell(sheet, row, index, kind, value, cell_format)
-                    row += 1
-            for offset, note in enumerate(notes, 1):
-                sheet.write_string(row + offset, 0, plain_text(note))
+def _xlsx_streamed_rows(sheet, styles: _XlsxStyles, section: dict[str, Any], row: int) -> int:
+    """A streamed section's rows from ``row``, up to Excel's limit with the sheet's title
+    rows and notes: the rows past it are left out (the sheet's title and notes say where
+    they are). The row after the last written."""
+    kinds = [_xlsx_kind(c["type"]) for c in section["columns"]]
+    cell_formats = [styles.cells[kind, False] for kind in kinds]
+    end = row + xlsx_rows(section)
+    rows = iter(section["stream"]())
+    for values in rows:
+        for index, (kind, value) in enumerate(zip(kinds, values, strict=True)):
+            _xlsx_cell(sheet, row, index, kind, value, cell_formats[index])
+        row += 1
+        if row == end:
+            break
+    if hasattr(rows, "close"):
+        rows.close()  # its cursors, when the rows past the sheet are left unread
+    return row
 
 
 def _kept(section: dict[str, Any]) -> str:
