@@ -8,15 +8,22 @@ migrated, the demo data seeded, a short scenario played through the pages and AP
 round history generated, the expiry job run after the sunset, then expiry history
 generated; the current code gets copies of it, never the original. ``published_before``
 and ``published_now`` are each tree's URL patterns and OpenAPI schema.
+
+Each is made once per run: in a parallel run (pytest-xdist) the first process to need one
+makes it, under a lock, in a folder every process shares, and the others read it there.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
+from filelock import FileLock
 
 from tests.system.compat.trees import (
     BEFORE_SHORT,
@@ -38,8 +45,23 @@ WORLD = ("seed", "scenario", "history", "expire")
 
 
 @pytest.fixture(scope="session")
-def compat_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("compat")
+def compat_dir(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The run's folder for the trees and worlds, shared by its processes."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base if worker_id == "master" else base.parent) / "compat"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def made_once(folder: Path, make: Callable[[], Any]) -> Any:
+    """What ``make`` answers (JSON) after filling ``folder``: made by the run's first process
+    to ask, under a lock, and read back by the others. A make that failed is made again."""
+    answer = folder.with_name(f"{folder.name}.json")
+    with FileLock(folder.with_name(f"{folder.name}.lock")):
+        if not answer.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            answer.write_text(json.dumps(make()))
+    return json.loads(answer.read_text())
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +70,8 @@ def before(compat_dir: Path) -> Tree:
     reason = why_no_previous_commit()
     if reason is not None:
         pytest.skip(reason)
-    root = extract_previous_commit(compat_dir / f"before-{BEFORE_SHORT}").resolve()
+    folder = compat_dir / f"before-{BEFORE_SHORT}"
+    root = Path(made_once(folder, lambda: str(extract_previous_commit(folder).resolve())))
     found = imported_portal(root)
     assert found == root / "portal", f"the previous commit's commands would run {found}"
     return Tree(f"commit {BEFORE_SHORT} (before accounts per holder)", root)
@@ -79,10 +102,15 @@ class OldWorld:
 
 @pytest.fixture(scope="session")
 def old_world(before: Tree, compat_dir: Path) -> OldWorld:
-    var = compat_dir / "old-world"
-    build_world(before, var)
-    clean = copy_var(var, compat_dir / "old-clean")
-    verdicts = marked_json(before.script(var, "expiry", "verify"), "verify")
+    var, clean = compat_dir / "old-world", compat_dir / "old-clean"
+
+    def make() -> dict:
+        build_world(before, var)
+        shutil.rmtree(clean, ignore_errors=True)
+        copy_var(var, clean)
+        return marked_json(before.script(var, "expiry", "verify"), "verify")
+
+    verdicts = made_once(var, make)
     world = OldWorld(
         clean=clean,
         clean_stored=stored(clean),
@@ -102,7 +130,7 @@ def old_world(before: Tree, compat_dir: Path) -> OldWorld:
 def current_world_actions(current: Tree, compat_dir: Path) -> frozenset[str]:
     """The audit actions the current code writes for the same seed, scenario and history."""
     var = compat_dir / "current-world"
-    build_world(current, var)
+    made_once(var, lambda: build_world(current, var))
     return frozenset(audit_actions(var))
 
 
@@ -115,7 +143,7 @@ class Published:
 
 
 def published(tree: Tree, var_dir: Path) -> Published:
-    answer = marked_json(tree.script(var_dir, "published"), "published")
+    answer = made_once(var_dir, lambda: marked_json(tree.script(var_dir, "published"), "published"))
     ran = Path(answer["portal"]).resolve()
     assert ran == tree.root.resolve() / "portal", f"{tree.label} ran the code in {ran}"
     return Published(
