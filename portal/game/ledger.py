@@ -13,7 +13,7 @@ The rule:
 - a carry-over out of the single wallet leaves it at 0;
 - a ledger adds up to the balance its account or single wallet holds.
 
-It is pure: it reads nothing. Whoever reads the entries feeds them here, in each ledger's
+It is pure: it reads no rows. Whoever reads the entries feeds them here, in each ledger's
 entry order, as ``Entry`` rows, and gets back each problem (``LedgerProblem``: which ledger,
 which entry, what was expected and what was found) in its one wording:
 
@@ -37,12 +37,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-# Kinds of ledger entry, as ``LedgerKind`` stores them (this module reads no model).
-STAKE, RETURN = "stake", "return"
-DEPOSIT, WITHDRAWAL = "deposit", "withdrawal"
-CARRIED_OUT, CARRIED_IN = "carried_out", "carried_in"
+from portal.game.models import LedgerKind
+
+# The kinds of entry the rule speaks of, for the readers that name them.
+STAKE, RETURN = LedgerKind.STAKE, LedgerKind.RETURN
+DEPOSIT, WITHDRAWAL = LedgerKind.DEPOSIT, LedgerKind.WITHDRAWAL
+CARRIED_OUT, CARRIED_IN = LedgerKind.CARRIED_OUT, LedgerKind.CARRIED_IN
 # The entries a round writes when it is played, which leave the balances it recorded.
-ROUND_KINDS = (STAKE, RETURN)
+PLAY_ENTRY_KINDS = (STAKE, RETURN)
 
 ACCOUNT, WALLET = "account", "wallet"
 # ("account", its id) for a holder account's ledger, ("wallet", its id) for the entries of a
@@ -110,7 +112,7 @@ class LedgerProblem:
 def recorded_balance(kind: str, recorded: tuple[int, int, int]) -> int | None:
     """The balance a round's stake or return entry leaves, as the round recorded it (the
     balance before it less its stakes; the balance after it); None for other kinds."""
-    if kind not in ROUND_KINDS:
+    if kind not in PLAY_ENTRY_KINDS:
         return None
     before, staked, after = recorded
     return before - staked if kind == STAKE else after

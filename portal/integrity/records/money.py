@@ -72,7 +72,8 @@ CORRECTION_KINDS = (
     LedgerKind.ADJUSTMENT_CREDIT,
     LedgerKind.ADJUSTMENT_DEBIT,
 )
-ROUND_KINDS = (STAKE, RETURN, *CORRECTION_KINDS)
+# The entries that belong to a round: those it wrote when played, and its corrections'.
+ROUND_ENTRY_KINDS = (STAKE, RETURN, *CORRECTION_KINDS)
 # Kinds that always move a holder account's money, and those of the single wallet only.
 ACCOUNT_KINDS = (DEPOSIT, WITHDRAWAL, CARRIED_IN, *CORRECTION_KINDS)
 WALLET_KINDS = (TOP_UP, CARRIED_OUT)
@@ -124,7 +125,7 @@ def check_round_entries(report: RecordsReport) -> None:
     bad = LedgerEntry.objects.filter(
         (Q(kind=STAKE) & ~stake_ok)
         | (Q(kind=RETURN) & ~return_ok)
-        | (~Q(kind__in=ROUND_KINDS) & Q(round__isnull=False))
+        | (~Q(kind__in=ROUND_ENTRY_KINDS) & Q(round__isnull=False))
         | (Q(kind__in=CORRECTION_KINDS) & ~Q(same_player, same_holder, round__isnull=False))
         | Q(kind__in=ACCOUNT_KINDS, account__isnull=True)
         | Q(kind__in=WALLET_KINDS, account__isnull=False)
@@ -159,7 +160,7 @@ def _entry_problem(row: tuple) -> str | None:
             f"{clause}: it is in player {player}'s wallet, its account #{account} is player "
             f"{a_player}'s"
         )
-    if kind not in ROUND_KINDS:
+    if kind not in ROUND_ENTRY_KINDS:
         if round_id is not None:
             what = "a top-up" if kind == TOP_UP else f"a {kind} entry"
             return (

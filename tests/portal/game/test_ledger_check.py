@@ -9,21 +9,11 @@ import pytest
 from portal.game import ledger
 from portal.game.chain import verify_ledgers
 from portal.game.ledger import Entry, Ledgers, balance_problem, entry_problem, ledger_problems
-from portal.game.models import LedgerKind
 
 pytestmark = pytest.mark.clause("810a.11", kind="related")
 
 ACCOUNT, WALLET = ("account", 7), ("wallet", 3)
 ROUND = (1_000, 200, 1_500)  # balance before, staked, balance after
-
-
-def test_the_kinds_it_reads_are_the_ledgers_own():
-    assert (ledger.STAKE, ledger.RETURN) == (LedgerKind.STAKE, LedgerKind.RETURN)
-    assert (ledger.DEPOSIT, ledger.WITHDRAWAL) == (LedgerKind.DEPOSIT, LedgerKind.WITHDRAWAL)
-    assert (ledger.CARRIED_OUT, ledger.CARRIED_IN) == (
-        LedgerKind.CARRIED_OUT,
-        LedgerKind.CARRIED_IN,
-    )
 
 
 def test_entries_that_keep_the_rule_have_no_problem():

@@ -12,7 +12,7 @@ from __future__ import annotations
 Columns = tuple[tuple[str, str], ...]
 
 # What each column of a round holds, in the order the pass selects them.
-ROUND_KINDS = {
+ROUND_COLUMN_TYPES = {
     "id": "int",
     "player_id": "int",
     "offering_id": "int",
@@ -45,7 +45,7 @@ ROUND_KINDS = {
     "hash": "text",
 }
 # What each column of a bet holds: its round's id, then the fields its round's hash covers.
-BET_KINDS = {
+BET_COLUMN_TYPES = {
     "round_id": "int",
     "position": "int",
     "kind": "text",
@@ -62,18 +62,20 @@ def _picked(kinds: dict[str, str], *wanted: str) -> Columns:
 
 # A round and a bet as the pass reads them: all that settling the round again and hashing
 # it again needs (``portal.game.chain``'s fields, and its stored hash), its id first.
-PASS_ROUND_COLUMNS = _picked(ROUND_KINDS, *ROUND_KINDS)
-PASS_BET_COLUMNS = _picked(BET_KINDS, *BET_KINDS)
+PASS_ROUND_COLUMNS = _picked(ROUND_COLUMN_TYPES, *ROUND_COLUMN_TYPES)
+PASS_BET_COLUMNS = _picked(BET_COLUMN_TYPES, *BET_COLUMN_TYPES)
 # A round and a bet as the detail shows them (one row per bet): the bet's round id and its
 # place (the row's order) first, then its own values.
 DETAIL_ROUND_COLUMNS = _picked(
-    ROUND_KINDS,
+    ROUND_COLUMN_TYPES,
     *("id", "sequence", "player_id", "offering_id", "rules_submission_id", "rules_version"),
     *("layout_id", "layout_version", "paytable_id", "paytable_version", "paytable_odds"),
     *("wheel_order", "first_colour", "started_at", "bets_closed_at", "ended_at", "rng_raw"),
     *("rng_method", "outcome", "balance_before", "balance_after", "hash"),
 )
-DETAIL_BET_COLUMNS = _picked(BET_KINDS, "round_id", "position", "spot", "kind", "stake", "returned")
+DETAIL_BET_COLUMNS = _picked(
+    BET_COLUMN_TYPES, "round_id", "position", "spot", "kind", "stake", "returned"
+)
 # A ledger entry of the period, with what its account line needs: the account's holder,
 # the wallet's player, the entry's id (a problem names it), and the balances its round
 # recorded.

@@ -25,7 +25,7 @@ from django.db import connection
 from portal.game.ledger import (
     ACCOUNT,
     CARRIED_OUT,
-    ROUND_KINDS,
+    PLAY_ENTRY_KINDS,
     STAKE,
     Entry,
     entry_problem,
@@ -98,7 +98,7 @@ def _chunk(scope: Scope, rows: list[dict], openings: dict, data: bytearray) -> N
     bounds = [*starts.tolist(), len(key)]
     summed = np.cumsum(amount)
     is_stake = _of_kinds(names, kind, (STAKE,))
-    is_round = _of_kinds(names, kind, ROUND_KINDS)
+    is_round = _of_kinds(names, kind, PLAY_ENTRY_KINDS)
     is_out = _of_kinds(names, kind, (CARRIED_OUT,))
     recorded = np.where(is_stake, r_before - r_staked, r_after)
     # The entries the one check may fail on, but for their running balance (a line's).

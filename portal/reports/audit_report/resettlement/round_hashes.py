@@ -17,8 +17,8 @@ import pyarrow.compute as pc
 from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS
 from portal.reports.audit_report.reading.columns import PASS_BET_COLUMNS, PASS_ROUND_COLUMNS
 
-_ROUND_KINDS = dict(PASS_ROUND_COLUMNS)
-_BET_KINDS = dict(PASS_BET_COLUMNS)
+_ROUND_COLUMN_TYPES = dict(PASS_ROUND_COLUMNS)
+_BET_COLUMN_TYPES = dict(PASS_BET_COLUMNS)
 _NEEDS_ESCAPE = r'[\x00-\x1f"\\]'  # what JSON writes otherwise than as itself in a string
 
 
@@ -86,7 +86,7 @@ def _value(table: pa.Table, name: str, kinds: dict[str, str]) -> pa.Array:
 def _bets_json(bets: pa.Table) -> pa.Array:
     parts: list = []
     for index, name in enumerate(sorted(BET_FIELDS)):
-        parts += ["{" if index == 0 else ",", f'"{name}":', _value(bets, name, _BET_KINDS)]
+        parts += ["{" if index == 0 else ",", f'"{name}":', _value(bets, name, _BET_COLUMN_TYPES)]
     parts.append("}")
     made = _concat(*parts)
     return made.combine_chunks() if isinstance(made, pa.ChunkedArray) else made
@@ -102,8 +102,10 @@ def _rounds_json(rounds: pa.Table, bets_text: pa.Array) -> pa.Array:
         if name == "bets":
             parts += [key, "[", bets_text, "]"]
         elif name in LATER_ROUND_FIELDS:
-            parts.append(pc.if_else(later, _concat(key, _value(rounds, name, _ROUND_KINDS)), ""))
+            parts.append(
+                pc.if_else(later, _concat(key, _value(rounds, name, _ROUND_COLUMN_TYPES)), "")
+            )
         else:
-            parts += [key, _value(rounds, name, _ROUND_KINDS)]
+            parts += [key, _value(rounds, name, _ROUND_COLUMN_TYPES)]
     parts.append("}")
     return _concat(*parts)
