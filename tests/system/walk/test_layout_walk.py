@@ -121,6 +121,13 @@ def test_a_players_new_rows_keep_their_labels_at_phone_width_and_the_replay_no_c
 
     row.get_by_role("link", name=f"Replay game #{played.pk}").click()
     expect(page.get_by_text("not a new game")).to_be_visible()
+    # The text shows before the replay's stylesheet has arrived from a busy server: measure
+    # only once its rules are in force, or the stakes are measured where no rule placed them.
+    page.wait_for_load_state("load")
+    page.wait_for_function(
+        "[...document.styleSheets].some((s) => (s.href || '').includes('/replay')"
+        " && s.cssRules.length > 0)"
+    )
     for width, viewport in (("phone", PHONE), ("desk", DESK)):
         page.set_viewport_size(viewport)
         found = page.evaluate(OVERLAPS)
