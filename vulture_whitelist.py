@@ -48,11 +48,15 @@ opened_at, status_changed_at, ledger_entry, currency, age_seconds, outcome_colou
 claimed_at, sent_at, digest_pending, request_fingerprint, parameters_key, queued_at
 no_activity, row_count, win_sd, expected_hold, software_versions, chi_square_alarm
 submit, request_changes  # a workflow viewset's actions, made by portal.api.workflow
+registered_at, lifted_at, recorded_by, list_entry, added_by, removal_confirmed_by
+DOCUMENT_IMAGE  # a way of verifying an identity, offered by the form's choices
+in_force_id  # the terms in force, compared whole by the round's read and its test
 
 # Read by templates.
 confirm, danger  # a workflow step's button
 artwork_alt, artwork_is_image, wheel_error  # a layout's diff
 missing_layouts, missing_paytables  # what an offering still needs
+runs_tables  # whether a record kind's versions run tables (a holder's terms do not)
 approve_fields, title_hidden, effective_text, label_x, label_y
 _.odds_fields, _.submission_fields, _.record_fields  # a form's field groups
 _.parameter_words  # a report run's parameters in words

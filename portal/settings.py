@@ -6,6 +6,7 @@ Celery tasks run in-process, DEBUG off unless asked for.
 
 from __future__ import annotations
 
+import base64
 from datetime import timedelta
 from pathlib import Path
 
@@ -32,6 +33,34 @@ if not SECRET_KEY:
         )
     # Development only (`make run` sets DJANGO_DEBUG=1): a fixed key, zero configuration.
     SECRET_KEY = "dev-only-insecure-key-jinzi-roulette-do-not-use-in-production"
+
+# The player file sealed at rest (§ 812a.2(d)): Fernet keys, the first sealing, every one
+# opening (a rotation puts the new key first: docs/accounts.md); and the key of the digests
+# that find a person by name and date of birth. Like the secret key, required in production.
+PLAYER_FILE_KEYS = env_list("JINZI_PLAYER_FILE_KEYS", [])
+PLAYER_INDEX_KEY = env_str("JINZI_PLAYER_INDEX_KEY", "")
+if not PLAYER_FILE_KEYS or not PLAYER_INDEX_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "JINZI_PLAYER_FILE_KEYS and JINZI_PLAYER_INDEX_KEY must be set when DJANGO_DEBUG=0: "
+            "the player file is never sealed under a built-in key"
+        )
+    # Development only: fixed keys, zero configuration (the demo's files are made up).
+    PLAYER_FILE_KEYS = PLAYER_FILE_KEYS or ["ZGV2LW9ubHktcGxheWVyLWZpbGUta2V5LWppbnppLTE="]
+    PLAYER_INDEX_KEY = PLAYER_INDEX_KEY or "dev-only-player-index-key-jinzi-roulette"
+for _key in PLAYER_FILE_KEYS:
+    try:
+        _fernet_key = base64.urlsafe_b64decode(_key.encode())
+    except ValueError:
+        _fernet_key = b""
+    if len(_fernet_key) != 32:
+        raise ImproperlyConfigured(
+            "JINZI_PLAYER_FILE_KEYS holds comma-separated Fernet keys: 32 bytes each, in "
+            "URL-safe base64 (make one with: python -c 'import base64, os; "
+            "print(base64.urlsafe_b64encode(os.urandom(32)).decode())')"
+        )
+if len(PLAYER_INDEX_KEY) < 32:
+    raise ImproperlyConfigured("JINZI_PLAYER_INDEX_KEY must be at least 32 characters long")
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -80,6 +109,7 @@ INSTALLED_APPS = [
     "portal.regulation.apps.RegulationConfig",
     "portal.integrity",
     "portal.notifications",
+    "portal.players",
 ]
 # JINZI_DEMO=1 (a flag: 1/0, true/false, yes/no, on/off) installs the demo app: `seed_demo`
 # (demo users who share one published password) and the generators of bench histories,

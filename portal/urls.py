@@ -39,6 +39,7 @@ urlpatterns = [
     path("reports/", include("portal.reports.urls")),
     path("regulation/", include("portal.regulation.urls")),
     path("play/", include("portal.game.urls")),
+    path("players/", include("portal.players.urls")),
     path("notifications/", include("portal.notifications.urls")),
     path("api/", include("portal.api.urls")),  # the schema and its docs
     path("api/", include(api_router.urls)),

@@ -351,6 +351,7 @@ def build_world(*, tag: str, players: int, officers: int, managers: int, submitt
     from portal.compliance.services.paytables import paytable_create, paytable_submit
     from portal.game.models import DepositMethod
     from portal.game.money.services.deposits import deposit_make
+    from portal.players.services.registration import player_set_up_verified
     from tests.portal.factories import MINIMUM_ODDS, offering_in_force
 
     ensure_role_groups()
@@ -373,6 +374,8 @@ def build_world(*, tag: str, players: int, officers: int, managers: int, submitt
     the_officers = people("officer", max(officers, 1), Role.COMPLIANCE)
     the_managers = people("manager", max(managers, 1), Role.MANAGER, with_holder=True)
     the_players = people("player", players, Role.PLAYER)
+    for player in the_players:  # verified, as the demo's players are (§ 812a.2)
+        player_set_up_verified(player=player)
     offering = offering_in_force(
         the_managers[0],
         the_officers[0],

@@ -15,7 +15,11 @@ Views, the API, the admin and the services all ask here. Who does what (reading:
 - reports are run by compliance officers and auditors about any holder, and by managers
   about their own holder only (``report_denial``): a manager sees and downloads their own
   holder's runs, never a run about every holder;
-- a superuser may do what compliance and managers may (still under four-eyes).
+- a superuser may do what compliance and managers may (still under four-eyes);
+- nobody acts on their own money: whoever also plays never pays or refuses their own
+  withdrawal (§ 812a.10), records a deposit into their own account (§ 812a.7(a)) or
+  proposes a void or an adjustment of a round they played (§ 617a.6, § 812a.7(a)(9))
+  (``require_not_own``, which those services call after ``require``).
 """
 
 from __future__ import annotations
@@ -193,6 +197,14 @@ def require(user, action: Action, obj=None, *, holder_id: int | None = None) -> 
     reason = denial(user, action, obj, holder_id=holder_id)
     if reason is not None:
         raise NotPermitted(reason)
+
+
+def require_not_own(actor, *, player_id: int, message: str) -> None:
+    """Refuse ``actor`` (``NotPermitted`` with ``message``, which cites the clause) when the
+    money they would act on is their own: the player ``player_id``'s. A user may hold a
+    staff role beside Player's, and their role does not let them decide about themselves."""
+    if actor is not None and actor.pk is not None and actor.pk == player_id:
+        raise NotPermitted(message)
 
 
 def visible_accounts(user, queryset: QuerySet) -> QuerySet:

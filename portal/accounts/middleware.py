@@ -1,7 +1,8 @@
 """What a signed-in session must finish before it may do anything else.
 
 1. The second factor, for compliance officers and superusers when JINZI_REQUIRE_2FA is on:
-   enrol an authenticator (first time) or enter its code (every sign-in).
+   enrol an authenticator (first time) or enter its code (every sign-in); and for a player
+   who enrolled one by choice, its code at every sign-in.
 2. A new password of their own, when an administrator set theirs.
 
 Until then a page sends them to the step (and back afterwards), an API call by session
@@ -22,8 +23,8 @@ from portal.access.roles import must_change_password
 from portal.accounts.passwords import MUST_CHANGE_PASSWORD
 from portal.accounts.second_factor import (
     SECOND_FACTOR_REQUIRED,
+    asks_second_factor,
     confirmed_totp,
-    needs_second_factor,
 )
 
 # Reachable mid-way: signing out, what serves no data, and the current step's own pages.
@@ -48,7 +49,7 @@ class AccountGuardMiddleware:
         if user is None or not user.is_authenticated:
             return self.get_response(request)
         path = request.path
-        if needs_second_factor(user) and not user.is_verified():
+        if asks_second_factor(user, request.session) and not user.is_verified():
             if self._open(path, _SECOND_FACTOR_STEP):
                 return self.get_response(request)
             step = (

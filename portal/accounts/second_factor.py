@@ -45,6 +45,28 @@ def needs_second_factor(user) -> bool:
     return user.is_superuser or has_role(user, Role.COMPLIANCE)
 
 
+# The session remembers, from sign-in, that its user enrolled a second factor by choice: the
+# code is then asked at every sign-in, as of those who must (§ 812a.3(a)(3)).
+ENROLLED_BY_CHOICE = "jinzi_second_factor_by_choice"
+
+
+def may_enrol(user) -> bool:
+    """Who sets up an authenticator: those who must, and players by choice (§ 812a.3(a)(3):
+    strong authentication is offered to every player from registration on)."""
+    return needs_second_factor(user) or has_role(user, Role.PLAYER)
+
+
+def asks_second_factor(user, session) -> bool:
+    """Whether this session must show a second factor before anything else."""
+    return needs_second_factor(user) or bool(session.get(ENROLLED_BY_CHOICE))
+
+
+def remember_choice(user, session) -> None:
+    """At a player's sign-in: whether they enrolled a second factor (one read, players only)."""
+    if not needs_second_factor(user) and has_role(user, Role.PLAYER):
+        session[ENROLLED_BY_CHOICE] = confirmed_totp(user) is not None
+
+
 def confirmed_totp(user) -> TOTPDevice | None:
     return TOTPDevice.objects.filter(user=user, confirmed=True).first()
 

@@ -10,10 +10,13 @@ from axes.signals import user_locked_out
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
 
 from portal.accounts import account_events
+from portal.accounts.second_factor import remember_choice
 
 
 def _signed_in(sender, request, user, **kwargs) -> None:
     account_events.sign_in_recorded(user=user, request=request)
+    if request is not None and hasattr(request, "session"):
+        remember_choice(user, request.session)
 
 
 def _failed(sender, credentials, request=None, **kwargs) -> None:

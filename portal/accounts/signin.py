@@ -128,7 +128,7 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
     """Enrol an authenticator app: scan the code, confirm with its first code, keep the
     recovery codes. The key waits in the session until confirmed."""
     user = request.user
-    if not factor.needs_second_factor(user):
+    if not factor.may_enrol(user):
         messages.info(request, NOT_REQUIRED)
         return redirect("accounts:second-factor")
     if factor.confirmed_totp(user) is not None:
@@ -150,6 +150,8 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
                 device, codes = enrolled
                 del request.session[_PENDING_KEY]
                 otp_login(request, device)
+                if not factor.needs_second_factor(user):  # by choice: asked from now on
+                    request.session[factor.ENROLLED_BY_CHOICE] = True
                 return _show_codes(request, codes)
             form.add_error("code", WRONG_CODE)
         status = 400
@@ -174,7 +176,7 @@ def second_factor_setup(request: HttpRequest) -> HttpResponse:
 def second_factor_verify(request: HttpRequest) -> HttpResponse:
     """The code after the password: the authenticator's, or one recovery code (used up)."""
     user = request.user
-    if user.is_verified() or not factor.needs_second_factor(user):
+    if user.is_verified() or not factor.asks_second_factor(user, request.session):
         return redirect(_next_or_home(request))
     form = CodeForm(request.POST if request.method == "POST" else None)
     status = 200
@@ -213,6 +215,7 @@ def second_factor(request: HttpRequest) -> HttpResponse:
             "totp": totp,
             "codes_left": recovery.token_set.count() if recovery else 0,
             "required": factor.needs_second_factor(user),
+            "by_choice": factor.may_enrol(user) and not factor.needs_second_factor(user),
             "required_setting": settings.JINZI_REQUIRE_2FA,
         },
     )
@@ -235,5 +238,6 @@ def recovery_codes_renew(request: HttpRequest) -> HttpResponse:
 def second_factor_remove(request: HttpRequest) -> HttpResponse:
     user = get_user_model().objects.get(pk=request.user.pk)
     if factor.second_factor_remove(actor=request.user, user=user, request=request):
+        request.session.pop(factor.ENROLLED_BY_CHOICE, None)
         messages.success(request, "Your authenticator app and recovery codes are removed.")
     return redirect("accounts:second-factor")

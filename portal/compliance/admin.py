@@ -12,7 +12,14 @@ from django.template.response import TemplateResponse
 
 from portal.access.workflow import Reason, Step
 from portal.compliance import messages as msg
-from portal.compliance.models import Layout, ListedGame, Offering, Paytable, RulesSubmission
+from portal.compliance.models import (
+    Layout,
+    ListedGame,
+    Offering,
+    Paytable,
+    RulesSubmission,
+    TermsAndConditions,
+)
 from portal.compliance.services import step_service
 from portal.compliance.services.offerings import offering_retire
 from portal.compliance.workflow import RECORD_WORKFLOW
@@ -127,6 +134,13 @@ class RulesSubmissionAdmin(RecordAdmin):
     # ``rules_submission_approve`` takes a reason only: the dates are the submission's own.
     approve_form = ReasonForm
     inlines = [ListedGameInline]
+    search_fields = ("title",)
+
+
+@admin.register(TermsAndConditions)
+class TermsAndConditionsAdmin(RecordAdmin):
+    # ``terms_approve`` takes a reason only: the approved version is in force (§ 811a.3).
+    approve_form = ReasonForm
     search_fields = ("title",)
 
 

@@ -8,8 +8,14 @@ class ComplianceConfig(AppConfig):
 
     def ready(self) -> None:
         from portal.compliance import audit_labels
-        from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
-        from portal.core.pages import register_object_kind
+        from portal.compliance.models import (
+            Layout,
+            Offering,
+            Paytable,
+            RulesSubmission,
+            TermsAndConditions,
+        )
+        from portal.core.pages import register_kind_label, register_object_kind
 
         # What the audit trail calls this app's actions and the fields of its records.
         audit_labels.register()
@@ -18,6 +24,9 @@ class ComplianceConfig(AppConfig):
             (Layout, "title", "compliance:layout-detail"),
             (Paytable, "name", "compliance:paytable-detail"),
             (RulesSubmission, "title", "compliance:rules-detail"),
+            (TermsAndConditions, "title", "compliance:terms-detail"),
             (Offering, "name", "compliance:offering-detail"),
         ):
             register_object_kind(model.kind, model=model, title_field=title_field, detail_url=page)
+        # "Terms and conditions", not "Terms".
+        register_kind_label(TermsAndConditions.kind, "Terms and conditions")

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 from jinzi.wagers import KIND_LABELS as WAGER_LABELS
 from portal.audit import labels
-from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
+from portal.compliance.models import (
+    Layout,
+    Offering,
+    Paytable,
+    RulesSubmission,
+    TermsAndConditions,
+)
 
 # First in the trail's filter: the records, then their tables.
 ORDER = 10
@@ -25,7 +31,7 @@ VERBS = {
     "retire": "Retired",
     "propose": "Proposed",
 }
-RECORD_KINDS = (Layout.kind, Paytable.kind, RulesSubmission.kind)
+RECORD_KINDS = (Layout.kind, Paytable.kind, RulesSubmission.kind, TermsAndConditions.kind)
 # The verbs the filter offers for each: a record's every step; a table's set-up steps.
 RECORD_VERBS = tuple(verb for verb in VERBS if verb != "propose")
 OFFERING_VERBS = ("create", "update", "retire")
@@ -58,6 +64,7 @@ FIELDS = {
     "artwork_sha256": "Artwork fingerprint (SHA-256)",
     "reference_number": "Bureau reference",
     "games": "Games listed",
+    "body": "Text players read and accept",
     "game": "Game",
     "chip_unit": "Chip unit",
     "min_wager": "Smallest wager",

@@ -1,6 +1,6 @@
 """The compliance lists, each declared once for its page, its API and its CSV: their columns,
-filters and sorts. Layouts, paytables and rules submissions share one shape; then offerings,
-the game availability log (§ 811a.7(f)) and My submissions."""
+filters and sorts. Layouts, paytables, rules submissions and terms and conditions share one
+shape; then offerings, the game availability log (§ 811a.7(f)) and My submissions."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from portal.compliance.models import (
     Paytable,
     RecordStatus,
     RulesSubmission,
+    TermsAndConditions,
 )
 from portal.compliance.selectors import offering_is_live
 from portal.core.lists import (
@@ -52,7 +53,7 @@ class IdFilter(django_filters.NumberFilter):
         super().__init__(*args, **kwargs)
 
 
-# --- Layouts, paytables and rules submissions ------------------------------------------------
+# --- Layouts, paytables, rules submissions, terms and conditions ----------------------------
 
 
 def record_columns(title: str) -> Columns:
@@ -127,10 +128,19 @@ class RulesSubmissionFilter(RecordFilter):
         model = RulesSubmission
 
 
+class TermsFilter(RecordFilter):
+    q = Search("title", "holder__name")
+    sort = Sort(record_columns("title"))
+
+    class Meta(RecordFilter.Meta):
+        model = TermsAndConditions
+
+
 RECORD_FILTERS: dict[type, type[RecordFilter]] = {
     Layout: LayoutFilter,
     Paytable: PaytableFilter,
     RulesSubmission: RulesSubmissionFilter,
+    TermsAndConditions: TermsFilter,
 }
 
 
@@ -261,7 +271,9 @@ class AvailabilityFilter(ListFilterSet):
 
 # --- My submissions --------------------------------------------------------------------------
 
-KINDS = {model.kind: model for model in (Layout, Paytable, RulesSubmission, Offering)}
+KINDS = {
+    model.kind: model for model in (Layout, Paytable, RulesSubmission, TermsAndConditions, Offering)
+}
 STATUS_LABELS = {**dict(RecordStatus.choices), **dict(OfferingStatus.choices)}
 
 # A row of My submissions: the columns every kind shares, read in one UNION.
@@ -305,7 +317,7 @@ class MineFilter(forms.Form):
 
     def records(self, user) -> QuerySet:
         """``user``'s own as asked, newest change first unless sorted otherwise: one query
-        for the kinds asked (all four by default), paginated in the database."""
+        for the kinds asked (every kind by default), paginated in the database."""
         wanted = self.cleaned_data
         search, kind, status, sort = wanted["q"], wanted["kind"], wanted["status"], wanted["sort"]
         authored = Q(created_by=user) | Q(submitted_by=user)

@@ -17,7 +17,7 @@ import jinzi
 from portal.compliance import messages as msg
 from portal.compliance.artwork import max_artwork_bytes
 from portal.compliance.dates import check_dates
-from portal.compliance.models import SUNSET, Game, ListedGame
+from portal.compliance.models import SUNSET, Game, ListedGame, TermsAndConditions
 from portal.compliance.services.offerings import refuse_new_offering_after_sunset
 from portal.compliance.services.rules import (
     MAX_MINOR_UNITS,
@@ -292,6 +292,35 @@ class PaytableApproveForm(ServiceForm):
         widget=_text_area(),
         help_text="§ 617b.8(f): required when a house edge is zero or less.",
     )
+
+
+class TermsForm(ServiceForm):
+    """A holder's terms and conditions for players (§ 811a.3): a title and the plain text
+    players read and accept. The service judges both (required, their lengths)."""
+
+    # The lengths are the service's to judge, in its words; the browser is told the title's.
+    title = forms.CharField(
+        widget=forms.TextInput(attrs={"maxlength": TermsAndConditions.MAX_TITLE}),
+        error_messages={"required": msg.TERMS_TITLE_REQUIRED},
+    )
+    body = forms.CharField(
+        label="Text players read and accept",
+        widget=forms.Textarea(attrs={"rows": 18, "spellcheck": "true"}),
+        help_text=(
+            f"Plain text, at most {TermsAndConditions.MAX_BODY:,} characters: it is shown to "
+            "players with its line breaks, never as HTML. Leave an empty line between "
+            "paragraphs. Players acknowledge the approved version before their first deposit "
+            "or round with the holder (§ 812a.5)."
+        ),
+        error_messages={"required": msg.TERMS_BODY_REQUIRED},
+    )
+
+    def service_fields(self) -> dict:
+        return {"title": self.cleaned_data["title"], "body": self.cleaned_data["body"]}
+
+
+class TermsApproveForm(ServiceForm):
+    reason = forms.CharField(required=False, widget=_text_area())
 
 
 class RulesSubmissionForm(ServiceForm):

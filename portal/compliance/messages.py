@@ -90,6 +90,24 @@ MOVED_BY_AMENDMENT = (
     "lists (reading:supersede)"
 )
 
+# A holder's terms and conditions for players (§ 811a.3, § 812a.5).
+TERMS_ONE_SERIES = (
+    "§ 811a.3: {holder} already keeps its terms and conditions ({title!r} v{version}); a "
+    "holder keeps one series of them, so amend the existing terms and conditions rather than "
+    "starting new ones"
+)
+TERMS_TITLE_REQUIRED = "Enter a title for the terms and conditions"
+TERMS_TITLE_TOO_LONG = "Enter a title of at most {limit} characters; this one has {length:,}"
+TERMS_BODY_REQUIRED = (
+    "§ 811a.3: enter the text of the terms and conditions, as players are to read and accept it"
+)
+TERMS_BODY_TOO_LONG = (
+    "Shorten the text of the terms and conditions to at most {limit:,} characters; it has "
+    "{length:,}"
+)
+TERMS_NOT_TEXT = "Enter the {what} as plain text"
+TERMS_NUL = "Take out the invisible null character from the {what}: plain text cannot hold it"
+
 
 def cents(amount: int) -> str:
     """An amount of minor units in words: "2 cents", "1,000 cents"."""

@@ -1,4 +1,5 @@
-"""Regulated records: layouts, paytables, rules submissions, and the offerings built on them.
+"""Regulated records: layouts, paytables, rules submissions, the holders' terms and
+conditions for players, and the offerings built on them.
 
 Records are versioned, never edited once submitted: a change is a new version in
 the same ``series`` that supersedes the approved one when it is approved itself.
@@ -13,6 +14,8 @@ import uuid
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 
 import jinzi
@@ -106,6 +109,8 @@ class VersionedRecord(models.Model):
 
     # A short label used in messages, the audit trail and URLs.
     kind: str = ""
+    # What messages call one in words, where the kind's code read as words would not do.
+    noun: str = ""
     # The portal's URL name prefix for this kind of record.
     url_prefix: str = ""
 
@@ -203,6 +208,48 @@ class RulesSubmission(VersionedRecord):
         """The listed games belong in the record's audit picture."""
         games = ListedGame.objects.filter(submission=self).values(*ListedGame.COPIED_FIELDS)
         return {"games": list(games)}
+
+
+TERMS_MAX_BODY = 50_000  # characters of a holder's terms and conditions
+
+
+class TermsAndConditions(VersionedRecord):
+    """A certificate holder's terms and conditions for players (§ 811a.3): the plain text a
+    player reads and accepts before their first deposit or round with the holder (§ 812a.5).
+    A holder keeps one series of them: a change is an amendment, a new version of that
+    series, which supersedes the approved one when it is approved."""
+
+    kind = "terms"
+    url_prefix = "terms"
+    noun = "terms and conditions"
+
+    MAX_TITLE = 200
+    MAX_BODY = TERMS_MAX_BODY
+
+    title = models.CharField(max_length=MAX_TITLE)
+    body = models.TextField(
+        help_text="Plain text (never HTML), shown with its line breaks; at most 50,000 characters."
+    )
+
+    CONTENT_FIELDS = ("title", "body")
+
+    class Meta(VersionedRecord.Meta):
+        abstract = False
+        verbose_name = "terms and conditions"
+        verbose_name_plural = "terms and conditions"
+        constraints = [
+            *VersionedRecord.Meta.constraints,
+            # One series per holder (§ 811a.3): every series starts at version 1.
+            models.UniqueConstraint(
+                fields=["holder"],
+                condition=Q(version=1),
+                name="compliance_terms_one_series_per_holder",
+            ),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("body"), TERMS_MAX_BODY),
+                name="compliance_terms_body_length",
+            ),
+        ]
 
 
 class ListedGame(models.Model):

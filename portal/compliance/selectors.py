@@ -24,12 +24,25 @@ from portal.compliance.models import (
     Paytable,
     RecordStatus,
     RulesSubmission,
+    TermsAndConditions,
     VersionedRecord,
 )
 from portal.compliance.workflow import BEING_WRITTEN_STATUSES, RECORD_WORKFLOW, authors
 from portal.core.padates import pa_date, pa_today
 
-RECORD_MODELS: tuple[type[VersionedRecord], ...] = (Layout, Paytable, RulesSubmission)
+RECORD_MODELS: tuple[type[VersionedRecord], ...] = (
+    Layout,
+    Paytable,
+    RulesSubmission,
+    TermsAndConditions,
+)
+# The records a table runs on, by the offering's field that names each. Other records (a
+# holder's terms and conditions) open or close no table.
+TABLE_PARTS: dict[type[VersionedRecord], str] = {
+    Layout: "layout",
+    Paytable: "paytable",
+    RulesSubmission: "rules_submission",
+}
 
 
 @dataclass(frozen=True)
@@ -133,10 +146,11 @@ def offerings_with_parts() -> QuerySet[Offering]:
 
 
 def offerings_using(record: VersionedRecord) -> Q:
-    """The offerings that run on any version of ``record``'s series."""
-    field = {Layout: "layout", Paytable: "paytable", RulesSubmission: "rules_submission"}[
-        type(record)
-    ]
+    """The offerings that run on any version of ``record``'s series (none for a record no
+    table runs on)."""
+    field = TABLE_PARTS.get(type(record))
+    if field is None:
+        return Q(pk__in=[])
     return Q(**{f"{field}__series": record.series})
 
 
@@ -276,8 +290,10 @@ def impacts_of(record: VersionedRecord, *, at=None) -> dict[str, Impact]:
     """The impact of each step that opens or closes tables and that ``record``'s status
     allows now: an approval, a withdrawal, and the expiry of an approval with an expiry
     date (the midnight job marks it; a superseded version still in play lapses the same
-    day by its dates: reading:supersede)."""
-    found = {}
+    day by its dates: reading:supersede). None for a record no table runs on."""
+    found: dict[str, Impact] = {}
+    if type(record) not in TABLE_PARTS:
+        return found
     for name in IMPACT_STEPS:
         step = RECORD_WORKFLOW[name]
         if name == "expire":
@@ -295,7 +311,9 @@ def impacts_of(record: VersionedRecord, *, at=None) -> dict[str, Impact]:
 def expiry_impacts(records, *, at=None) -> dict[tuple[str, int], Impact]:
     """For each approved record of ``records`` (the dashboard's expiring list), the tables
     its expiry will take dark, by ``step_impact``'s own projection: two queries in all."""
-    wanted = [r for r in records if RECORD_WORKFLOW["expire"].allows(r.status)]
+    wanted = [
+        r for r in records if type(r) in TABLE_PARTS and RECORD_WORKFLOW["expire"].allows(r.status)
+    ]
     if not wanted:
         return {}
     where = Q(pk__in=[])
@@ -330,6 +348,18 @@ def superseded_in_play(offerings) -> dict[tuple[str, int], list[Offering]]:
             if part.status == RecordStatus.SUPERSEDED:
                 found.setdefault((part.kind, part.pk), []).append(offering)
     return found
+
+
+def terms_in_force(holder_id: int) -> TermsAndConditions | None:
+    """The holder's terms and conditions in force (§ 811a.3), the version a player
+    acknowledges before their first deposit or round with the holder (§ 812a.5): its one
+    approved version, or None while none is approved (none yet, or withdrawn). There is at
+    most one: a holder keeps one series, and approving a version supersedes the previous."""
+    return (
+        TermsAndConditions.objects.filter(holder_id=holder_id, status=RecordStatus.APPROVED)
+        .select_related("holder")
+        .first()
+    )
 
 
 def records_for(user, model: type[VersionedRecord]) -> QuerySet:

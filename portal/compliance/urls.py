@@ -11,6 +11,7 @@ from portal.compliance.views import (
     offerings,
     paytables,
     rules,
+    terms,
 )
 
 app_name = "compliance"
@@ -37,6 +38,10 @@ urlpatterns = [
         forward.rules_amend_to_use,
         name="rules-amend-to-use",
     ),
+    path("terms/", terms.terms_list, name="terms-list"),
+    path("terms/new/", terms.terms_create, name="terms-create"),
+    path("terms/<int:pk>/", terms.terms_detail, name="terms-detail"),
+    path("terms/<int:pk>/edit/", terms.terms_edit, name="terms-edit"),
     path("offerings/", offerings.offering_list, name="offering-list"),
     path("offerings/new/", offerings.offering_create, name="offering-create"),
     path("offerings/listed/", offerings.offering_listed, name="offering-listed"),

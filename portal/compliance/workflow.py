@@ -1,6 +1,8 @@
-"""The compliance records' workflow, declared once (§ 601a.2, § 601a.10, § 617b.8(f)).
+"""The compliance records' workflow, declared once (§ 601a.2, § 601a.10, § 617b.8(f),
+§ 811a.3).
 
-Layouts, paytables and rules submissions move through the same table:
+Layouts, paytables, rules submissions and the holders' terms and conditions move through
+the same table:
 
     draft → submitted → approved | rejected | changes_requested
     approved → superseded (a later version is approved) | expired | withdrawn
@@ -34,7 +36,8 @@ BEING_WRITTEN_STATUSES = frozenset({S.DRAFT, S.CHANGES_REQUESTED})
 
 
 def kind_text(record: VersionedRecord) -> str:
-    return record.kind.replace("_", " ")
+    """What messages call the record's kind: its ``noun``, else its kind in words."""
+    return record.noun or record.kind.replace("_", " ")
 
 
 def titled_version(record: VersionedRecord) -> str:

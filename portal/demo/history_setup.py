@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 
 import jinzi
 import portal
@@ -215,7 +216,11 @@ def setup_players(tag: str, count: int, tables: list[Table], rng) -> list[Player
         )
         for n in range(1, count + 1)
     ]
-    wallets = Wallet.objects.bulk_create(Wallet(player=user) for user in users)
+    # Made-up players, verified (§ 812a.2) as the demo's are: they play from the start.
+    verified = timezone.now()
+    wallets = Wallet.objects.bulk_create(
+        Wallet(player=user, identity_verified_at=verified) for user in users
+    )
     holders = list(dict.fromkeys(table.holder_id for table in tables))
     opened = GamingAccount.objects.bulk_create(
         GamingAccount(player=user, holder_id=holder) for user in users for holder in holders

@@ -24,6 +24,7 @@ import jinzi
 from portal.access.roles import Role
 from portal.accounts.models import CertificateHolder
 from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
+from portal.compliance.selectors import terms_in_force
 from portal.compliance.services.expiry import records_expire_due
 from portal.compliance.services.layouts import (
     layout_amend,
@@ -56,6 +57,7 @@ from portal.compliance.services.rules import (
     rules_submission_submit,
     rules_submission_withdraw,
 )
+from portal.compliance.services.terms import terms_approve, terms_create, terms_submit
 from portal.core.padates import pa_today
 from portal.game.corrections.services import correction_propose
 from portal.game.models import DepositMethod, Round
@@ -67,7 +69,9 @@ from portal.game.money.services.withdrawals import (
     withdrawal_refuse,
     withdrawal_request,
 )
+from portal.game.money.terms import terms_accept
 from portal.game.play.services import round_play
+from portal.players.services.registration import player_set_up_verified
 from portal.reports.models import ReportKind
 from portal.reports.services.runs import report_run_request
 
@@ -303,7 +307,38 @@ def _seed_money(player, holders, payments) -> None:
     limit_set(player=player, account_id=first, kind=LimitKind.WAGER, value=50_000)
 
 
+# A holder's terms and conditions, a paragraph each (shown to players with its line breaks).
+TERMS_PARAGRAPHS = (
+    "These are the terms and conditions of {holder} for Jinzi Roulette, the interactive game "
+    "it offers in Pennsylvania. Read them before you deposit or play: you accept them, dated "
+    "and timed in your account, before your first deposit or round with {holder}.",
+    "You must be 21 or older and in Pennsylvania to play. You may hold one interactive gaming "
+    "account with {holder}; a second account will be closed and its balance returned to you.",
+    "Responsible gaming tools are in your account: deposit, spend and wager limits, a daily "
+    "time limit, a pause of your own play, and self-exclusion. If gambling is a problem for "
+    "you or someone you know, call 1-800-GAMBLER.",
+    "To complain about a game, a payment or your account, write to {holder}'s customer "
+    "service from your account: we answer within 10 days. If our answer does not settle it, "
+    "you may take your complaint to the Pennsylvania Gaming Control Board.",
+    "{holder} is licensed and regulated by the Pennsylvania Gaming Control Board.",
+)
+
+
+def _terms(holder, manager, officer):
+    """The holder's terms and conditions for players (§ 811a.3), approved: the version
+    players acknowledge (§ 812a.5)."""
+    terms = terms_create(
+        actor=manager,
+        holder=holder,
+        title=f"{holder.name} terms and conditions",
+        body="\n\n".join(TERMS_PARAGRAPHS).format(holder=holder.name),
+    )
+    terms = terms_submit(actor=manager, terms=terms)
+    return terms_approve(actor=officer, terms=terms)
+
+
 def _seed_holder(holder, manager, officer):
+    _terms(holder, manager, officer)
     layout = _layout(manager, holder, "Main floor layout", "approved", officer)
     paytable = _paytable(manager, holder, "Standard (§ 617b.8(f) minimum)", "approved", officer)
     rules = _rules(
@@ -401,11 +436,16 @@ def seed_demo() -> list[tuple[str, str, str]]:
                 # Emails are written to the console under `make run` (docs/notifications.md).
                 email=f"{username}@example.com",
             )
+            if role is Role.PLAYER:  # verified, so that `make run` plays at once (§ 812a.2)
+                player_set_up_verified(player=users[username])
     first, second = holders.values()
     paytable, layout, table = _seed_holder(first, users["manager"], users["officer"])
     _seed_holder(second, users["manager2"], users["officer2"])
     _more_statuses(first, users["manager"], users["officer"], paytable, layout)
     _seed_statuses(first, users["manager"], users["officer"])
+    for holder in holders.values():  # § 812a.5: the terms in force, accepted before any money
+        in_force = terms_in_force(holder.pk)
+        terms_accept(player=users["player"], holder_id=holder.pk, terms_id=in_force.pk)
     _seed_money(users["player"], holders, users["payments"])
     _play_demo_rounds(users["player"], table)
     _propose_demo_void(users["supervisor"], users["player"])

@@ -27,6 +27,7 @@ OPENED = "account.open"
 MONEY_ACTIONS = {
     OPENED: "Player account opened",
     "account.deposit": "Deposit recorded",
+    "account.terms_accept": "Terms and conditions accepted",
     "account.limit": "Responsible gaming limits changed",
     "account.pause": "Play paused by the player",
     "account.status": "Account status changed",
@@ -66,6 +67,9 @@ FIELDS = {
     "credit_entry": "Credit ledger entry no.",
     "debit_entry": "Debit ledger entry no.",
     "notice": "Notice to the player",
+    "terms": "Terms and conditions no.",
+    "terms_version": "Terms and conditions version",
+    "acknowledged_at": "Accepted at",
     **LIMITS,
 }
 # Kept in cents, shown in dollars (every limit but play time).

@@ -58,8 +58,13 @@ def _signed_in(sender, request, user, **kwargs) -> None:
     if not has_role(user, Role.PLAYER):
         return
     previous = previous_session(user)
-    session = PlaySession.objects.create(user=user, started_at=timezone.now())
-    if request is not None and hasattr(request, "session"):
+    has_session = request is not None and hasattr(request, "session")
+    session = PlaySession.objects.create(
+        user=user,
+        started_at=timezone.now(),
+        session_key=(request.session.session_key or "") if has_session else "",
+    )
+    if has_session:
         request.session[_SESSION_KEY] = session.pk
         if hasattr(request, "_messages"):
             messages.info(request, previous_session_text(previous))

@@ -5,7 +5,7 @@ statements; the holder's payments and players' accounts)."""
 from django.urls import path
 
 from portal.game.corrections import views as corrections
-from portal.game.money.views import account, payments, statements
+from portal.game.money.views import account, payments, statements, terms
 from portal.game.play import views as play
 
 app_name = "game"
@@ -26,6 +26,8 @@ urlpatterns = [
     # The player's accounts (Chapter 812a) and statements (§ 812a.11).
     path("account/", account.account, name="account"),
     path("account/<int:pk>/statement/", statements.statement, name="statement"),
+    # A holder's terms and conditions, accepted before the first deposit or game (§ 812a.5).
+    path("account/terms/<int:pk>/", terms.terms, name="terms"),
     # The holder's side: payments (§ 812a.10) and its players' accounts.
     path("payments/", payments.payments, name="payments"),
     path("payments/withdrawals/<int:pk>/", payments.withdrawal, name="withdrawal"),

@@ -42,7 +42,8 @@ def _kind(name, label, who, roles, default=Delivery.IN_APP) -> Kind:
 R = Role
 RECORD_SUBMITTED = _kind(
     "record_submitted",
-    "A layout, paytable or rules submission is submitted for review",
+    "A layout, paytable or rules submission is submitted for review, as are a holder's "
+    "terms and conditions",
     "compliance officers",
     {R.COMPLIANCE},
 )
@@ -121,6 +122,21 @@ ROUND_CORRECTION = _kind(
     Delivery.EMAIL,
 )
 
+PLAYER_EXCLUDED = _kind(
+    "player_excluded",
+    "The Board's self-exclusion list names a player who holds an account with your holder",
+    "the payments staff of each holder the player holds an account with (§ 815a.4)",
+    {R.PAYMENTS},
+    Delivery.EMAIL,
+)
+REGISTRATION_REFUSED = _kind(
+    "registration_refused",
+    "A person the Board's self-exclusion list names tried to register, or a possible match "
+    "waits for review",
+    "compliance officers (§ 815a.4)",
+    {R.COMPLIANCE},
+)
+
 KINDS: dict[str, Kind] = {
     kind.name: kind
     for kind in (
@@ -136,6 +152,8 @@ KINDS: dict[str, Kind] = {
         LIMIT_CHANGED,
         LIMIT_REACHED,
         ROUND_CORRECTION,
+        PLAYER_EXCLUDED,
+        REGISTRATION_REFUSED,
     )
 }
 

@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from portal.access.roles import Role
 from portal.compliance.models import SUNSET, Layout, OfferingStatus, RecordStatus
+from portal.compliance.selectors import TABLE_PARTS
 from portal.notifications import kinds as k
 from portal.notifications.audiences import people
 from portal.notifications.kinds import Notice
@@ -54,13 +55,19 @@ IN_FORCE = Q(status=RecordStatus.APPROVED) | Q(
     offerings__status=OfferingStatus.ACTIVE,
     offerings__rules_submission__status=RecordStatus.APPROVED,
 )
+# A record no table runs on (a holder's terms and conditions) is in force while approved.
+APPROVED = Q(status=RecordStatus.APPROVED)
+
+
+def _in_force(model) -> Q:
+    return IN_FORCE if model in TABLE_PARTS else APPROVED
 
 
 def _expiring(today: datetime.date) -> Iterator[list[Step]]:
     horizon = today + datetime.timedelta(days=max(EXPIRY_DAYS))
     for kind, model in RECORDS.items():
         found = (
-            model.objects.filter(IN_FORCE, expiry_date__gt=today, expiry_date__lte=horizon)
+            model.objects.filter(_in_force(model), expiry_date__gt=today, expiry_date__lte=horizon)
             .distinct()
             .select_related("holder")
         )

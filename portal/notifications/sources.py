@@ -16,7 +16,13 @@ from django.urls import reverse
 from portal.access.roles import Role
 from portal.accounts.models import CertificateHolder
 from portal.audit.models import AuditEvent
-from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
+from portal.compliance.models import (
+    Layout,
+    Offering,
+    Paytable,
+    RulesSubmission,
+    TermsAndConditions,
+)
 from portal.core.money import dollars
 from portal.core.padates import pa_stamp
 from portal.game.models import (
@@ -34,8 +40,18 @@ from portal.notifications.kinds import Notice
 from portal.reports.models import ReportKind, ReportRun, RunStatus
 from portal.reports.services.files import reports_dir
 
-RECORDS = {"layout": Layout, "paytable": Paytable, "rules_submission": RulesSubmission}
-NOUNS = {"layout": "layout", "paytable": "paytable", "rules_submission": "rules submission"}
+RECORDS = {
+    "layout": Layout,
+    "paytable": Paytable,
+    "rules_submission": RulesSubmission,
+    "terms": TermsAndConditions,
+}
+NOUNS = {
+    "layout": "layout",
+    "paytable": "paytable",
+    "rules_submission": "rules submission",
+    "terms": "terms and conditions",
+}
 DECISIONS = {
     "approve": "approved",
     "reject": "rejected",
@@ -364,6 +380,68 @@ def round_corrected(event: AuditEvent) -> list[Notice]:
     return notices
 
 
+# The Board's self-exclusion list (§ 815a.4) ------------------------------------------------
+
+
+def player_listed(event: AuditEvent) -> list[Notice]:
+    """Each holder's payments staff are told that a player of theirs is now excluded; the
+    player is named by their internal id only."""
+    after = event.after or {}
+    notices = []
+    for holder_id in after.get("holder_ids") or []:
+        holder = _holder_name(holder_id)
+        notices.append(
+            Notice(
+                kind=k.PLAYER_EXCLUDED,
+                key=f"audit:{event.sequence}:{holder_id}",
+                recipients=_except_actor(people(Role.PAYMENTS, holder_id=holder_id), event),
+                subject=f"Player #{event.object_id} is excluded at {holder}",
+                body=(
+                    f"The Board's self-exclusion list names player #{event.object_id}, who "
+                    f"holds an account with {holder}. Since {_when(event)} they can neither "
+                    "deposit nor play; their sessions were ended. A withdrawal of what they "
+                    "hold stays possible."
+                ),
+                link=reverse("game:player-accounts") + f"?q={event.object_id}",
+            )
+        )
+    return notices
+
+
+def list_attention(event: AuditEvent) -> list[Notice]:
+    """Compliance officers are told of a listed person's refused registration, and of the
+    possible matches an import leaves for them to review."""
+    after = event.after or {}
+    if event.action == "player.registration_refused":
+        subject = "A registration was refused: the Board's list names the person"
+        body = (
+            f"On {_when(event)} a registration was refused because the holders' copy of the "
+            "Board's self-exclusion list names the person. They were told nothing of the list."
+        )
+    elif after.get("reviews_opened"):
+        count = after["reviews_opened"]
+        matches = "possible match" if count == 1 else "possible matches"
+        subject = f"{count} {matches} on the Board's list to review"
+        body = (
+            f"The import of the Board's list on {_when(event)} by {_by(event)} left {count} "
+            f"{matches} for an officer to decide."
+        )
+    else:
+        return []
+    return [
+        Notice(
+            kind=k.REGISTRATION_REFUSED,
+            key=f"audit:{event.sequence}",
+            recipients=_except_actor(people(Role.COMPLIANCE), event),
+            subject=subject,
+            body=body,
+            link=reverse("players:reviews")
+            if event.action == "exclusion_list.import"
+            else reverse("players:list"),
+        )
+    ]
+
+
 # The table of audit actions -------------------------------------------------------------
 
 Source = Callable[[AuditEvent], list[Notice]]
@@ -388,6 +466,10 @@ def source_for(action: str) -> Source | None:
         return limits_changed
     if thing in {c.value for c in CorrectionKind}:
         return round_corrected
+    if action == "player.list_exclude":
+        return player_listed
+    if action in ("player.registration_refused", "exclusion_list.import"):
+        return list_attention
     return None
 
 

@@ -26,6 +26,7 @@ RECORD_KINDS = (
     "layout",
     "paytable",
     "rules_submission",
+    "terms",
     "offering",
     "round",
     "audit_event",

@@ -40,6 +40,7 @@ GOVERNED_LISTS = {
     "layout": ("compliance:layout-list", "Layouts", Action.VIEW),
     "paytable": ("compliance:paytable-list", "Paytables", Action.VIEW),
     "rules_submission": ("compliance:rules-list", "Rules submissions", Action.VIEW),
+    "terms": ("compliance:terms-list", "Terms and conditions", Action.VIEW),
     "offering": ("compliance:offering-list", "Offerings", Action.VIEW),
     "round": ("game:round-list", "Game rounds", Action.VIEW_ROUNDS),
     "audit_event": ("audit:event-list", "Audit trail", Action.VIEW_AUDIT),

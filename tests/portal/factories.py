@@ -16,6 +16,7 @@ from portal.compliance.services.rules import (
     rules_submission_create,
     rules_submission_submit,
 )
+from portal.players.services.registration import player_set_up_verified
 
 PASSWORD = "correct-horse-battery-staple"
 PNG_BYTES = b"\x89PNG\r\n\x1a\n" + b"\x00\x00\x00\rIHDR" + b"\x00" * 64
@@ -57,9 +58,14 @@ def sign_in(client, username: str, password: str = PASSWORD) -> None:
 
 
 def make_user(username: str, role: Role, holder=None):
-    return staff_user_create(
+    """A user in one role; a player is registered with a made-up identity, already verified
+    (as the demo's players are), so that they may deposit and play."""
+    user = staff_user_create(
         actor=None, username=username, password=PASSWORD, role=role, holder=holder
     )
+    if role is Role.PLAYER:
+        player_set_up_verified(player=user)
+    return user
 
 
 def make_layout(manager, holder, **overrides) -> Layout:
@@ -155,3 +161,12 @@ def offering_in_force(manager, officer, holder, *, effective, expiry, layout_exp
     rules = rules_submission_submit(actor=manager, submission=rules)
     rules = rules_submission_approve(actor=officer, submission=rules)
     return make_offering(manager, holder, rules, layout, paytable)
+
+
+def approved_terms(manager, officer, holder, body: str = "Play responsibly. 21 and over."):
+    """The holder's terms and conditions in force (§ 811a.3): drafted, submitted, approved."""
+    from portal.compliance.services.terms import terms_approve, terms_create, terms_submit
+
+    terms = terms_create(actor=manager, holder=holder, title="House terms", body=body)
+    terms = terms_submit(actor=manager, terms=terms)
+    return terms_approve(actor=officer, terms=terms)

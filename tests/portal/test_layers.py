@@ -38,7 +38,7 @@ HOUSE_PLAN = (
     "portal.accounts",
     "portal.compliance",
     "portal.game",
-    "portal.reports",
+    ("portal.reports", "portal.players"),
     ("portal.regulation", "portal.integrity", "portal.notifications"),
     ("portal.urls", "portal.celery", "portal.wsgi", "portal.asgi", "portal.settings"),
     "portal.demo",

@@ -1,5 +1,6 @@
 """What the API's documentation says of each operation on the versioned records (layouts,
-paytables, rules submissions), for whoever calls it (``portal.api.schema``)."""
+paytables, rules submissions, terms and conditions), for whoever calls it
+(``portal.api.schema``)."""
 
 from __future__ import annotations
 

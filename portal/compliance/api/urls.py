@@ -6,11 +6,13 @@ from portal.compliance.api.layouts import LayoutViewSet
 from portal.compliance.api.offerings import OfferingViewSet
 from portal.compliance.api.paytables import PaytableViewSet
 from portal.compliance.api.rules import RulesSubmissionViewSet
+from portal.compliance.api.terms import TermsViewSet
 
 routes = [
     Route("layouts", LayoutViewSet, "layout"),
     Route("paytables", PaytableViewSet, "paytable"),
     Route("rules-submissions", RulesSubmissionViewSet, "rules-submission"),
+    Route("terms", TermsViewSet, "terms"),
     Route("offerings", OfferingViewSet, "offering"),
     Route("availability", AvailabilityViewSet, "availability"),
 ]

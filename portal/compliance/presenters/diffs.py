@@ -1,14 +1,24 @@
 """A version against the approved version of its series that it would supersede: the
-fields, odds, wheel and listings side by side, each changed one marked."""
+fields, odds, wheel, listings and the paragraphs of terms and conditions side by side, each
+changed one marked."""
 
 from __future__ import annotations
 
+import difflib
+import re
 from dataclasses import dataclass
 
 from django.urls import reverse
 
 import jinzi
-from portal.compliance.models import Game, Layout, ListedGame, Paytable, RulesSubmission
+from portal.compliance.models import (
+    Game,
+    Layout,
+    ListedGame,
+    Paytable,
+    RulesSubmission,
+    TermsAndConditions,
+)
 from portal.compliance.presenters.edge import edge_report
 from portal.compliance.workflow import UNDECIDED_STATUSES
 from portal.core.money import dollars
@@ -51,7 +61,7 @@ class LayoutSide:
 class RecordDiff:
     """A version against the approved version of its series it would supersede."""
 
-    approved: object  # the approved version (a Layout, Paytable or RulesSubmission)
+    approved: object  # the approved version (a Layout, Paytable, RulesSubmission, …)
     record: object
     rows: tuple[DiffRow, ...]
     sides: tuple[LayoutSide, LayoutSide] | None = None
@@ -239,6 +249,34 @@ def _rules_rows(approved: RulesSubmission, record: RulesSubmission) -> list[Diff
     return rows
 
 
+TERMS_TEXT = "Text players read and accept (§ 811a.3)"
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def paragraphs(text: str) -> list[str]:
+    """The paragraphs of a plain text: the parts between empty lines."""
+    return [part.strip() for part in _PARAGRAPH_BREAK.split(text or "") if part.strip()]
+
+
+def _terms_rows(approved: TermsAndConditions, record: TermsAndConditions) -> list[DiffRow]:
+    """The title, then the text paragraph by paragraph: the paragraphs both versions share
+    side by side, each one changed, added or taken out marked."""
+    rows = _field_rows(approved, record, ["title"])
+    before, after = paragraphs(approved.body), paragraphs(record.body)
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    for _tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        old, new = before[i1:i2], after[j1:j2]
+        for k in range(max(len(old), len(new))):
+            was = old[k] if k < len(old) else None
+            now = new[k] if k < len(new) else None
+            if now is not None:
+                label = f"Paragraph {j1 + k + 1}"
+            else:
+                label = f"Paragraph {i1 + k + 1} of v{approved.version}, taken out"
+            rows.append(_row(label, was, now, TERMS_TEXT))
+    return rows
+
+
 def record_diff(record, approved) -> RecordDiff:
     """``record`` field by field against ``approved``, the version it would supersede."""
     if isinstance(record, Paytable):
@@ -251,5 +289,7 @@ def record_diff(record, approved) -> RecordDiff:
         return RecordDiff(approved, record, tuple(_layout_rows(approved, record)), sides)
     if isinstance(record, RulesSubmission):
         return RecordDiff(approved, record, tuple(_rules_rows(approved, record)))
+    if isinstance(record, TermsAndConditions):
+        return RecordDiff(approved, record, tuple(_terms_rows(approved, record)))
     rows = _field_rows(approved, record, type(record).CONTENT_FIELDS)
     return RecordDiff(approved, record, tuple(rows))

@@ -1,5 +1,5 @@
 """Every change to a compliance record goes through a function of these modules, named
-``<thing>_<verb>``: ``layouts``, ``paytables``, ``rules``, ``offerings``, ``expiry``.
+``<thing>_<verb>``: ``layouts``, ``paytables``, ``rules``, ``terms``, ``offerings``, ``expiry``.
 
 The workflow's steps are declared once (``portal.compliance.workflow``); ``step_service``
 is how the pages, the API and the admin find the service of a step for a record.
@@ -11,13 +11,14 @@ import functools
 from collections.abc import Callable
 
 from portal.compliance.models import VersionedRecord
-from portal.compliance.services import layouts, paytables, rules
+from portal.compliance.services import layouts, paytables, rules, terms
 
 # Each kind's services, and the keyword they take the record by.
 _KINDS = {
     "layout": (layouts, "layout"),
     "paytable": (paytables, "paytable"),
     "rules_submission": (rules, "submission"),
+    "terms": (terms, "terms"),
 }
 
 

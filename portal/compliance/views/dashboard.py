@@ -16,6 +16,7 @@ from portal.access import policy
 from portal.access.policy import Action
 from portal.compliance import selectors
 from portal.compliance.services.layouts import REVIEW_DAYS
+from portal.compliance.workflow import kind_text
 from portal.core.padates import pa_date, pa_today
 from portal.core.pages import detail_url, domain_errors
 
@@ -26,6 +27,7 @@ KIND_LABELS = {
     "layout": "Layouts",
     "paytable": "Paytables",
     "rules_submission": "Rules submissions",
+    "terms": "Terms and conditions",
 }
 
 
@@ -64,10 +66,7 @@ def new_badge(record, today: datetime.date) -> Badge | None:
 
 
 def _rows(records) -> list[tuple]:
-    return [
-        (record, detail_url(record.kind, record.pk), record.kind.replace("_", " "))
-        for record in records
-    ]
+    return [(record, detail_url(record.kind, record.pk), kind_text(record)) for record in records]
 
 
 # Each kind's list, which a count links to filtered by its status.
@@ -75,6 +74,7 @@ LIST_URLS = {
     "layout": "compliance:layout-list",
     "paytable": "compliance:paytable-list",
     "rules_submission": "compliance:rules-list",
+    "terms": "compliance:terms-list",
 }
 
 

@@ -1,4 +1,5 @@
-"""The pages layouts, paytables and rules submissions share: list, detail, workflow steps.
+"""The pages the versioned records share (layouts, paytables, rules submissions, terms and
+conditions): list, detail, workflow steps.
 
 Each kind module describes itself with a ``RecordKind`` (its model, its approve form, its
 own detail context) and calls ``list_page``, ``detail_page`` and ``act``. The steps, their
@@ -44,6 +45,7 @@ class RecordKind:
     approve_form: type[ServiceForm]  # what approving this kind asks (reference, dates, …)
     detail_template: str
     describe: Callable[[VersionedRecord], dict]  # the kind's own part of the detail page
+    runs_tables: bool = True  # tables run on its versions (not so a holder's terms)
 
     def url_name(self, page: str) -> str:
         return f"compliance:{self.url}-{page}"

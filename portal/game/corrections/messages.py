@@ -32,3 +32,7 @@ FOUR_EYES_PASSWORD_SETTER = (
     "{clause}: you set the password of whoever proposed this {kind}, or they set yours: "
     "someone else decides it"
 )
+OWN_ROUND = (
+    "{clause}: you may not propose a {kind} of a round you played; another supervisor of the "
+    "holder or a compliance officer proposes it"
+)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from portal.access.policy import Action, require
+from portal.access.policy import Action, require, require_not_own
 from portal.access.workflow import Reason, require_reason
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict, NotFound, ValidationFailed
@@ -92,6 +92,8 @@ def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="")
     round_obj = _round_or_404(round_id)
     account = round_account(round_obj)
     require(actor, Action.CORRECT_ROUNDS, account)
+    own_round = msg.OWN_ROUND.format(clause=clause, kind=kind.label.lower())
+    require_not_own(actor, player_id=account.player_id, message=own_round)
     reason = _text(
         reason, field="reason", needed=msg.REASON_NEEDED.format(clause=clause), limit=MAX_TEXT
     )

@@ -40,10 +40,23 @@ class Wallet(models.Model):
     rounds_played = models.PositiveIntegerField(default=0)
     chain_head = models.CharField(max_length=64, default=GENESIS_HASH)
     updated_at = models.DateTimeField(auto_now=True)
+    # The player's standing, written by ``portal.players`` under this row's lock and read by
+    # every deposit and round in the read that takes it: nothing comes in or is played before
+    # the identity is verified (§ 812a.2), nor while the player is excluded (§ 815a.3,
+    # § 815a.4); what the player holds can always be withdrawn.
+    identity_verified_at = models.DateTimeField(null=True, blank=True)
+    excluded_since = models.DateTimeField(null=True, blank=True)
+    excluded_until = models.DateTimeField(
+        null=True, blank=True, help_text="Empty while excluded: no end (life, or the Board's list)."
+    )
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(balance__gte=0), name="wallet_never_negative")
+            models.CheckConstraint(condition=Q(balance__gte=0), name="wallet_never_negative"),
+            models.CheckConstraint(
+                condition=Q(excluded_until__isnull=True) | Q(excluded_since__isnull=False),
+                name="wallet_exclusion_ends_after_it_begins",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -442,6 +455,28 @@ class Withdrawal(models.Model):
         return f"withdrawal {dollars(self.amount)} ({self.get_status_display()})"
 
 
+class TermsAcknowledgement(models.Model):
+    """A player's acceptance of a holder's terms and conditions, the version then in force,
+    with the instant (§ 812a.5); a new version asks again."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="terms_acknowledged"
+    )
+    terms = models.ForeignKey(
+        "compliance.TermsAndConditions", on_delete=models.PROTECT, related_name="acknowledgements"
+    )
+    acknowledged_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-acknowledged_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "terms"], name="terms_acknowledged_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"terms #{self.terms_id} accepted by player #{self.player_id}"
+
+
 class PlaySession(models.Model):
     """A signed-in stretch of a user's (§ 812a.9(a)(4)), and the time that counts against a
     daily time limit (§ 814a.2)."""
@@ -451,6 +486,9 @@ class PlaySession(models.Model):
     )
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
+    # The browser session's key, so that a session can be ended from outside it (a player
+    # the Board's list names is signed out at once, § 815a.4). Empty for older sessions.
+    session_key = models.CharField(max_length=40, blank=True, editable=False)
 
     class Meta:
         ordering = ["-started_at", "-pk"]

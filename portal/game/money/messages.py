@@ -23,3 +23,15 @@ PAYOUT_REFERENCE_NEEDED = "§ 812a.10: give the payout's reference (up to 100 ch
 REASON_NEEDED = "{clause}: give the reason (it is kept with the record and shown to the player)"
 STATUS_UNKNOWN = "§ 812a.6, § 812a.12: the account can be set to: {statuses}"
 DEMO_ONLY = "demo top-ups exist only on the demo portal"
+OWN_WITHDRAWAL = (
+    "§ 812a.10: you may not pay or refuse a withdrawal from your own account; another member "
+    "of the payments staff decides it"
+)
+OWN_STATUS = (
+    "§ 812a.6, § 812a.12: you may not suspend, exclude or reopen your own account; another "
+    "member of staff does it"
+)
+OWN_DEPOSIT = (
+    "§ 812a.7(a): you may not record a deposit, promotional credit included, into your own "
+    "account; another member of the payments staff records it"
+)

@@ -20,7 +20,7 @@ from portal.core.validation import MAX_ID
 from portal.core.version import PORTAL_VERSION
 from portal.game.chain import round_digest
 from portal.game.models import Bet, LedgerKind, Round, RoundStatus
-from portal.game.money import limits
+from portal.game.money import limits, standing, terms
 from portal.game.money.selectors import wallet_for
 from portal.game.money.services.accounts import open_to_play_and_deposit
 from portal.game.play import messages as msg
@@ -124,6 +124,10 @@ def _play_locked(connection, request: _Request) -> PlayedRound | tuple[int, str]
         return played if played is not None else rounds.played_under(**request.key)
 
 
+def _holder_name(offering) -> str:
+    return CertificateHolder.objects.values_list("name", flat=True).get(pk=offering.holder_id)
+
+
 def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
     wallet, offering, placed = inputs.wallet, inputs.offering, request.placed
     account = inputs.account
@@ -133,9 +137,13 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
     liveness = offering_is_live(offering, at=started_at, listing=inputs.listing)
     if not liveness.live:
         raise TableClosed(offering, liveness, at=started_at)
+    # The player's standing (§ 812a.2, § 815a.4), read with the wallet it locked.
+    standing.refuse_money_in(wallet, at=started_at)
     if account is None:  # § 812a.4: a holder's tables are played from its account
         holder = CertificateHolder.objects.get(pk=offering.holder_id)
         raise ValidationFailed.on("offering", msg.NO_ACCOUNT.format(holder=holder.name))
+    if inputs.terms is not None and not inputs.terms.accepted:
+        terms.refuse_unaccepted(inputs.terms, holder_name=_holder_name(offering))
     open_to_play_and_deposit(account)
     total = check_limits(placed, inputs.listing)
     limits.check_round(account, [(p.wager.label, p.stake) for p in placed], at=started_at)

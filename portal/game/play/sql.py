@@ -41,15 +41,44 @@ from typing import Any
 
 from django.db import connections, models
 
-from portal.compliance.models import Game, Layout, ListedGame, Offering, Paytable, RulesSubmission
+from portal.compliance.models import (
+    Game,
+    Layout,
+    ListedGame,
+    Offering,
+    Paytable,
+    RecordStatus,
+    RulesSubmission,
+    TermsAndConditions,
+)
 from portal.game.chain import BET_FIELDS, HASHED_ROUND_FIELDS
-from portal.game.models import AccountLimit, Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.models import (
+    AccountLimit,
+    Bet,
+    GamingAccount,
+    LedgerEntry,
+    Round,
+    TermsAcknowledgement,
+    Wallet,
+)
 from portal.game.models.accounts import IN_FORCE_READ
+from portal.game.money.terms import TermsStanding
 
 ROUND_WRITE_COLUMNS = (*HASHED_ROUND_FIELDS, "request_fingerprint", "hash")
 BET_COLUMNS = BET_FIELDS
 ENTRY_COLUMNS = ("kind", "amount", "balance_after")
-WALLET_READ = ("id", "player", "balance", "rounds_played", "chain_head", "updated_at")
+# The wallet with the player's standing (identity verified, excluded): a round's checks.
+WALLET_READ = (
+    "id",
+    "player",
+    "balance",
+    "rounds_played",
+    "chain_head",
+    "updated_at",
+    "identity_verified_at",
+    "excluded_since",
+    "excluded_until",
+)
 WALLET_WRITTEN = ("rounds_played", "chain_head", "updated_at")
 ACCOUNT_WRITTEN = ("balance", "updated_at")
 _RECORD_READ = ("id", "status", "version", "effective_date", "expiry_date")
@@ -189,12 +218,36 @@ def _limits_in_force_sql() -> str:
     )
 
 
+def _terms_in_force_sql(column: str) -> str:
+    """The offering's holder's terms in force (§ 812a.5): ``column`` of its one approved
+    version, NULL when it has none."""
+    table = TermsAndConditions._meta
+    return (
+        f"(SELECT t.{table.get_field(column).column} FROM {table.db_table} t "
+        f"WHERE t.{table.get_field('holder').column} = o.holder_id "
+        f"AND t.{table.get_field('status').column} = '{RecordStatus.APPROVED.value}' LIMIT 1)"
+    )
+
+
+def _terms_accepted_sql() -> str:
+    """Whether the player accepted the holder's terms in force."""
+    accepted = TermsAcknowledgement._meta
+    return (
+        f"EXISTS (SELECT 1 FROM {accepted.db_table} k "
+        f"WHERE k.{accepted.get_field('player').column} = w.player_id "
+        f"AND k.{accepted.get_field('terms').column} = {_terms_in_force_sql('id')})"
+    )
+
+
 @functools.cache
 def _read_sql() -> str:
     parts = _read_parts()
     return (
         f"SELECT {', '.join(part.sql for part in parts.values())}, "
         f"{_limits_in_force_sql()} AS account_limits, "
+        f"{_terms_in_force_sql('id')} AS terms_id, "
+        f"{_terms_in_force_sql('version')} AS terms_version, "
+        f"{_terms_accepted_sql()} AS terms_accepted, "
         "r.id AS previous_id, r.request_fingerprint AS previous_fingerprint, "
         # The wallet as the statement's snapshot saw it; the locked row is the newest one.
         f"(SELECT s.rounds_played FROM {Wallet._meta.db_table} s WHERE s.id = w.id) "
@@ -216,8 +269,9 @@ def _read_sql() -> str:
 
 
 def read_for_round(connection, *, player_id: int, idempotency_key: str, offering_id: int):
-    """The read: (wallet, previous, offering, listing, moved_while_waiting, account), or
-    None when the player has no wallet. ``account`` is the player's account with the
+    """The read: (wallet, previous, offering, listing, moved_while_waiting, account, terms),
+    or None when the player has no wallet. ``terms`` is the player's standing with the
+    holder's terms in force (§ 812a.5). ``account`` is the player's account with the
     offering's holder, or None where it may be stale (or there is none). ``previous`` is
     (id, request fingerprint) of the round already played under ``idempotency_key``; the
     offering comes with its rules submission, layout and paytable attached, as
@@ -249,7 +303,13 @@ def read_for_round(connection, *, player_id: int, idempotency_key: str, offering
         # Where ``GamingAccount.limits`` finds them, as the ORM's ``with_limits`` puts them.
         in_force = _JSON.from_db_value(row["account_limits"], None, connection)
         setattr(account, IN_FORCE_READ, in_force)
-    return wallet, previous, offering, parts["listing"], moved, account
+    terms = None
+    if offering is not None:
+        in_force = row["terms_id"]
+        terms = TermsStanding(
+            in_force, row["terms_version"], in_force is None or bool(row["terms_accepted"])
+        )
+    return wallet, previous, offering, parts["listing"], moved, account, terms
 
 
 def _typed_columns(model: type[models.Model], names: Iterable[str], connection) -> str:

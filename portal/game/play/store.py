@@ -24,6 +24,8 @@ from django.db import connections, router
 from portal.compliance.models import ListedGame, Offering
 from portal.compliance.selectors import jinzi_listing, offerings_with_parts
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.money.terms import TermsStanding
+from portal.game.money.terms import standing_of as terms_standing_of
 from portal.game.play import sql
 
 
@@ -39,6 +41,8 @@ class RoundInputs:
     # The wallet moved between the read's snapshot and its lock (another request of this
     # player committed meanwhile): ``previous`` may miss a round that request played.
     moved_while_waiting: bool = False
+    # The offering's holder's terms in force and whether the player accepted them (§ 812a.5).
+    terms: TermsStanding | None = None
 
 
 class OrmRounds:
@@ -60,7 +64,8 @@ class OrmRounds:
         offering = _one_or_none(offerings_with_parts().filter(pk=offering_id))
         listing = jinzi_listing(offering.rules_submission) if offering is not None else None
         account = _account(offering, player_id)
-        return RoundInputs(wallet, previous, offering, listing, account=account)
+        standing = terms_standing_of(player_id, offering.holder_id) if offering else None
+        return RoundInputs(wallet, previous, offering, listing, account=account, terms=standing)
 
     def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet, account):
         """Store the round, its bets and ledger entries (given as field values by name), the
@@ -100,11 +105,17 @@ class SqlRounds(OrmRounds):
         )
         if found is None:
             return None
-        wallet, previous, offering, listing, moved, account = found
+        wallet, previous, offering, listing, moved, account, terms = found
         if account is None and previous is None:  # none, or joined before the wallet moved
             account = _account(offering, player_id)
         return RoundInputs(
-            wallet, previous, offering, listing, account=account, moved_while_waiting=moved
+            wallet,
+            previous,
+            offering,
+            listing,
+            account=account,
+            moved_while_waiting=moved,
+            terms=terms,
         )
 
     def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet, account):

@@ -14,6 +14,7 @@ from portal.access.roles import Role
 from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
+from portal.compliance.services.terms import terms_amend
 from portal.game.money.services.withdrawals import withdrawal_request
 from portal.game.play.services import round_play
 from portal.reports.render import write_json
@@ -21,6 +22,7 @@ from portal.reports.services.files import reports_dir
 from portal.reports.services.runs import report_run_execute, report_run_request
 from tests.portal.factories import (
     approved_offering,
+    approved_terms,
     make_layout,
     make_paytable,
     make_rules,
@@ -70,6 +72,11 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         idempotency_key="world-round-1",
     ).round
     withdrawal = withdrawal_request(player=player, account_id=account.pk, amount=1_000)
+    # The holder's terms in force, and an amendment of them in draft (a holder keeps one
+    # series of terms, § 811a.3); made after the world's player accepted none, so that
+    # player is asked to accept them.
+    terms = approved_terms(manager_a, officer, holder_a)
+    draft_terms = terms_amend(actor=manager_a, terms=terms)
     return {
         "users": {
             "anonymous": None,
@@ -86,6 +93,7 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         "offering": offering,
         "round": round_obj,
         "account": account,
+        "player_user": player,  # a player's file is found by the player's own id
         "withdrawal": withdrawal,
         "holder": holder_a,
         "event": AuditEvent.objects.order_by("sequence").first(),
@@ -95,6 +103,8 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         "draft_layout": make_layout(manager_a, holder_a, title="Draft layout"),
         "draft_paytable": make_paytable(manager_a, holder_a, name="Draft paytable"),
         "draft_rules": make_rules(manager_a, holder_a, paytable, layout, title="Draft rules"),
+        "terms": terms,
+        "draft_terms": draft_terms,
     }
 
 

@@ -5,6 +5,7 @@ compliance officers and superusers."""
 from __future__ import annotations
 
 import base64
+import time
 
 import pytest
 import time_machine
@@ -356,11 +357,31 @@ def test_impersonation_a_superuser_who_sets_an_officers_password_still_cannot_ap
     ]
 
 
-def test_a_player_is_never_asked_for_a_second_factor(client, player, two_factor):
+def test_812a3_a_3_a_player_is_not_required_a_second_factor_but_may_choose_one(
+    client, player, two_factor
+):
     sign_in(client, "player")
+    assert client.get("/play/").status_code == 200  # not required of a player
 
+    key, _codes = _enrol(client, "player")  # offered, and chosen
+    assert client.get("/play/").status_code == 200  # this session showed the code
+    client.post("/accounts/logout/")
+
+    sign_in(client, "player")  # from now on asked at every sign-in
+    asked = client.get("/play/")
+    assert asked.status_code == 302 and asked["Location"].startswith("/accounts/2fa/verify/")
+    later = time.time() + 30  # the next time step: the enrolment's code is used up
+    with time_machine.travel(later, tick=False):
+        done = client.post("/accounts/2fa/verify/", {"code": _code(key)})
+        assert done.status_code == 302
+        assert client.get("/play/").status_code == 200
+
+
+def test_a_player_without_a_second_factor_is_never_asked_for_one(client, player, two_factor):
+    sign_in(client, "player")
+    client.post("/accounts/logout/")
+    sign_in(client, "player")
     assert client.get("/play/").status_code == 200
-    assert client.get("/accounts/2fa/setup/").status_code == 302  # not for this role
 
 
 def test_a_superuser_resets_a_lost_second_factor_and_the_officer_cannot_remove_their_own(

@@ -90,6 +90,7 @@ RECORDS_FOR = {
     "accounts": ("account", "other_account"),
     "withdrawals": ("withdrawal", "other_withdrawal"),
     "corrections": ("correction",),
+    "terms": ("terms", "draft_terms"),
 }
 REPORT_FORMATS = ("json", "csv", "xlsx", "pdf", "parquet")
 

@@ -144,6 +144,7 @@ def test_an_officer_sees_counts_by_kind_and_status_for_every_holder(login, offic
         "Layouts": [2, 1, 1, 2],
         "Paytables": [1, 0, 1, 0],
         "Rules submissions": [0, 0, 1, 0],
+        "Terms and conditions": [0, 0, 0, 0],
     }
 
 
@@ -154,6 +155,7 @@ def test_a_manager_sees_only_their_holders_counts_and_records(login, manager_a, 
         "Layouts": [2, 1, 1, 1],
         "Paytables": [0, 0, 1, 0],
         "Rules submissions": [0, 0, 1, 0],
+        "Terms and conditions": [0, 0, 0, 0],
     }
     expiring = _section(page, "Expiring within 30 days")
     assert "A approved" in expiring and "B approved" not in page
@@ -186,12 +188,13 @@ def test_the_30_day_window_marks_what_came_in_within_the_last_7_days(
 
 
 @pytest.mark.parametrize("rows", [1, 5])
-def test_the_dashboard_runs_eleven_queries_whatever_the_number_of_records(
+def test_the_dashboard_runs_thirteen_queries_whatever_the_number_of_records(
     login, django_assert_num_queries, officer, manager_a, holder_a, rows
 ):
     """Four for every signed-in request (session, user, roles with holder, the header's
-    unread-notification count), three for the counts and three for the lists (one per kind
-    each), and one for the tables the expiring approvals' expiry would take dark."""
+    unread-notification count), four for the counts and four for the lists (one per kind
+    each: layouts, paytables, rules submissions, terms and conditions), and one for the
+    tables the expiring approvals' expiry would take dark."""
     for number in range(rows):
         make_paytable(manager_a, holder_a, name=f"Draft {number}")
         _submitted_days_ago(manager_a, holder_a, number * 4, f"Submitted {number}")
@@ -201,6 +204,6 @@ def test_the_dashboard_runs_eleven_queries_whatever_the_number_of_records(
 
     for user in (officer, manager_a):
         client = login(user)
-        with django_assert_num_queries(11):
+        with django_assert_num_queries(13):
             response = client.get("/compliance/")
         assert response.status_code == 200

@@ -13,7 +13,7 @@ from tests.portal.page_helpers import approve_layout, submitted_layout, text
 
 pytestmark = pytest.mark.django_db
 
-KINDS = ("Layouts", "Paytables", "Rules submissions")
+KINDS = ("Layouts", "Paytables", "Rules submissions", "Terms and conditions")
 GROUPS = ("Awaiting decision", "Changes requested", "Drafts", "Approved")
 
 

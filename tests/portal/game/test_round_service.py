@@ -221,11 +221,12 @@ def test_round_statements_do_not_grow_with_the_number_of_wagers(
     ten = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
     play(funded_player, live_offering, one, key="warm-up-key")  # first use creates caches
     # SQLite, in a savepoint of the test's transaction (its two statements) around the
-    # ORM's 10: the locked wallet, the key, the offering, its listing and the account
-    # (§ 812a.4); the round, its bets, its ledger entries, the wallet and the account.
-    # PostgreSQL, a transaction of its own: BEGIN, the read (the account joined), the
-    # write, COMMIT.
-    statements = {"postgresql": 4, "sqlite": 12}[connection.vendor]
+    # ORM's 11: the locked wallet (with the player's standing), the key, the offering, its
+    # listing, the account (§ 812a.4) and the holder's terms in force with whether the
+    # player accepted them (§ 812a.5); the round, its bets, its ledger entries, the wallet
+    # and the account. PostgreSQL, a transaction of its own: BEGIN, the read (the account,
+    # the standing and the terms joined), the write, COMMIT.
+    statements = {"postgresql": 4, "sqlite": 13}[connection.vendor]
 
     with django_assert_num_queries(statements) as one_wager:
         play(funded_player, live_offering, one, key="one-wager-key")

@@ -16,9 +16,11 @@ from portal.compliance.selectors import jinzi_listing, offerings_with_parts
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 from portal.game.money.services.limit_changes import limit_set
+from portal.game.money.terms import TermsStanding, terms_accept
+from portal.game.money.terms import standing_of as terms_standing_of
 from portal.game.play import sql, store
 from portal.game.play.services import round_play
-from tests.portal.factories import make_user
+from tests.portal.factories import approved_terms, make_user
 from tests.portal.funding import wallet_top_up
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +48,7 @@ def test_every_field_said_to_be_written_is_in_the_write(model):
 @pytest.mark.postgres
 def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
     with transaction.atomic():
-        wallet, previous, offering, listing, moved, account = sql.read_for_round(
+        wallet, previous, offering, listing, moved, account, terms = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="no-round-yet-0001",
@@ -55,6 +57,7 @@ def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
     reference = offerings_with_parts().get(pk=live_offering.pk)
 
     assert (previous, moved) == (None, False)
+    assert terms == terms_standing_of(funded_player.pk, live_offering.holder_id)
     orm_wallet = Wallet.objects.get(player=funded_player)
     for name in sql.WALLET_READ:
         attname = Wallet._meta.get_field(name).attname
@@ -82,7 +85,7 @@ def test_814a2_the_read_brings_the_limits_in_force_in_its_one_statement(
         limit_set(player=funded_player, account_id=mine.pk, kind=kind, value=value)
 
     with transaction.atomic(), django_assert_num_queries(1):
-        *_, account = sql.read_for_round(
+        *_, account, _terms = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="no-round-yet-0002",
@@ -92,6 +95,28 @@ def test_814a2_the_read_brings_the_limits_in_force_in_its_one_statement(
 
     assert in_force == {"wager": 5_000, "time_day": 90}
     assert in_force == GamingAccount.objects.get(pk=mine.pk).limits  # as the ORM reads them
+
+
+@pytest.mark.postgres
+def test_812a5_the_read_gives_the_holders_terms_as_the_orm_reads_them(
+    funded_player, live_offering, manager_a, officer, holder_a
+):
+    def read():
+        with transaction.atomic():
+            *_, terms = sql.read_for_round(
+                connection,
+                player_id=funded_player.pk,
+                idempotency_key="no-round-yet-0003",
+                offering_id=live_offering.pk,
+            )
+        assert terms == terms_standing_of(funded_player.pk, holder_a.pk)
+        return terms
+
+    assert read() == TermsStanding(None, None, True)
+    in_force = approved_terms(manager_a, officer, holder_a)
+    assert read() == TermsStanding(in_force.pk, 1, False)
+    terms_accept(player=funded_player, holder_id=holder_a.pk, terms_id=in_force.pk)
+    assert read() == TermsStanding(in_force.pk, 1, True)
 
 
 class _Clock:

@@ -136,8 +136,8 @@ def _forgetting_the_key(monkeypatch):
     read = sql.read_for_round
 
     def stale(*args, **kwargs):
-        wallet, _, offering, listing, _, account = read(*args, **kwargs)
-        return wallet, None, offering, listing, False, account
+        wallet, _, offering, listing, _, account, terms = read(*args, **kwargs)
+        return wallet, None, offering, listing, False, account, terms
 
     monkeypatch.setattr(sql, "read_for_round", stale)
 

@@ -55,10 +55,9 @@ APPLIED_WITH_VOIDS = ["617a.6", "812a.7(a)(9)"]
 APPLIED_WITH_IMPACT = ["reading:supersede"]
 # Registered ahead of the issues that apply them (player protection, complaints, a suspended
 # table, software under approval, the filing package).
+# Applied by the players' registration and protection (issue 34): minimum-age,
+# exclusion-list-import, self-exclusion.
 PLANNED_READINGS = (
-    "reading:minimum-age",
-    "reading:exclusion-list-import",
-    "reading:self-exclusion",
     "reading:time-limit-sessions",
     "reading:play-notice",
     "reading:spend-limit-net",

@@ -128,6 +128,14 @@ NEW_ACTIONS = frozenset(
         # for a decision (f"{correction.kind}.{verb}", the verbs of the corrections'
         # workflow, portal.game.corrections.workflow).
         "void.propose",
+        # Players registered with a sealed identity (§ 812a.2; the demo's are set up verified),
+        # each holder's terms and conditions as a record (§ 811a.3) and the player's
+        # acceptance of the version in force (§ 812a.5).
+        "player.register",
+        "terms.create",
+        "terms.submit",
+        "terms.approve",
+        "account.terms_accept",
     }
 )
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from portal.access.policy import Action, require
+from portal.access.policy import Action, require, require_not_own
 from portal.audit.services import audit_record
 from portal.compliance.models import CertificateHolder
 from portal.core.errors import Conflict, ValidationFailed
@@ -74,6 +74,7 @@ def account_set_status(*, actor, account_id, status, reason) -> GamingAccount:
     always with the reason, audited with who did it."""
     account = account_or_404(account_id)
     require(actor, Action.RESTRICT_ACCOUNTS, account)
+    require_not_own(actor, player_id=account.player_id, message=msg.OWN_STATUS)
     if status not in AccountStatus.values:
         statuses = ", ".join(str(s.label) for s in AccountStatus)
         raise ValidationFailed.on("status", msg.STATUS_UNKNOWN.format(statuses=statuses))

@@ -9,11 +9,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from portal.access.policy import Action, require
+from portal.access.policy import Action, require, require_not_own
 from portal.audit.services import audit_record
 from portal.core.errors import ValidationFailed
-from portal.game.models import Deposit, DepositMethod, LedgerEntry, LedgerKind
-from portal.game.money import limits
+from portal.game.models import Deposit, DepositMethod, LedgerEntry, LedgerKind, Wallet
+from portal.game.money import limits, standing, terms
 from portal.game.money import messages as msg
 from portal.game.money.selectors import account_or_404, holder_or_404, locked
 from portal.game.money.services.accounts import (
@@ -83,6 +83,9 @@ def deposit_make(*, player, holder_id, amount, method, reference="") -> Deposit:
     demo = chosen == DepositMethod.DEMO  # no payment behind it, so nothing to refer to
     amount = checked_amount(amount, maximum=MAX_DEMO_TOP_UP if demo else MAX_AMOUNT)
     reference = checked_reference(reference, message=msg.REFERENCE_NEEDED, required=not demo)
+    # Before an account is opened: no new account for a player who may not deposit.
+    standing.refuse_money_in(Wallet.objects.filter(player=player).first(), at=timezone.now())
+    terms.refuse_unaccepted(terms.standing_of(player.pk, holder.pk), holder_name=holder.name)
     account = ensure_account(player, holder)
     return _deposit(player, account, amount, chosen, reference)
 
@@ -93,6 +96,7 @@ def deposit_record(*, actor, account_id, amount, method, reference) -> Deposit:
     recorded by its payments staff (§ 812a.7(a))."""
     account = account_or_404(account_id)
     require(actor, Action.PAY_OUT, account)
+    require_not_own(actor, player_id=account.player_id, message=msg.OWN_DEPOSIT)
     chosen = _method(actor, method, by_staff=True)
     amount = checked_amount(amount)
     reference = checked_reference(reference, message=msg.REFERENCE_NEEDED)
@@ -102,8 +106,12 @@ def deposit_record(*, actor, account_id, amount, method, reference) -> Deposit:
 @transaction.atomic
 def _deposit(actor, account, amount, method, reference) -> Deposit:
     wallet, account = locked(account.pk, account.player_id)
-    open_to_play_and_deposit(account)
     now = timezone.now()
+    standing.refuse_money_in(wallet, at=now)
+    terms.refuse_unaccepted(
+        terms.standing_of(account.player_id, account.holder_id), holder_name=account.holder.name
+    )
+    open_to_play_and_deposit(account)
     if method == DepositMethod.DEMO and account.balance + amount > MAX_DEMO_BALANCE:
         raise ValidationFailed.on("amount", msg.BALANCE_CAP.format(maximum=MAX_DEMO_BALANCE))
     limits.check_deposit(account, amount, at=now, promotional=method == DepositMethod.PROMOTIONAL)

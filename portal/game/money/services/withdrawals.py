@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from portal.access.policy import Action, require
+from portal.access.policy import Action, require, require_not_own
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict, NotFound, ValidationFailed
 from portal.core.money import dollars
@@ -117,6 +117,7 @@ def withdrawal_refuse(*, actor, withdrawal_id, reason) -> Withdrawal:
     """Payments staff refuse a request, saying why; the hold is released."""
     withdrawal = withdrawal_or_404(withdrawal_id)
     require(actor, Action.PAY_OUT, withdrawal.account)
+    require_not_own(actor, player_id=withdrawal.account.player_id, message=msg.OWN_WITHDRAWAL)
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 2000:
         raise ValidationFailed.on("reason", msg.REASON_NEEDED.format(clause="§ 812a.10"))
     decided = _pending_locked(withdrawal, "refused")
@@ -143,6 +144,7 @@ def withdrawal_pay(*, actor, withdrawal_id, payout_reference) -> Withdrawal:
     """Payments staff record the payout: the money leaves the account (a ledger entry)."""
     withdrawal = withdrawal_or_404(withdrawal_id)
     require(actor, Action.PAY_OUT, withdrawal.account)
+    require_not_own(actor, player_id=withdrawal.account.player_id, message=msg.OWN_WITHDRAWAL)
     reference = checked_reference(payout_reference, message=msg.PAYOUT_REFERENCE_NEEDED)
     decided = _pending_locked(withdrawal, "paid")
     withdrawal, account = decided.withdrawal, decided.account

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
-from portal.compliance.models import CertificateHolder
+from portal.compliance.models import CertificateHolder, RecordStatus, TermsAndConditions
 from portal.core.money import dollars
 from portal.core.pages import domain_errors
 from portal.game.forms import ServiceForm
@@ -228,5 +228,12 @@ def account(request: HttpRequest) -> HttpResponse:
         "failed": failed,
         "previous_session": session_before_this(request),
         "demo_method": demo_enabled(),
+        # § 812a.5: the holders' terms in force this player has yet to accept (one query).
+        "terms_to_accept": list(
+            TermsAndConditions.objects.filter(status=RecordStatus.APPROVED)
+            .exclude(acknowledgements__player=player)
+            .select_related("holder")
+            .order_by("holder__name")
+        ),
     }
     return render(request, "game/account.html", context, status=failed.status if failed else 200)

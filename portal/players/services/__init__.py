@@ -1,0 +1,2 @@
+"""The players app's writes: registration and verification (``registration``), exclusions
+(``exclusion``)."""

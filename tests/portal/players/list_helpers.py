@@ -1,0 +1,25 @@
+"""Files of the Board's list for the tests, in the layout docs/exclusion-list.md defines."""
+
+from __future__ import annotations
+
+from portal.players.models import ListKind
+from portal.players.services.exclusion_list import list_import
+
+HEADER = "surname,given_names,aliases,date_of_birth,ssn_last4,date_listed,period"
+
+
+def line(surname, given, born, *, aliases="", ssn="", listed="2026-11-01", period="life"):
+    return f"{surname},{given},{aliases},{born},{ssn},{listed},{period}"
+
+
+def full_edition(*lines: str) -> bytes:
+    return ("\n".join([HEADER, *lines]) + "\n").encode()
+
+
+def changes(*changed: tuple[str, str]) -> bytes:
+    rows = [f"{change},{row}" for change, row in changed]
+    return ("\n".join(["change," + HEADER, *rows]) + "\n").encode()
+
+
+def imported(officer, data: bytes, kind=ListKind.FULL_EDITION, name="board-list.csv"):
+    return list_import(actor=officer, data=data, file_name=name, kind=kind)
