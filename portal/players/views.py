@@ -45,28 +45,31 @@ def register(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("game:account")
     posted = Posted("register", RegisterForm(request.POST or None))
+    registered: list[PlayerFile] = []
     if request.method == "POST":
 
         def call(data: dict) -> str:
-            posted.result = player_register(
-                username=data["username"],
-                password=data["password"],
-                email=data["email"],
-                holder_id=data["holder"],
-                given_names=data["given_names"],
-                surname=data["surname"],
-                date_of_birth=data["date_of_birth"],
-                address=data["address"],
-                telephone=data["telephone"],
-                ssn_last4=data["ssn_last4"],
+            registered.append(
+                player_register(
+                    username=data["username"],
+                    password=data["password"],
+                    email=data["email"],
+                    holder_id=data["holder"],
+                    given_names=data["given_names"],
+                    surname=data["surname"],
+                    date_of_birth=data["date_of_birth"],
+                    address=data["address"],
+                    telephone=data["telephone"],
+                    ssn_last4=data["ssn_last4"],
+                )
             )
             return "registered"
 
         run(posted, call)
-        if posted.done:
+        if registered:
             login(
                 request,
-                posted.result.player,
+                registered[0].player,
                 backend="django.contrib.auth.backends.ModelBackend",
             )
             return redirect("players:welcome")

@@ -106,6 +106,9 @@ def _sealed_person(person: list_file.ListedPerson) -> str:
 class _Plan:
     additions: list[list_file.ListedPerson]
     removals: list[ListEntry]
+    # Listed again while a removal of them waited for its confirmation: the removal is
+    # withdrawn, the Board having the last word.
+    kept: list[ListEntry]
 
 
 def _plan(parsed: list_file.ListFile, current: dict[str, ListEntry]) -> _Plan:
@@ -113,15 +116,23 @@ def _plan(parsed: list_file.ListFile, current: dict[str, ListEntry]) -> _Plan:
         incoming = {person_key(p): p for p in parsed.people}
         additions = [p for key, p in incoming.items() if key not in current]
         removals = [e for key, e in current.items() if key not in incoming]
+        listed_again = [e for key, e in current.items() if key in incoming]
     else:
-        additions, removals = [], []
+        additions, removals, listed_again = [], [], []
         for person in parsed.people:
             key = person_key(person)
-            if person.change is list_file.Change.ADD and key not in current:
-                additions.append(person)
+            if person.change is list_file.Change.ADD:
+                if key in current:
+                    listed_again.append(current[key])
+                else:
+                    additions.append(person)
             elif person.change is list_file.Change.REMOVE and key in current:
                 removals.append(current[key])
-    return _Plan(additions, [e for e in removals if e.removal_asked_by_id is None])
+    return _Plan(
+        additions,
+        [e for e in removals if e.removal_asked_by_id is None],
+        [e for e in listed_again if e.removal_asked_by_id is not None],
+    )
 
 
 @transaction.atomic
@@ -162,7 +173,9 @@ def list_import(*, actor, data, file_name: str, kind, today: datetime.date | Non
     added = _add(record, plan.additions)
     for entry in plan.removals:
         entry.removal_asked_by = record
-    ListEntry.objects.bulk_update(plan.removals, ["removal_asked_by"])
+    for entry in plan.kept:
+        entry.removal_asked_by = None
+    ListEntry.objects.bulk_update([*plan.removals, *plan.kept], ["removal_asked_by"])
     excluded, reviews = _match(added, actor=actor, at=now, source=record)
     record.added = len(added)
     record.removals_asked = len(plan.removals)

@@ -236,3 +236,17 @@ def test_815a8_a_listed_person_cannot_register_and_is_told_nothing_of_the_list(o
         )
     assert str(refused.value) == msg.CANNOT_REGISTER
     assert AuditEvent.objects.filter(action="player.registration_refused").exists()
+
+
+def test_815a4_a_person_listed_again_before_their_removal_is_confirmed_stays_listed(
+    officer, officer2, other_player
+):
+    imported(officer, full_edition(OTHER))
+    imported(officer, changes(("remove", OTHER)), kind=ListKind.CHANGES)
+    assert ListEntry.objects.get().removal_asked_by is not None
+    imported(officer, full_edition(OTHER, line("Nobody", "Else", "1970-05-05")))
+    entry = ListEntry.objects.get(person_key=ListEntry.objects.order_by("pk").first().person_key)
+    assert entry.removal_asked_by is None  # the Board lists them again: nothing to confirm
+    with pytest.raises(Conflict):
+        service.list_removal_confirm(actor=officer2, entry_id=entry.pk)
+    assert Wallet.objects.get(player=other_player).excluded_since is not None
