@@ -32,7 +32,6 @@ import datetime
 import json
 import os
 import resource
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -270,8 +269,13 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="jinzi-bench-audit-"))
     env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
     env["JINZI_DEMO"] = "1"  # the demo data and the history generators are the demo app's
-    # DEBUG off needs a secret key; a bench makes its own unless one is given.
-    env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
+    # DEBUG off needs its secrets; a bench makes its own unless they are given.
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.stack import throwaway_secrets
+
+    for name, value in throwaway_secrets().items():
+        env.setdefault(name, value)
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     database = "PostgreSQL" if postgres else "SQLite (set DATABASE_URL for PostgreSQL)"

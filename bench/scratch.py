@@ -6,7 +6,6 @@ with a secret key made for the run unless one is given."""
 from __future__ import annotations
 
 import os
-import secrets
 import subprocess
 import sys
 import tempfile
@@ -21,7 +20,12 @@ def scratch_portal(name: str, **settings: str) -> Path:
     work = Path(tempfile.mkdtemp(prefix=f"jinzi-bench-{name}-"))
     env = dict(os.environ, JINZI_VAR_DIR=str(work), DJANGO_DEBUG="0", CELERY_BROKER_URL="")
     env["JINZI_DEMO"] = "1"  # the demo data and the history generators are the demo app's
-    env.setdefault("DJANGO_SECRET_KEY", "bench-only-" + secrets.token_urlsafe(40))
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.stack import throwaway_secrets
+
+    for name, value in throwaway_secrets().items():
+        env.setdefault(name, value)
     env.update(settings)
     for args in (("migrate", "--noinput", "-v0"), ("seed_demo",)):
         subprocess.run(

@@ -21,6 +21,7 @@ reliability tests (``tests/system/reliability/``) run on it.
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import http.client
 import json
@@ -155,19 +156,29 @@ class Cluster:
         self.close()
 
 
+def throwaway_secrets() -> dict[str, str]:
+    """The secrets a portal with DEBUG off refuses to start without, made for one run: the
+    secret key and the player file's sealing and index keys (docs/accounts.md)."""
+    return {
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "JINZI_PLAYER_FILE_KEYS": base64.urlsafe_b64encode(secrets.token_bytes(32)).decode(),
+        "JINZI_PLAYER_INDEX_KEY": secrets.token_urlsafe(48),
+    }
+
+
 def portal_environment(database_url: str, var_dir: Path) -> dict[str, str]:
-    """The environment of a production-like portal on ``database_url``: DEBUG off, a secret
-    key made for this run, only 127.0.0.1 allowed, tasks in-process, files in ``var_dir``."""
+    """The environment of a production-like portal on ``database_url``: DEBUG off, secrets
+    made for this run, only 127.0.0.1 allowed, tasks in-process, files in ``var_dir``."""
     env = dict(os.environ)
     env.update(
         DATABASE_URL=database_url,
         DJANGO_SETTINGS_MODULE="portal.settings",
         DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
         DJANGO_ALLOWED_HOSTS="127.0.0.1",
         JINZI_VAR_DIR=str(var_dir),
         CELERY_BROKER_URL="",
         JINZI_LOG_LEVEL="WARNING",
+        **throwaway_secrets(),
     )
     for name in ("JINZI_MEDIA_ROOT", "JINZI_REPORTS_DIR", "CELERY_RESULT_BACKEND"):
         env.pop(name, None)
