@@ -7,10 +7,8 @@ from __future__ import annotations
 import pytest
 
 from portal.core.errors import NotPermitted
-from portal.players.services.registration import player_register
-from tests.portal.factories import PASSWORD
 from tests.portal.notifications.helpers import dispatch_twice, settle, told
-from tests.portal.players.list_helpers import full_edition, imported, line
+from tests.portal.players.list_helpers import full_edition, imported, line, register
 
 pytestmark = pytest.mark.django_db
 
@@ -35,17 +33,7 @@ def test_815a4_officers_are_told_of_a_listed_persons_refused_registration(
     imported(officer, full_edition(line("Rivera", "Ana", "1988-08-08")))
     settle()
     with pytest.raises(NotPermitted):  # the neutral refusal
-        player_register(
-            username="ana",
-            password=PASSWORD,
-            email="ana@example.com",
-            holder_id=holder_a.pk,
-            given_names="Ana",
-            surname="Rivera",
-            date_of_birth="1988-08-08",
-            address="1 Main St",
-            telephone="215 555 0111",
-        )
+        register(holder_a, "ana", "Ana", "Rivera", "1988-08-08")
     dispatch_twice()
     assert set(told("registration_refused")) == {"officer", "officer2"}
 

@@ -1,9 +1,12 @@
-"""Files of the Board's list for the tests, in the layout docs/exclusion-list.md defines."""
+"""What the players' tests share: a registration's details, and files of the Board's list in
+the layout docs/exclusion-list.md defines."""
 
 from __future__ import annotations
 
 from portal.players.models import ListKind
 from portal.players.services.exclusion_list import list_import
+from portal.players.services.registration import player_register
+from tests.portal.factories import PASSWORD
 
 HEADER = "surname,given_names,aliases,date_of_birth,ssn_last4,date_listed,period"
 
@@ -23,3 +26,20 @@ def changes(*changed: tuple[str, str]) -> bytes:
 
 def imported(officer, data: bytes, kind=ListKind.FULL_EDITION, name="board-list.csv"):
     return list_import(actor=officer, data=data, file_name=name, kind=kind)
+
+
+def register(holder, username: str, given: str, surname: str, born: str, **overrides):
+    """``player_register`` with a person's name and date of birth, the rest made up."""
+    values = {
+        "username": username,
+        "password": PASSWORD,
+        "email": f"{username}@example.com",
+        "holder_id": holder.pk,
+        "given_names": given,
+        "surname": surname,
+        "date_of_birth": born,
+        "address": "1 Main St, Harrisburg, PA 17101",
+        "telephone": "215 555 0111",
+    }
+    values.update(overrides)
+    return player_register(**values)

@@ -25,11 +25,10 @@ from portal.players.models import (
     ReviewOutcome,
 )
 from portal.players.services import exclusion_list as service
-from portal.players.services.registration import player_register
 from tests.portal.factories import PASSWORD, sign_in
 from tests.portal.game.account_helpers import nothing_moved
 from tests.portal.game.conftest import TEN_STRAIGHTS, play_round
-from tests.portal.players.list_helpers import changes, full_edition, imported, line
+from tests.portal.players.list_helpers import changes, full_edition, imported, line, register
 
 pytestmark = pytest.mark.django_db
 
@@ -171,18 +170,7 @@ def test_815a4_a_self_exclusion_ended_does_not_lift_the_boards_entry(officer, ot
 
 @pytest.mark.clause("reading:exclusion-list-import", kind="proves")
 def test_815a4_conflicting_ssn_digits_go_to_review_rather_than_deciding_alone(officer, holder_a):
-    player_register(
-        username="ssn",
-        password=PASSWORD,
-        email="ssn@example.com",
-        holder_id=holder_a.pk,
-        given_names="Pat",
-        surname="Lee",
-        date_of_birth="1975-03-03",
-        address="1 Main St",
-        telephone="215 555 0111",
-        ssn_last4="1111",
-    )
+    register(holder_a, "ssn", "Pat", "Lee", "1975-03-03", ssn_last4="1111")
     record = imported(officer, full_edition(line("Lee", "Pat", "1975-03-03", ssn="2222")))
     assert record.players_excluded == 0
     review = ListReview.objects.get()
@@ -223,17 +211,7 @@ def test_815a4_a_near_match_goes_to_review_and_can_be_cleared(officer, other_pla
 def test_815a8_a_listed_person_cannot_register_and_is_told_nothing_of_the_list(officer, holder_a):
     imported(officer, full_edition(line("Rivera", "Ana", "1988-08-08", aliases="Ann Rivers")))
     with pytest.raises(NotPermitted) as refused:
-        player_register(
-            username="ana",
-            password=PASSWORD,
-            email="ana@example.com",
-            holder_id=holder_a.pk,
-            given_names="Ann",
-            surname="Rivers",
-            date_of_birth="1988-08-08",
-            address="1 Main St",
-            telephone="215 555 0111",
-        )
+        register(holder_a, "ana", "Ann", "Rivers", "1988-08-08")
     assert str(refused.value) == msg.CANNOT_REGISTER
     assert AuditEvent.objects.filter(action="player.registration_refused").exists()
 
