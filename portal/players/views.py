@@ -28,12 +28,12 @@ from portal.players import messages as msg
 from portal.players.forms import RegisterForm, SelfExcludeForm, VerifyForm
 from portal.players.models import PlayerFile, VerificationMethod
 from portal.players.services.exclusion import in_force, self_exclusion_request
-from portal.players.services.registration import (
+from portal.players.services.registration import player_register
+from portal.players.services.verification import (
     identity_read,
     identity_verify,
     may_see_identity,
     player_file_or_404,
-    player_register,
 )
 
 WAITING_SHOWN = 200

@@ -1,4 +1,4 @@
-"""Registration (§ 812a.2) and identity verification (§ 812a.2(c)).
+"""Registration (§ 812a.2); its verification is ``verification``'s (§ 812a.2(c)).
 
 A person registers with their legal name, date of birth, residential address, email and
 telephone (the SSN's last four digits if they choose, § 812a.2(b)(3)) and the holder they
@@ -21,15 +21,14 @@ from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from portal.access.policy import Action, require
-from portal.access.roles import Role, has_role, holder_id_of
+from portal.access.roles import Role
 from portal.accounts.services import staff_user_create
 from portal.audit.services import audit_record
 from portal.compliance.models import CertificateHolder
-from portal.core.errors import NotFound, NotPermitted, ValidationFailed
-from portal.core.padates import pa_time, pa_today
+from portal.core.errors import NotPermitted, ValidationFailed
+from portal.core.padates import pa_today
 from portal.core.validation import MAX_ID
-from portal.game.models import GamingAccount, Wallet
+from portal.game.models import Wallet
 from portal.game.money.selectors import wallet_for
 from portal.game.money.services.accounts import ensure_account
 from portal.players import messages as msg
@@ -40,7 +39,6 @@ from portal.players.services import exclusion_list
 MINIMUM_AGE = 21  # reading:minimum-age
 MAX_NAME = 100
 MAX_ADDRESS = 300
-MAX_REFERENCE = 100
 IDENTITY_FIELDS = (
     "given_names",
     "surname",
@@ -324,116 +322,6 @@ def player_set_up_verified(*, player, identity: Identity | None = None) -> Playe
             "fields_given": [f for f in IDENTITY_FIELDS if getattr(identity, f)],
             "verified": True,
             "method": VerificationMethod.SETUP.value,
-        },
-    )
-    return player_file
-
-
-def player_file_or_404(player_id) -> PlayerFile:
-    if type(player_id) is not int or not 0 < player_id <= MAX_ID:
-        raise NotFound(msg.NO_SUCH_PLAYER.format(id=player_id))
-    found = PlayerFile.objects.select_related("player", "verified_by").filter(player_id=player_id)
-    player_file = found.first()
-    if player_file is None:
-        raise NotFound(msg.NO_SUCH_PLAYER.format(id=player_id))
-    return player_file
-
-
-def may_see_identity(user, player_file: PlayerFile) -> bool:
-    """The player themselves; compliance officers and auditors; payments staff of a holder
-    the player holds an account with (§ 812a.2(d): nobody else, never in reports)."""
-    if user.pk == player_file.player_id:
-        return True
-    if has_role(user, Role.COMPLIANCE) or has_role(user, Role.AUDITOR) or user.is_superuser:
-        return True
-    if has_role(user, Role.PAYMENTS):
-        return GamingAccount.objects.filter(
-            player_id=player_file.player_id, holder_id=holder_id_of(user)
-        ).exists()
-    return False
-
-
-def identity_read(*, actor, player_id) -> tuple[PlayerFile, dict]:
-    """The player file opened for ``actor`` (404 to anyone who may not see it); each
-    reading is audited, saying who read whose file, never what it holds."""
-    player_file = player_file_or_404(player_id)
-    if not may_see_identity(actor, player_file):
-        raise NotFound(msg.NO_SUCH_PLAYER.format(id=player_id))
-    with transaction.atomic():
-        audit_record(
-            actor=actor,
-            action="player.identity_view",
-            object_type="player",
-            object_id=player_file.player_id,
-        )
-    return player_file, sealing.unseal(player_file.sealed)
-
-
-def _verifier_may(actor, player_file: PlayerFile) -> None:
-    if actor.pk == player_file.player_id:
-        raise NotPermitted(msg.OWN_IDENTITY)
-    if has_role(actor, Role.COMPLIANCE) or actor.is_superuser:
-        return
-    require(actor, Action.PAY_OUT, holder_id=_payments_holder(actor, player_file))
-
-
-def _payments_holder(actor, player_file: PlayerFile) -> int | None:
-    """The actor's holder when the player holds an account there; else the player's first
-    holder (so the policy refuses another holder's staff in its own words)."""
-    holders = list(
-        GamingAccount.objects.filter(player_id=player_file.player_id)
-        .order_by("pk")
-        .values_list("holder_id", flat=True)
-    )
-    own = holder_id_of(actor)
-    return own if own in holders else (holders[0] if holders else None)
-
-
-@transaction.atomic
-def identity_verify(*, actor, player_id, method, document_reference) -> PlayerFile:
-    """Record that ``actor`` verified the player's identity, how, and on what document."""
-    player_file = player_file_or_404(player_id)
-    if not may_see_identity(actor, player_file) and actor.pk != player_file.player_id:
-        raise NotFound(msg.NO_SUCH_PLAYER.format(id=player_id))
-    _verifier_may(actor, player_file)
-    if method not in VerificationMethod.values or method == VerificationMethod.SETUP:
-        methods = ", ".join(
-            str(m.label).lower() for m in VerificationMethod if m != VerificationMethod.SETUP
-        )
-        raise ValidationFailed.on("method", msg.METHOD_UNKNOWN.format(methods=methods))
-    reference = document_reference.strip() if isinstance(document_reference, str) else ""
-    if not reference or len(reference) > MAX_REFERENCE:
-        raise ValidationFailed.on("document_reference", msg.REFERENCE_NEEDED)
-    wallet = Wallet.objects.select_for_update().get(player_id=player_file.player_id)
-    player_file = PlayerFile.objects.select_for_update().get(pk=player_file.pk)
-    if player_file.verified_at is not None:
-        raise ValidationFailed.on(
-            "method",
-            msg.ALREADY_VERIFIED.format(when=f"{pa_time(player_file.verified_at):%d %B %Y}"),
-        )
-    now = timezone.now()
-    identity = sealing.unseal(player_file.sealed)
-    identity["document_reference"] = reference
-    player_file.sealed = sealing.seal(identity)
-    player_file.verified_at = now
-    player_file.verified_by = actor
-    player_file.verification_method = method
-    player_file.save(
-        update_fields=["sealed", "verified_at", "verified_by", "verification_method", "updated_at"]
-    )
-    wallet.identity_verified_at = now
-    wallet.save(update_fields=["identity_verified_at", "updated_at"])
-    audit_record(
-        actor=actor,
-        action="player.identity_verify",
-        object_type="player",
-        object_id=player_file.player_id,
-        before={"verified": False},
-        after={
-            "verified": True,
-            "verified_by": actor.pk,
-            "method": method,
-            "fields_changed": ["document_reference"],
         },
     )
     return player_file

@@ -18,11 +18,8 @@ from portal.game.models import GamingAccount, Wallet
 from portal.players import messages as msg
 from portal.players import sealing
 from portal.players.models import PlayerFile, VerificationMethod
-from portal.players.services.registration import (
-    identity_read,
-    identity_verify,
-    player_register,
-)
+from portal.players.services.registration import player_register
+from portal.players.services.verification import identity_read, identity_verify
 from tests.portal.factories import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
