@@ -28,7 +28,7 @@ from portal.game.api_fields import (
     enum_schema,
 )
 from portal.game.corrections.presenters import correction_data
-from portal.game.corrections.selectors import corrections_visible_to
+from portal.game.corrections.selectors import corrections_visible_to, may_see_corrections
 from portal.game.corrections.services import SERVICES, correction_propose
 from portal.game.corrections.workflow import WORKFLOW
 from portal.game.models import CorrectionKind, CorrectionStatus, RoundCorrection
@@ -264,12 +264,15 @@ class CorrectionViewSet(DecisionActions, ApiViewSet):
         if getattr(self, "swagger_fake_view", False):  # schema generation
             return RoundCorrection.objects.none()
         user = self.request.user
+        # Staff: the pages' own rule (every holder's, or a supervisor's own holder's).
+        staff = corrections_visible_to(user) if may_see_corrections(user) else None
         if may(user, Action.PLAY):
             mine = RoundCorrection.objects.select_related(
                 "account__holder", "account__player", "proposed_by", "decided_by"
-            )
-            return mine.filter(account__player=user).order_by("-pk")
-        # Staff: the pages' own rule (every holder's, or a supervisor's own holder's).
+            ).filter(account__player=user)
+            if staff is not None:  # a member of staff who also plays: both
+                mine = mine | staff
+            return mine.order_by("-pk")
         return corrections_visible_to(user).order_by("-pk")
 
     @extend_schema(

@@ -492,6 +492,22 @@ def test_617a6_a_supervisor_may_not_propose_a_void_of_their_own_round_through_th
     assert api_refusal(answer) == OWN_VOID
 
 
+def test_617a6_a_supervisor_who_plays_proposes_another_players_void_through_the_api(
+    api_as, playing_supervisor, own_round, others_round
+):
+    """As staff they see the corrections of their holder's rounds beside their own: the
+    proposal is answered with what was stored, and listed with theirs."""
+    client = api_as(playing_supervisor)
+    body = {"round": others_round.pk, "kind": "void", "reason": REASON}
+    answer = client.post("/api/corrections/", body, format="json")
+
+    assert answer.status_code == 201, answer.content
+    proposed = RoundCorrection.objects.get()
+    assert answer.json()["id"] == proposed.pk
+    listed = {row["id"] for row in client.get("/api/corrections/").json()["results"]}
+    assert proposed.pk in listed
+
+
 def test_812a7_a_9_a_supervisor_may_not_propose_an_adjustment_of_their_own_round_through_the_api(
     api_as, playing_supervisor, own_round
 ):
