@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import jinzi  # noqa: E402
-from portal.game.money.messages import INSUFFICIENT  # noqa: E402
+from portal.game.play.messages import INSUFFICIENT  # noqa: E402
 from tests.stack import (  # noqa: E402
     Client,
     Cluster,
