@@ -4,10 +4,12 @@ the voids and adjustments of rounds (``corrections``).
 Django finds an app's models in its ``models`` module; this package names them there."""
 
 from portal.game.models.accounts import (
+    CORRECTION_KINDS,
     CREDITS,
     DEBITS,
     MAX_LIMIT,
     MAX_MINUTES,
+    ROUND_ENTRY_KINDS,
     AccountLimit,
     AccountStatus,
     Deposit,
@@ -27,6 +29,7 @@ from portal.game.models.corrections import CorrectionKind, CorrectionStatus, Rou
 from portal.game.models.records import Bet, Round, RoundStatus
 
 __all__ = [
+    "CORRECTION_KINDS",
     "CREDITS",
     "DEBITS",
     "MAX_LIMIT",
@@ -44,6 +47,7 @@ __all__ = [
     "LimitKind",
     "Period",
     "PlaySession",
+    "ROUND_ENTRY_KINDS",
     "Round",
     "RoundCorrection",
     "RoundStatus",

@@ -334,6 +334,17 @@ class LedgerKind(models.TextChoices):
     ADJUSTMENT_DEBIT = "adjust_debit", "Adjustment debited"
 
 
+# A void's and an adjustment's entries: each names its round.
+CORRECTION_KINDS = (
+    LedgerKind.VOID_STAKES,
+    LedgerKind.VOID_RETURNS,
+    LedgerKind.ADJUSTMENT_CREDIT,
+    LedgerKind.ADJUSTMENT_DEBIT,
+)
+# The entries that belong to a round: those it wrote when played, and its corrections'. The
+# money they moved is what a spend limit counts (reading:spend-limit-net).
+ROUND_ENTRY_KINDS = (LedgerKind.STAKE, LedgerKind.RETURN, *CORRECTION_KINDS)
+
 CREDITS = ("return", "top_up", "deposit", "carried_in", "void_stakes", "adjust_credit")
 DEBITS = ("stake", "withdrawal", "carried_out", "void_returns", "adjust_debit")
 

@@ -7,8 +7,9 @@ and the checks a deposit and a round pass before any money moves.
   period has ended, then takes effect when the player confirms it again
   (reading:limit-raises).
 - Periods are Pennsylvania dates (reading:pennsylvania-dates): the day from 00:00, the week
-  from Monday, the month from the 1st; spend is the rounds' stakes less their returns, and
-  time the day's signed-in time (reading:limit-periods).
+  from Monday, the month from the 1st; spend is the money the rounds moved, stakes less
+  returns with their voids and adjustments (reading:spend-limit-net), and time the day's
+  signed-in time (reading:limit-periods).
 - A refusal names the limit and when it resets. A round already started finishes: the
   checks run before the draw and never after.
 
@@ -30,11 +31,11 @@ from portal.core.errors import Conflict, ValidationFailed
 from portal.core.money import dollars
 from portal.core.padates import day_starts, pa_date, pa_time
 from portal.game.models import (
+    ROUND_ENTRY_KINDS,
     Deposit,
     DepositMethod,
     GamingAccount,
     LedgerEntry,
-    LedgerKind,
     LimitKind,
     Period,
     PlaySession,
@@ -120,10 +121,12 @@ def _deposited(account: GamingAccount, start: Instant, end: Instant) -> int:
 
 
 def _spent(account: GamingAccount, start: Instant, end: Instant) -> int:
-    """What the account's rounds staked less what they returned from ``start`` to ``end``."""
+    """The net money the account's rounds lost from ``start`` to ``end``, as it moved
+    (reading:spend-limit-net): stakes less returns, with each void and adjustment counted
+    when it was applied. What a void could not collect moved nothing, so it is no loss."""
     net = LedgerEntry.objects.filter(
         account=account,
-        kind__in=(LedgerKind.STAKE, LedgerKind.RETURN),
+        kind__in=ROUND_ENTRY_KINDS,
         created_at__gte=start,
         created_at__lt=end,
     ).aggregate(net=Sum("amount"))["net"]

@@ -39,6 +39,8 @@ from portal.game.ledger import (
     running_problem,
 )
 from portal.game.models import (
+    CORRECTION_KINDS,
+    ROUND_ENTRY_KINDS,
     GamingAccount,
     LedgerEntry,
     LedgerKind,
@@ -64,16 +66,8 @@ from portal.integrity.records.report import (
 STAKE, RETURN, TOP_UP = LedgerKind.STAKE, LedgerKind.RETURN, LedgerKind.TOP_UP
 DEPOSIT, WITHDRAWAL = LedgerKind.DEPOSIT, LedgerKind.WITHDRAWAL
 CARRIED_OUT, CARRIED_IN = LedgerKind.CARRIED_OUT, LedgerKind.CARRIED_IN
-# A void's and an adjustment's entries: each names its round (checked against its
-# correction in ``portal.integrity.records.voids_and_adjustments``).
-CORRECTION_KINDS = (
-    LedgerKind.VOID_STAKES,
-    LedgerKind.VOID_RETURNS,
-    LedgerKind.ADJUSTMENT_CREDIT,
-    LedgerKind.ADJUSTMENT_DEBIT,
-)
-# The entries that belong to a round: those it wrote when played, and its corrections'.
-ROUND_ENTRY_KINDS = (STAKE, RETURN, *CORRECTION_KINDS)
+# A void's and an adjustment's entries (CORRECTION_KINDS) each name their round, checked
+# against its correction in ``portal.integrity.records.voids_and_adjustments``.
 # Kinds that always move a holder account's money, and those of the single wallet only.
 ACCOUNT_KINDS = (DEPOSIT, WITHDRAWAL, CARRIED_IN, *CORRECTION_KINDS)
 WALLET_KINDS = (TOP_UP, CARRIED_OUT)

@@ -25,13 +25,13 @@ from django.db.models.functions import Cast
 
 from portal.audit.models import AuditEvent
 from portal.game.models import (
+    CORRECTION_KINDS,
     CorrectionKind,
     CorrectionStatus,
     LedgerEntry,
     LedgerKind,
     RoundCorrection,
 )
-from portal.integrity.records.money import CORRECTION_KINDS
 from portal.integrity.records.report import CHUNK, RecordsReport, first_of, merged
 
 VOID_CLAUSE = "§ 617a.6"

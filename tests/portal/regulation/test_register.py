@@ -56,11 +56,10 @@ APPLIED_WITH_IMPACT = ["reading:supersede"]
 # Registered ahead of the issues that apply them (player protection, complaints, a suspended
 # table, software under approval, the filing package).
 # Applied by the players' registration and protection (issue 34): minimum-age,
-# exclusion-list-import, self-exclusion.
+# exclusion-list-import, self-exclusion; and spend-limit-net, with the limits (issue 35).
 PLANNED_READINGS = (
     "reading:time-limit-sessions",
     "reading:play-notice",
-    "reading:spend-limit-net",
     "reading:adjustment-grounds",
     "reading:complaint-number",
     "reading:corrections-compose",
