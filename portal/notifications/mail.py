@@ -8,6 +8,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from portal.access.roles import Role, has_role
+from portal.core.responsible_gaming import HELP_MESSAGE
 from portal.notifications.models import Channel, Outbox
 
 SIGNATURE = "Jinzi Roulette back office"
@@ -24,12 +26,13 @@ def absolute(link: str) -> str:
     return settings.JINZI_SITE_URL.rstrip("/") + "/" + link.lstrip("/")
 
 
-def _text(row: Outbox, items: list[dict], preferences: str) -> str:
+def _text(row: Outbox, items: list[dict], preferences: str, help_line: str) -> str:
     if row.channel == Channel.DIGEST:
         parts = [f"{item['subject']}\n{item['body']}\n{absolute(item['link'])}" for item in items]
         text = "\n\n".join(parts)
     else:
         text = f"{row.body}\n\nOpen it: {absolute(row.link)}"
+    text = f"{help_line}\n\n{text}" if help_line else text
     return (
         f"{text}\n\n-- \n{SIGNATURE}\nChoose which notifications you get by email: {preferences}\n"
     )
@@ -41,7 +44,9 @@ def message_for(row: Outbox) -> EmailMultiAlternatives:
         raise NoAddress("the recipient has no email address")
     preferences = absolute(reverse("notifications:preferences"))
     items = [{**item, "url": absolute(item["link"])} for item in (row.items or [])]
-    text = _text(row, items, preferences)
+    # § 814a.1(b): what a player is sent carries the help line too.
+    help_line = HELP_MESSAGE if has_role(row.recipient, Role.PLAYER) else ""
+    text = _text(row, items, preferences, help_line)
     html = render_to_string(
         "notifications/email.html",
         {
@@ -52,6 +57,7 @@ def message_for(row: Outbox) -> EmailMultiAlternatives:
             "digest": row.channel == Channel.DIGEST,
             "preferences": preferences,
             "signature": SIGNATURE,
+            "help_line": help_line,
         },
     )
     message = EmailMultiAlternatives(

@@ -12,10 +12,7 @@ import pytest
 from django.apps import apps
 from django.contrib.contenttypes.models import ContentType
 
-from portal.access.roles import Role
-from portal.game.corrections.services import correction_propose
-from tests.portal.access.world import ROLES, WORLD_CHART, build_world, concrete_path, routes
-from tests.portal.factories import make_user
+from tests.portal.access.world import ROLES, WORLD_CHART, concrete_path, routes
 
 # Which world object fills a route's <pk>, by route-name prefix (first match wins).
 OBJECT_FOR = (
@@ -243,18 +240,6 @@ EXPECTED["terms-amend"] = ("403 403 405 405 405 405 405", "403 403 403 409 404 4
 
 SITE_ROUTES = [route for route in routes() if not route.is_admin]
 ADMIN_ROUTES = [route for route in routes() if route.is_admin]
-
-
-@pytest.fixture
-def world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser):
-    world = build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, superuser)
-    # A void of the world's round waiting for a decision, proposed by a supervisor of holder
-    # A who is none of the roles walked: each role's answer is its own, never four-eyes'.
-    proposer = make_user("supervisor_world", Role.SUPERVISOR, holder_a)
-    world["correction"] = correction_propose(
-        actor=proposer, round_id=world["round"].pk, kind="void", reason="The world's void"
-    )
-    return world
 
 
 def _statuses(client, world, path: str, method: str) -> str:
