@@ -21,8 +21,22 @@ STATUS_WORDS = {
 }
 
 
-def status_words(account: GamingAccount) -> str:
-    """The account's status in plain words, as the player and staff read it."""
+PAUSED_WORDS = (
+    "Paused by you until {until} (§ 814a.2): no play and no deposits; you can still withdraw "
+    "your balance."
+)
+
+
+def status_words(account: GamingAccount, at: datetime.datetime | None = None) -> str:
+    """The account's status in plain words, as the player and staff read it: an open account
+    the player paused says so until the pause ends."""
+    if (
+        account.status == AccountStatus.OPEN
+        and at is not None
+        and account.paused_until is not None
+        and at < account.paused_until
+    ):
+        return PAUSED_WORDS.format(until=when(account.paused_until))
     return STATUS_WORDS[AccountStatus(account.status)]
 
 

@@ -32,6 +32,7 @@ from portal.game.corrections.selectors import (
 )
 from portal.game.corrections.services import correction_propose
 from portal.game.models import CorrectionKind, GamingAccount
+from portal.game.money.play_state import refusals_by_holder
 from portal.game.pages import Posted, player_of, posted_action, run
 from portal.game.play import presenters, selectors
 from portal.game.play.filtersets import RECENT_GAMES_COLUMNS, PlayerRoundFilter, RoundFilter
@@ -42,11 +43,20 @@ from portal.game.rounds import round_data, rounds_with_detail
 @login_required
 @require_GET
 def tables(request: HttpRequest) -> HttpResponse:
-    player_of(request)
+    player = player_of(request)
     now = timezone.now()
+    found = list(selectors.open_tables())
+    holders = list({offering.holder_id: offering.holder for offering, _ in found}.values())
+    # Where the player may not play now, why: said before they open the table.
+    refused = refusals_by_holder(player, holders, at=now)
     rows = [
-        (offering, liveness, presenters.closed_sentence(offering, liveness, at=now))
-        for offering, liveness in selectors.open_tables()
+        (
+            offering,
+            liveness,
+            presenters.closed_sentence(offering, liveness, at=now),
+            refused.get(offering.holder_id, ""),
+        )
+        for offering, liveness in found
     ]
     return render(request, "game/tables.html", {"tables": rows})
 
@@ -62,6 +72,8 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     now = timezone.now()
     liveness = offering_is_live(offering, at=now, listing=listing)
     wheel = offering.layout.wheel()
+    # Why this player may not bet here now (betting is then not offered), or "".
+    refused = refusals_by_holder(player, [offering.holder], at=now).get(offering.holder_id, "")
     context = {
         "offering": offering,
         "liveness": liveness,
@@ -72,8 +84,9 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         "account": GamingAccount.objects.filter(player=player, holder=offering.holder).first(),
         "recent": selectors.recent_rounds(player, 5),
         "columns": RECENT_GAMES_COLUMNS,
+        "refused": refused,
     }
-    if liveness.live and listing is not None:
+    if liveness.live and listing is not None and not refused:
         cells = presenters.table_cells(wheel)
         context.update(
             grid_cells=[c for c in cells if c.shape != "outside" or c.row != 11],

@@ -186,7 +186,7 @@ def _account_views(player, accounts, failed: Posted | None) -> list[AccountView]
         shown.append(
             AccountView(
                 account=account,
-                status=presenters.status_words(account),
+                status=presenters.status_words(account, now),
                 paused=when(account.paused_until)
                 if account.paused_until and account.paused_until > now
                 else "",

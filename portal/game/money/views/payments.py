@@ -216,7 +216,7 @@ def player_account(request: HttpRequest, pk: int) -> HttpResponse:
     user = request.user
     context = {
         "account": account,
-        "status_words": presenters.status_words(account),
+        "status_words": presenters.status_words(account, timezone.now()),
         "movements": statements.latest_movements(account, MOVEMENTS_SHOWN),
         "withdrawals": account.withdrawals.select_related("decided_by").order_by("-pk")[:25],
         "deposits": Deposit.objects.filter(account=account)

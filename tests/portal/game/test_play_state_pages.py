@@ -1,0 +1,65 @@
+"""A player who may not play at a holder now is told so before building a bet: on My account,
+on the tables list and on the table page, where betting is not offered, each with the reason
+a round would give (§ 814a.2 pause, § 812a.12 suspension, § 812a.2 identity)."""
+
+from __future__ import annotations
+
+import pytest
+
+from portal.game.models import AccountStatus, Wallet
+from portal.game.money import standing
+from portal.game.money.services.accounts import account_set_status
+from portal.game.money.services.limit_changes import pause_play
+
+pytestmark = pytest.mark.django_db
+
+SPIN = "Confirm bets and spin"
+
+
+def _pages(client, offering) -> tuple[str, str, str]:
+    return (
+        client.get("/play/account/").content.decode(),
+        client.get("/play/").content.decode(),
+        client.get(f"/play/{offering.pk}/").content.decode(),
+    )
+
+
+def test_814a2_a_paused_account_says_so_everywhere_and_offers_no_bet(
+    client, account_a, live_offering
+):
+    client.force_login(account_a.player)
+    _account, tables, table = _pages(client, live_offering)
+    assert SPIN in table and "Not for you now" not in tables
+    pause_play(player=account_a.player, account_id=account_a.pk, hours=2)
+    account, tables, table = _pages(client, live_offering)
+    assert "Paused by you until" in account
+    assert "Open: you may deposit, play and withdraw." not in account
+    assert "Not for you now" in tables and "you suspended your own play" in tables
+    assert "You cannot bet here now" in table and SPIN not in table
+
+
+def test_812a12_a_suspended_account_says_so_on_the_tables(
+    client, account_a, live_offering, payments_a
+):
+    account_set_status(
+        actor=payments_a, account_id=account_a.pk, status=AccountStatus.SUSPENDED, reason="KYC"
+    )
+    client.force_login(account_a.player)
+    _account, tables, table = _pages(client, live_offering)
+    assert "suspended by the holder" in tables
+    assert "You cannot bet here now" in table and SPIN not in table
+
+
+def test_812a2_an_unverified_player_is_told_on_the_tables_why_not(client, account_a, live_offering):
+    Wallet.objects.filter(player=account_a.player).update(identity_verified_at=None)
+    client.force_login(account_a.player)
+    _account, tables, table = _pages(client, live_offering)
+    assert standing.NOT_VERIFIED.split(";")[0] in tables
+    assert SPIN not in table
+
+
+def test_814a2_suspending_ones_play_asks_for_a_confirmation_first(client, account_a):
+    client.force_login(account_a.player)
+    page = client.get("/play/account/").content.decode()
+    assert "compliance/confirm.js" in page
+    assert 'data-confirm="Suspend your play with' in page
