@@ -44,12 +44,12 @@ def test_history_shows_the_last_games_with_a_constant_number_of_queries(
     client.force_login(funded_player)
     _play(funded_player, live_offering, 0)
     # session, user, roles and holder (sign-in), wallet, the tables played (the filter's
-    # choices), the count of games and one page of them
-    with django_assert_num_queries(7) as one:
+    # choices), the count of games and one page of them, the frame's unread notifications
+    with django_assert_num_queries(8) as one:
         client.get("/play/history/")
     for n in range(1, 12):
         _play(funded_player, live_offering, n)
-    with django_assert_num_queries(7) as many:
+    with django_assert_num_queries(8) as many:
         page = client.get("/play/history/").content.decode()
 
     assert len(one.captured_queries) == len(many.captured_queries)

@@ -63,3 +63,18 @@ def test_814a2_suspending_ones_play_asks_for_a_confirmation_first(client, accoun
     page = client.get("/play/account/").content.decode()
     assert "compliance/confirm.js" in page
     assert 'data-confirm="Suspend your play with' in page
+
+
+def test_the_players_frame_links_the_inbox_with_its_unread_count(client, account_a):
+    from portal.notifications.models import Notification
+
+    client.force_login(account_a.player)
+    page = client.get("/play/").content.decode()
+    assert 'href="/notifications/"' in page and "unread" not in page
+    Notification.objects.create(
+        recipient=account_a.player, kind="money", key="k1", subject="Hi", body="Deposit", link="/"
+    )
+    page = client.get("/play/").content.decode()
+    assert "Notifications (1 unread)" in page
+    inbox = client.get("/notifications/").content.decode()
+    assert 'class="game-site"' in inbox  # the player's own frame

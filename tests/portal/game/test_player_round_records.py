@@ -81,8 +81,9 @@ def test_the_round_pages_run_a_pinned_number_of_queries(
     client.force_login(funded_player)
 
     # session, user, roles and holder (sign-in), the round with its offering and the three
-    # records it names, its bets; "is it the latest" for a replay by id
-    expected = 6 if url == "/play/rounds/{pk}/replay/" else 5
+    # records it names, its bets, the frame's unread notifications; "is it the latest" for a
+    # replay by id
+    expected = 7 if url == "/play/rounds/{pk}/replay/" else 6
     with django_assert_num_queries(expected):
         client.get(url.format(pk=round_obj.pk))
 

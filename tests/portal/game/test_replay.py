@@ -210,9 +210,10 @@ def test_810a11_a_replay_queries_do_not_grow_with_the_bets(
     round_obj = play_round(funded_player, live_offering, "replay-1", wagers=wagers).round
     client.force_login(funded_player)
 
-    # session, user, roles with holder (sign-in), the round with player and table, its bets
-    with django_assert_num_queries(5):
+    # session, user, roles with holder (sign-in), the round with player and table, its bets,
+    # the frame's unread notifications
+    with django_assert_num_queries(6):
         client.get("/play/replay/")
     # ... and, for one's own round by id, whether a later one exists (for the banner)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         client.get(f"/play/rounds/{round_obj.pk}/replay/")
