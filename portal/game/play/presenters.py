@@ -137,6 +137,32 @@ class RecordName:
     pk: int
 
 
+@dataclass(frozen=True)
+class Pays:
+    """What one kind of bet pays at a table: its odds, and what a stake returns when it wins,
+    as paid (rounded up to the cent, reading:round-up)."""
+
+    label: str
+    odds: str
+    stake: int
+    returned: int
+
+
+def what_bets_pay(paytable: jinzi.Paytable, wheel: jinzi.Wheel, stake: int) -> list[Pays]:
+    """Each kind of bet under the table's paytable (§ 617b.8(f)), with what ``stake`` returns
+    when it wins, settled by the engine itself."""
+    first_of_kind: dict[jinzi.WagerKind, jinzi.Wager] = {}
+    for wager in jinzi.legal_wagers():
+        first_of_kind.setdefault(wager.kind, wager)
+    rows = []
+    for kind, odds in paytable.items():
+        wager = first_of_kind[kind]
+        winning = min(wager.covers(wheel))
+        returned = jinzi.settle(wager, stake, winning, paytable=paytable, wheel=wheel)
+        rows.append(Pays(kind.label, jinzi.format_odds(odds), stake, returned))
+    return rows
+
+
 def round_records(round_obj: Round) -> list[RecordName]:
     """The rules submission, layout and paytable of ``round_obj`` by title and the version
     the round recorded. Each version is its own row, so its title is the one played under;

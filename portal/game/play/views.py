@@ -93,6 +93,9 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
             outside_cells=[c for c in cells if c.shape == "outside" and c.row == 11],
             segments=presenters.wheel_segments(wheel),
             chips=presenters.chip_values(listing.chip_unit, listing.max_wager),
+            pays=presenters.what_bets_pay(
+                offering.paytable.to_domain(), wheel, max(listing.min_wager, listing.chip_unit)
+            ),
         )
     return render(request, "game/table.html", context)
 

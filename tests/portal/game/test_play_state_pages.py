@@ -4,12 +4,22 @@ a round would give (§ 814a.2 pause, § 812a.12 suspension, § 812a.2 identity).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from portal.compliance.services.paytables import paytable_approve, paytable_submit
 from portal.game.models import AccountStatus, Wallet
 from portal.game.money import standing
 from portal.game.money.services.accounts import account_set_status
 from portal.game.money.services.limit_changes import pause_play
+from tests.portal.factories import (
+    MINIMUM_ODDS,
+    approved_layout,
+    approved_rules,
+    make_offering,
+    make_paytable,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +88,31 @@ def test_the_players_frame_links_the_inbox_with_its_unread_count(client, account
     assert "Notifications (1 unread)" in page
     inbox = client.get("/notifications/").content.decode()
     assert 'class="game-site"' in inbox  # the player's own frame
+
+
+@pytest.mark.clause("617b.8(f)", kind="related")
+def test_617b8_f_the_table_shows_what_each_bet_pays_as_paid(
+    client, account_a, manager_a, officer, holder_a
+):
+    generous = {**MINIMUM_ODDS, "split": "31/6"}  # $1.00 wins 31/6 + 1: $6.166..., paid $6.17
+    paytable = make_paytable(manager_a, holder_a, odds=generous, name="Split bonus")
+    paytable = paytable_approve(
+        actor=officer,
+        paytable=paytable_submit(actor=manager_a, paytable=paytable),
+        override_reason="Promotion: splits favour the player at the smallest stakes",
+    )
+    layout = approved_layout(manager_a, officer, holder_a)
+    rules = approved_rules(manager_a, officer, holder_a, paytable, layout)
+    offering = make_offering(manager_a, holder_a, rules, layout, paytable, name="Bonus table")
+    client.force_login(account_a.player)
+    page = client.get(f"/play/{offering.pk}/").content.decode()
+    assert "What each bet pays at this table" in page
+    found = re.findall(
+        r'<td data-label="Bet">([^<]+)</td><td data-label="Pays">([^<]+)</td>'
+        r'<td data-label="[^"]+">([^<]+)</td>',
+        page,
+    )
+    rows = {label: (odds, returned) for label, odds, returned in found}
+    assert rows["Split"] == ("31 to 6", "$6.17")  # rounded up, never down
+    assert rows["Straight up"] == ("11 to 1", "$12.00")
+    assert rows["Red"] == ("1 to 1", "$2.00")
