@@ -19,6 +19,9 @@ from portal.game.models import PlaySession
 PREVIOUS = "§ 812a.9(a)(4): your previous session began {began}{ended}."
 FIRST = "§ 812a.9(a)(4): welcome; this is your first session."
 _SESSION_KEY = "jinzi_play_session"
+# When this browser session signed in (ISO 8601, UTC): the game pages' time played (§ 814a.1),
+# read from the session itself, so a page asks the database nothing more for it.
+SIGNED_IN_AT = "jinzi_signed_in_at"
 
 
 def shown(instant) -> str:
@@ -66,6 +69,7 @@ def _signed_in(sender, request, user, **kwargs) -> None:
     )
     if has_session:
         request.session[_SESSION_KEY] = session.pk
+        request.session[SIGNED_IN_AT] = session.started_at.isoformat()
         if hasattr(request, "_messages"):
             messages.info(request, previous_session_text(previous))
 

@@ -116,3 +116,23 @@ def test_617b8_f_the_table_shows_what_each_bet_pays_as_paid(
     assert rows["Split"] == ("31 to 6", "$6.17")  # rounded up, never down
     assert rows["Straight up"] == ("11 to 1", "$12.00")
     assert rows["Red"] == ("1 to 1", "$2.00")
+
+
+def test_814a1_game_pages_show_the_pennsylvania_time_and_the_time_signed_in(
+    client, account_a, live_offering
+):
+    import datetime
+
+    import time_machine
+
+    from tests.portal.factories import sign_in
+
+    start = datetime.datetime(2026, 12, 4, 19, 0, tzinfo=datetime.UTC)  # 14:00 EST
+    with time_machine.travel(start, tick=False):
+        sign_in(client, account_a.player.username)
+    with time_machine.travel(start + datetime.timedelta(minutes=65), tick=False):
+        page = client.get(f"/play/{live_offering.pk}/").content.decode()
+    clock = re.search(r'<p class="game-clock".*?</p>', page, re.S).group(0)
+    assert "Pennsylvania time" in clock and ">15:05 EST</time>" in clock
+    assert 'signed in for <span class="clock-elapsed">1 hour 5 minutes</span>' in clock
+    assert "game/clock.js" in page
