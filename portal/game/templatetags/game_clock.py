@@ -36,8 +36,8 @@ def game_clock(context) -> dict:
         except ValueError:
             signed_in = None
     return {
-        "now": now,
         "now_shown": pa_time(now).strftime("%H:%M %Z"),
-        "signed_in": signed_in,
+        # Milliseconds since the epoch, as the script counts: no timestamp text on the page.
+        "signed_in_ms": int(signed_in.timestamp() * 1000) if signed_in else None,
         "elapsed": elapsed_words((now - signed_in).total_seconds()) if signed_in else "",
     }

@@ -6,7 +6,7 @@
   if (!clock) return;
   var now = clock.querySelector(".clock-now");
   var elapsed = clock.querySelector(".clock-elapsed");
-  var signedIn = clock.dataset.signedIn ? Date.parse(clock.dataset.signedIn) : null;
+  var signedIn = clock.dataset.signedInMs ? Number(clock.dataset.signedInMs) : null;
   var shown = new Intl.DateTimeFormat("en-US", {
     timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
     timeZoneName: "short",
@@ -17,7 +17,6 @@
     var parts = shown.formatToParts(at);
     var part = function (type) { return (parts.find(function (p) { return p.type === type; }) || {}).value; };
     now.textContent = part("hour") + ":" + part("minute") + " " + part("timeZoneName");
-    now.setAttribute("datetime", at.toISOString());
     if (elapsed && signedIn !== null) {
       var minutes = Math.max(0, Math.floor((at.getTime() - signedIn) / 60000));
       var hours = Math.floor(minutes / 60);
