@@ -61,6 +61,9 @@ OWN_REMOVAL = (
     "§ 815a.4: a removal is confirmed by a second officer, not by the officer who imported it"
 )
 REVIEW_DECIDED = "§ 815a.4: this review was already decided"
+OWN_ENTRY = (
+    "§ 815a.4: you may not decide on a listing that concerns you; another officer decides it"
+)
 OUTCOME_UNKNOWN = "§ 815a.4: decide whether this player is the listed person or not"
 NOTE_NEEDED = "§ 815a.4: say how you decided (up to 2,000 characters)"
 
@@ -338,6 +341,8 @@ def list_removal_confirm(*, actor, entry_id) -> ListEntry:
         raise Conflict(NOT_ASKED)
     if entry.removal_asked_by.imported_by_id == actor.pk:
         raise NotPermitted(OWN_REMOVAL)
+    if PlayerExclusion.objects.filter(list_entry=entry, player=actor).exists():
+        raise NotPermitted(OWN_ENTRY)
     now = timezone.now()
     entry.removal_confirmed_by = actor
     entry.removed_at = now
@@ -370,6 +375,8 @@ def list_review_decide(*, actor, review_id, outcome, note) -> ListReview:
     review = ListReview.objects.select_for_update().filter(pk=review_id).first()
     if review is None:
         raise NotFound(NO_SUCH_REVIEW.format(id=review_id))
+    if review.player_id == actor.pk:
+        raise NotPermitted(OWN_ENTRY)
     if outcome not in ReviewOutcome.values:
         raise ValidationFailed.on("outcome", OUTCOME_UNKNOWN)
     note = note.strip() if isinstance(note, str) else ""

@@ -228,3 +228,34 @@ def test_815a4_a_person_listed_again_before_their_removal_is_confirmed_stays_lis
     with pytest.raises(Conflict):
         service.list_removal_confirm(actor=officer2, entry_id=entry.pk)
     assert Wallet.objects.get(player=other_player).excluded_since is not None
+
+
+def test_815a4_an_officer_who_plays_decides_nothing_about_their_own_listing(
+    officer, officer2, holder_a
+):
+    from django.contrib.auth.models import Group
+
+    from portal.access.roles import Role, forget
+    from tests.portal.factories import make_user
+
+    playing = make_user("playing_officer", Role.PLAYER)
+    playing.groups.add(Group.objects.get(name=Role.COMPLIANCE.value))
+    forget(playing)
+    me = line("Demo", "playing_officer", "1980-01-01")
+    imported(officer, full_edition(me))
+    imported(officer, changes(("remove", me)), kind=ListKind.CHANGES)
+    entry = ListEntry.objects.get()
+    with pytest.raises(NotPermitted) as refused:
+        service.list_removal_confirm(actor=playing, entry_id=entry.pk)
+    assert str(refused.value) == service.OWN_ENTRY
+    entry.refresh_from_db()
+    assert entry.removed_at is None
+
+    imported(officer2, full_edition(line("Demo", "Other", "1980-01-01"), me))
+    review = ListReview.objects.get(player=playing)
+    with pytest.raises(NotPermitted):
+        service.list_review_decide(
+            actor=playing, review_id=review.pk, outcome=ReviewOutcome.NOT_THE_PERSON, note="Me"
+        )
+    review.refresh_from_db()
+    assert review.decided_at is None
