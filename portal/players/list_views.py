@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from portal.access.roles import Role, has_role
-from portal.core.errors import DomainError, ValidationFailed
+from portal.core.errors import DomainError
 from portal.core.pages import domain_errors
 from portal.game.pages import Posted, posted_action, run
 from portal.players.forms import ListImportForm, ReviewForm
@@ -20,7 +20,6 @@ from portal.players.models import ListEntry, ListImport, ListReview
 from portal.players.services import exclusion_list as service
 
 IMPORTS_SHOWN = 50
-MAX_UPLOAD = 5 * 1024 * 1024
 
 
 def _reader(user) -> bool:
@@ -78,9 +77,7 @@ def exclusion_list(request: HttpRequest) -> HttpResponse:
 
 def _import(request: HttpRequest):
     def call(data: dict) -> str:
-        upload = data["file"]
-        if upload.size > MAX_UPLOAD:
-            raise ValidationFailed.on("file", "§ 815a.4: the file is larger than 5 MB")
+        upload = data["file"]  # its size is refused by the reader, with the others
         record = service.list_import(
             actor=request.user, data=upload.read(), file_name=upload.name, kind=data["kind"]
         )

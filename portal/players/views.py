@@ -33,6 +33,7 @@ from portal.players.services.verification import (
     identity_read,
     identity_verify,
     may_see_identity,
+    may_verify,
     player_file_or_404,
 )
 
@@ -97,7 +98,7 @@ def identity(request: HttpRequest, pk: int) -> HttpResponse:
         player_file = player_file_or_404(pk)
         if not may_see_identity(request.user, player_file):
             raise NotFound(msg.NO_SUCH_PLAYER.format(id=pk))
-        if not _may_verify(request.user, player_file):
+        if not may_verify(request.user, player_file):
             raise PermissionDenied(
                 msg.OWN_IDENTITY if request.user.pk == pk else msg.VERIFIERS_ONLY
             )
@@ -125,20 +126,11 @@ def identity(request: HttpRequest, pk: int) -> HttpResponse:
         if player_file.verification_method
         else "",
         "accounts": GamingAccount.objects.filter(player_id=pk).select_related("holder"),
-        "may_verify": not player_file.verified and _may_verify(request.user, player_file),
+        "may_verify": not player_file.verified and may_verify(request.user, player_file),
         "form": form,
         "own": request.user.pk == player_file.player_id,
     }
     return render(request, "players/identity.html", context, status=status)
-
-
-def _may_verify(user, player_file: PlayerFile) -> bool:
-    """Whether ``user`` is one who verifies identities (never their own)."""
-    if user.pk == player_file.player_id:
-        return False
-    if has_role(user, Role.COMPLIANCE) or user.is_superuser:
-        return True
-    return has_role(user, Role.PAYMENTS) and may_see_identity(user, player_file)
 
 
 @login_required

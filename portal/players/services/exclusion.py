@@ -20,7 +20,6 @@ from portal.audit.services import audit_record
 from portal.core.errors import ValidationFailed
 from portal.core.padates import pa_time
 from portal.game.models import Wallet
-from portal.game.money.selectors import wallet_for
 from portal.players import messages as msg
 from portal.players.models import ExclusionPeriod, ExclusionSource, PlayerExclusion
 
@@ -60,9 +59,11 @@ def standing_apply(wallet: Wallet, *, at: datetime.datetime) -> Wallet:
     return wallet
 
 
-def locked_wallet(player) -> Wallet:
-    wallet_for(player)
-    return Wallet.objects.select_for_update().get(player_id=player.pk)
+def locked_wallet(player_id: int) -> Wallet:
+    """The player's wallet, the lock every movement of their money takes first (made if the
+    player has none yet)."""
+    Wallet.objects.get_or_create(player_id=player_id)
+    return Wallet.objects.select_for_update().get(player_id=player_id)
 
 
 @transaction.atomic
@@ -74,7 +75,7 @@ def self_exclusion_request(*, player, period, confirmed) -> PlayerExclusion:
         raise ValidationFailed.on("period", msg.PERIOD_UNKNOWN)
     if confirmed is not True:
         raise ValidationFailed.on("confirmed", msg.CONFIRM_NEEDED)
-    wallet = locked_wallet(player)
+    wallet = locked_wallet(player.pk)
     now = timezone.now()
     ends_at = period_end(ExclusionPeriod(period), now)
     current = in_force(player.pk, at=now).filter(source=ExclusionSource.SELF)

@@ -32,7 +32,7 @@ from portal.audit.services import audit_record
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
 from portal.core.padates import pa_time, pa_today
 from portal.core.validation import MAX_ID
-from portal.game.models import GamingAccount, PlaySession, Wallet
+from portal.game.models import GamingAccount, PlaySession
 from portal.players import list_file, sealing
 from portal.players.models import (
     ExclusionPeriod,
@@ -47,7 +47,7 @@ from portal.players.models import (
     ReviewCause,
     ReviewOutcome,
 )
-from portal.players.services.exclusion import standing_apply
+from portal.players.services.exclusion import locked_wallet, standing_apply
 
 OFFICERS_ONLY = "§ 815a.4: only compliance officers import the Board's list and decide on it"
 KIND_UNKNOWN = "§ 815a.4: say whether the file is a full edition or additions and removals"
@@ -277,10 +277,7 @@ def sessions_end(player_id: int, *, at) -> tuple[int, int]:
 
 def exclude_listed(*, player_id: int, entry: ListEntry, actor, at) -> PlayerExclusion:
     """The listed player excluded at every holder: under their wallet's lock."""
-    wallet = Wallet.objects.select_for_update().filter(player_id=player_id).first()
-    if wallet is None:
-        wallet = Wallet.objects.create(player_id=player_id)
-        wallet = Wallet.objects.select_for_update().get(pk=wallet.pk)
+    wallet = locked_wallet(player_id)
     exclusion = PlayerExclusion.objects.create(
         player_id=player_id,
         source=ExclusionSource.BOARD_LIST,
@@ -353,7 +350,7 @@ def list_removal_confirm(*, actor, entry_id) -> ListEntry:
         .values_list("player_id", flat=True)
     )
     for player_id in lifted:
-        wallet = Wallet.objects.select_for_update().get(player_id=player_id)
+        wallet = locked_wallet(player_id)
         PlayerExclusion.objects.filter(list_entry=entry, player_id=player_id).update(lifted_at=now)
         standing_apply(wallet, at=now)
     audit_record(

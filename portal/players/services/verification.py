@@ -73,6 +73,16 @@ def _verifier_may(actor, player_file: PlayerFile) -> None:
     require(actor, Action.PAY_OUT, holder_id=_payments_holder(actor, player_file))
 
 
+def may_verify(user, player_file: PlayerFile) -> bool:
+    """Whether ``user`` may verify this player's identity (the rule ``identity_verify``
+    applies), for a page to offer the form."""
+    try:
+        _verifier_may(user, player_file)
+    except NotPermitted:
+        return False
+    return may_see_identity(user, player_file)
+
+
 def _payments_holder(actor, player_file: PlayerFile) -> int | None:
     """The actor's holder when the player holds an account there; else the player's first
     holder (so the policy refuses another holder's staff in its own words)."""
