@@ -236,6 +236,12 @@ class Server:
             "Content-Type": "application/json",
             "Authorization": f"Bearer {json.loads(data)['token']}",
         }
+        # The token plays inside an API session, begun by the API's own sign-in.
+        signed_in = json.dumps({"username": "player", "password": "jinzi-demo-2026"}).encode()
+        status, data = self.api.request(
+            "POST", "/api/sessions/", signed_in, {"Content-Type": "application/json"}
+        )
+        assert status == 201, (status, data[:300])
 
     def stop(self) -> None:
         self.process.terminate()

@@ -48,16 +48,21 @@ def main() -> int:
     from django.db import connection
     from django.http import HttpRequest
     from django.test import Client
+    from django.utils import timezone
 
     from portal.access.roles import holder_id_of, roles_of
     from portal.accounts.api.authentication import BearerTokenAuthentication
     from portal.accounts.tokens import api_token_issue
+    from portal.game.models import SessionChannel
+    from portal.game.sessions.lifecycle import session_start
 
     player = get_user_model().objects.get(username="player")
     browser = Client()
     browser.force_login(player)
     session_key = browser.cookies[settings.SESSION_COOKIE_NAME].value
     _, secret = api_token_issue(user=player, name="sign-in bench", days=1)
+    # A player's token works inside an API session that runs (§ 812a.3(a)(6)).
+    session_start(user=player, channel=SessionChannel.API, at=timezone.now())
     sessions = SessionMiddleware(lambda request: None)
     bearer = BearerTokenAuthentication()
 

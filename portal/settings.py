@@ -131,6 +131,8 @@ MIDDLEWARE = [
     "django_otp.middleware.OTPMiddleware",
     "portal.core.middleware.PrivateAnswersMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A session idle too long ends before anything else (§ 812a.3(a)(6)).
+    "portal.game.sessions.middleware.SessionIdleMiddleware",
     "portal.accounts.middleware.AccountGuardMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -201,6 +203,11 @@ JINZI_REQUIRE_2FA = env_bool("JINZI_REQUIRE_2FA", not DEBUG)
 OTP_TOTP_ISSUER = "Jinzi Roulette back office"
 JINZI_RECOVERY_CODES = 10
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# A player's session ends after 15 minutes without activity (§ 812a.3(a)(6)); staff's after
+# this many minutes, their own.
+JINZI_STAFF_IDLE = timedelta(
+    minutes=env_int("JINZI_STAFF_IDLE_MINUTES", 60, minimum=5, maximum=24 * 60)
+)
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

@@ -355,13 +355,16 @@ class Client:
 
 def build_world(*, tag: str, players: int, officers: int, managers: int, submitted: int, credit):
     """One holder with a live table; people with API tokens; paytables waiting for a decision."""
+    from django.utils import timezone
+
     import jinzi
     from portal.access.roles import Role
     from portal.accounts.services import ensure_role_groups, holder_create, staff_user_create
     from portal.accounts.tokens import api_token_issue
     from portal.compliance.services.paytables import paytable_create, paytable_submit
-    from portal.game.models import DepositMethod
+    from portal.game.models import DepositMethod, SessionChannel
     from portal.game.money.services.deposits import deposit_make
+    from portal.game.sessions.lifecycle import session_start
     from portal.players.services.registration import player_set_up_verified
     from tests.portal.factories import MINIMUM_ODDS, offering_in_force
 
@@ -410,6 +413,11 @@ def build_world(*, tag: str, players: int, officers: int, managers: int, submitt
             method=DepositMethod.CARD,
             reference=f"load-{tag}-{number:02d}",
         )
+
+    # Each player plays inside an API session (§ 812a.3(a)(6)), as a sign-in through
+    # POST /api/sessions/ starts it: their rounds keep it running.
+    for player in the_players:
+        session_start(user=player, channel=SessionChannel.API, at=timezone.now())
 
     def tokens(users: list) -> list[dict]:
         return [

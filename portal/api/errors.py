@@ -77,7 +77,12 @@ def api_exception_handler(exc, context):
     if isinstance(exc, DomainError):
         set_rollback()
         errors = getattr(exc, "field_errors", {})
-        return Response({"detail": exc.message, "errors": errors}, status=exc.http_status)
+        # What a refusal carries for the client to act on (a notice to acknowledge, say).
+        body = {"detail": exc.message, "errors": errors, **getattr(exc, "body", {})}
+        response = Response(body, status=exc.http_status)
+        if exc.http_status == 401:  # RFC 9110: a 401 names how to authenticate
+            response["WWW-Authenticate"] = 'Bearer realm="api"'
+        return response
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # a programming error: a 500, never dressed up

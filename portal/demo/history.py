@@ -40,7 +40,13 @@ from portal.audit.services import lock_chain
 from portal.compliance.models import ListedGame
 from portal.core.padates import UTC, day_starts, pa_time, pa_today
 from portal.demo.history_setup import Account, Player, Table, setup_players, setup_tables
-from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, round_digest
+from portal.game.chain import (
+    BET_FIELDS,
+    LATER_ROUND_FIELDS,
+    ROUND_FIELDS,
+    SESSION_FIELD,
+    round_digest,
+)
 from portal.game.models import (
     Bet,
     Deposit,
@@ -69,7 +75,7 @@ HOUR_US = 3_600_000_000
 EPOCH = datetime.datetime(1970, 1, 1, tzinfo=UTC)
 
 # The columns each COPY or INSERT names, in the order of the rows built below.
-ROUND_ROW = ("id", *ROUND_FIELDS, *LATER_ROUND_FIELDS, "request_fingerprint", "hash")
+ROUND_ROW = ("id", *ROUND_FIELDS, *LATER_ROUND_FIELDS, SESSION_FIELD, "request_fingerprint", "hash")
 BET_ROW = ("round_id", *BET_FIELDS)
 LEDGER_ROW = (
     *("id", "wallet_id", "account_id", "round_id"),
@@ -261,6 +267,9 @@ class _Game:
             "balance_after": after,
             "sequence": p.sequence + 1,
             "prev_hash": p.head,
+            # Generated history was played in no recorded session (§ 812a.9(a)(5)): blank,
+            # "not recorded", and left out of its hash.
+            SESSION_FIELD: "",
         }
         bets = list(zip(spots, stakes, returns, strict=True))
         digest = round_digest(

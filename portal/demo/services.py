@@ -19,6 +19,7 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
+from django.utils import timezone
 
 import jinzi
 from portal.access.roles import Role
@@ -60,7 +61,7 @@ from portal.compliance.services.rules import (
 from portal.compliance.services.terms import terms_approve, terms_create, terms_submit
 from portal.core.padates import pa_today
 from portal.game.corrections.services import correction_propose
-from portal.game.models import DepositMethod, Round
+from portal.game.models import DepositMethod, Round, SessionChannel
 from portal.game.money.limits import LimitKind
 from portal.game.money.services.deposits import MAX_DEMO_TOP_UP, deposit_make, deposit_record
 from portal.game.money.services.limit_changes import limit_set
@@ -71,6 +72,7 @@ from portal.game.money.services.withdrawals import (
 )
 from portal.game.money.terms import terms_accept
 from portal.game.play.services import round_play
+from portal.game.sessions.lifecycle import session_end, session_start
 from portal.players.services.registration import player_set_up_verified
 from portal.reports.models import ReportKind
 from portal.reports.services.runs import report_run_request
@@ -251,14 +253,18 @@ DEMO_WAGERS = (
 
 def _play_demo_rounds(player, offering) -> None:
     """A few rounds through the real service (the OS CSPRNG draws), for the player's recall
-    and replay pages and the audit report's figures."""
+    and replay pages and the audit report's figures, in one session of theirs, signed out
+    after."""
+    session, _ = session_start(user=player, channel=SessionChannel.PAGES, at=timezone.now())
     for number in range(DEMO_ROUNDS):
         round_play(
             player=player,
+            session=session.pk,
             offering_id=offering.pk,
             wagers=DEMO_WAGERS[number % len(DEMO_WAGERS)],
             idempotency_key=f"demo-round-{number:03d}",
         )
+    session_end(session, at=timezone.now())
 
 
 DEMO_VOID_REASON = (

@@ -7,8 +7,11 @@ class GameConfig(AppConfig):
     verbose_name = "Jinzi Roulette game"
 
     def ready(self) -> None:
-        from portal.game import audit_labels, sessions
+        from portal.game import audit_labels
+        from portal.game.sessions import api_guard, signals
 
-        sessions.connect()
+        signals.connect()
+        # A player's API token works only inside an API session that runs (§ 812a.3(a)(6)).
+        api_guard.connect()
         # What the audit trail calls this app's actions and fields.
         audit_labels.register()

@@ -38,9 +38,16 @@ MONEY_ACTIONS = {
     # The single wallet's top-ups, from before accounts per holder: still in the trail.
     "wallet.top_up": "Wallet topped up",
 }
+# A player's sessions (§ 812a.3(a)(5)-(6), § 814a.1): beside the sign-ins of the accounts.
+SESSION_ACTIONS = {
+    "session.api_start": "Signed in through the API",
+    "session.notice_acknowledged": "Notice of time and money played read",
+    "session.choices": "Session choices changed",
+}
 GROUPS = {
     "account": "Player account",
     "wallet": "Wallet",
+    "session": "Player session",
 }
 # A player's limits (§ 814a.2), by period.
 LIMITS = {
@@ -70,11 +77,19 @@ FIELDS = {
     "terms": "Terms and conditions no.",
     "terms_version": "Terms and conditions version",
     "acknowledged_at": "Accepted at",
+    "session": "Session",
+    "number": "Notice no.",
+    "elapsed_seconds": "Seconds since sign-in",
+    "wagered": "Wagered",
+    "won": "Won",
+    "notice_minutes": "Notice every (minutes)",
+    "tell_every_access": "Told of each sign-in",
     **LIMITS,
 }
 # Kept in cents, shown in dollars (every limit but play time).
 MONEY = (
     *("amount", "balance", "balance_after", "held", "credited", "debited", "uncollected"),
+    *("wagered", "won"),
     *(name for name in LIMITS if name != "time_day"),
 )
 
@@ -110,6 +125,7 @@ def _correction(correction: PicturedObject, names: LoadedNames) -> str | None:
 def register() -> None:
     labels.register_actions(CORRECTION_ACTIONS, order=CORRECTIONS_ORDER)
     labels.register_actions(MONEY_ACTIONS, order=MONEY_ORDER)
+    labels.register_actions(SESSION_ACTIONS, order=MONEY_ORDER)
     labels.register_action_groups(GROUPS)
     labels.register_object_kinds(["player_account", "withdrawal", "void", "adjustment"])
     labels.register_fields(

@@ -51,8 +51,12 @@ ROUND_FIELDS = (
 # a round recorded before them has no "no more bets" instant, so the chains of old rounds
 # still verify, and blanking that instant on a newer round breaks its hash.
 LATER_ROUND_FIELDS = ("bets_closed_at", "status", "portal_version", "first_colour")
+# Added later still: the player session the round was played in (§ 812a.9(a)(5)). A round
+# that has one hashes it; rounds recorded before sessions had ids, and generated history,
+# have none (blank), and their hashes stay as they were.
+SESSION_FIELD = "session_id"
 # Every field of a round its hash may cover (the later ones once the round has them).
-HASHED_ROUND_FIELDS = (*ROUND_FIELDS, *LATER_ROUND_FIELDS)
+HASHED_ROUND_FIELDS = (*ROUND_FIELDS, *LATER_ROUND_FIELDS, SESSION_FIELD)
 BET_FIELDS = ("position", "kind", "numbers", "spot", "stake", "returned")
 
 
@@ -61,6 +65,8 @@ def round_digest(round_fields: dict, bets: Iterable[dict]) -> str:
     if round_fields.get("bets_closed_at") is not None:
         payload.update({name: round_fields[name] for name in LATER_ROUND_FIELDS})
         payload["bets_closed_at"] = hashed_instant_text(payload["bets_closed_at"])
+    if round_fields.get(SESSION_FIELD):
+        payload[SESSION_FIELD] = round_fields[SESSION_FIELD]
     payload["started_at"] = hashed_instant_text(payload["started_at"])
     payload["ended_at"] = hashed_instant_text(payload["ended_at"])
     payload["bets"] = [{name: bet[name] for name in BET_FIELDS} for bet in bets]

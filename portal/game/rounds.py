@@ -52,6 +52,7 @@ def round_data(round_obj: Round, bets=None) -> dict:
             round_obj.bets_closed_at.isoformat() if round_obj.bets_closed_at else None
         ),
         "ended_at": round_obj.ended_at.isoformat(),
+        "session": round_obj.session_id or None,
         "rng": {"raw": round_obj.rng_raw, "method": round_obj.rng_method},
         "wheel": {"order": list(round_obj.wheel_order), "first_colour": round_obj.first_colour},
         "outcome": round_obj.outcome,

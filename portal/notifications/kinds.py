@@ -137,6 +137,15 @@ REGISTRATION_REFUSED = _kind(
     {R.COMPLIANCE},
 )
 
+ACCOUNT_ACCESSED = _kind(
+    "account_accessed",
+    "Someone signed in to your account, on the pages or through the API (when you chose on "
+    "My account to be told, § 812a.3(a)(5))",
+    "the player, if they chose to be told",
+    {R.PLAYER},
+    Delivery.EMAIL,
+)
+
 KINDS: dict[str, Kind] = {
     kind.name: kind
     for kind in (
@@ -154,6 +163,7 @@ KINDS: dict[str, Kind] = {
         ROUND_CORRECTION,
         PLAYER_EXCLUDED,
         REGISTRATION_REFUSED,
+        ACCOUNT_ACCESSED,
     )
 }
 

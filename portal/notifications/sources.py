@@ -31,6 +31,7 @@ from portal.game.models import (
     DepositMethod,
     GamingAccount,
     RoundCorrection,
+    Wallet,
     Withdrawal,
 )
 from portal.game.money.limits import LimitKind
@@ -442,6 +443,34 @@ def list_attention(event: AuditEvent) -> list[Notice]:
     ]
 
 
+# Access to a player's account (§ 812a.3(a)(5)) ---------------------------------------------
+
+
+def account_accessed(event: AuditEvent) -> list[Notice]:
+    """A player who chose it is told of each sign-in to their account, pages and API alike."""
+    if not str(event.object_id).isdigit():
+        return []
+    player_id = int(event.object_id)
+    if not Wallet.objects.filter(player_id=player_id, tell_every_access=True).exists():
+        return []
+    how = "through the API" if event.action == "session.api_start" else "on the portal"
+    address = (event.after or {}).get("ip") or ""
+    where = f" from the address {address}" if address else ""
+    return [
+        Notice(
+            kind=k.ACCOUNT_ACCESSED,
+            key=f"audit:{event.sequence}",
+            recipients=active([player_id]),
+            subject="Someone signed in to your account",
+            body=(
+                f"Your account was signed in to {how} on {_when(event)}{where}. If it was "
+                "not you, change your password at once and tell the casino."
+            ),
+            link=reverse("game:account"),
+        )
+    ]
+
+
 # The table of audit actions -------------------------------------------------------------
 
 Source = Callable[[AuditEvent], list[Notice]]
@@ -468,6 +497,8 @@ def source_for(action: str) -> Source | None:
         return round_corrected
     if action == "player.list_exclude":
         return player_listed
+    if action in ("auth.sign_in", "session.api_start"):
+        return account_accessed
     if action in ("player.registration_refused", "exclusion_list.import"):
         return list_attention
     return None

@@ -262,7 +262,12 @@ def _claim_from(
     section: str, tokens: list[str], position: int, clauses: Mapping[str, Clause]
 ) -> tuple[str, int]:
     """The claim a section token starts, from the separate letter and number tokens after
-    it, and the position of the first token it did not use."""
+    it, and the position of the first token it did not use. A section whose parts are
+    numbered (``814a.2(4)``) takes the number itself: ``test_814a2_4_…``."""
+    if position < len(tokens) and tokens[position].isdigit():
+        numbered = f"{section}({int(tokens[position])})"
+        if numbered in clauses:
+            return numbered, position + 1
     if not _is_letter(tokens, position):
         return section, position
     sub = _subsection(section, tokens[position], clauses)

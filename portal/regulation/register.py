@@ -46,11 +46,13 @@ PLANNED = "planned"
 STATUSES = (APPLIED, PLANNED)
 
 # A section of 58 Pa. Code (``617b.8``), then at most a lettered subsection and a numbered
-# paragraph, the way the regulation numbers them: ``617b.8(g)(2)``.
+# paragraph, the way the regulation numbers them: ``617b.8(g)(2)``; or, in a section whose
+# parts are numbered, not lettered, one numbered part: ``814a.2(4)``.
 CHAPTER_PATTERN = r"\d{3}[a-z]"
 SECTION_PATTERN = rf"{CHAPTER_PATTERN}\.\d+"
 CLAUSE_ID_RE = re.compile(
-    rf"(?P<section>{SECTION_PATTERN})(?:\((?P<sub>[a-z])\)(?:\((?P<para>\d+)\))?)?"
+    rf"(?P<section>{SECTION_PATTERN})"
+    r"(?:\((?P<sub>[a-z])\)(?:\((?P<para>\d+)\))?|\((?P<numbered>\d+)\))?"
 )
 # A chapter of 58 Pa. Code as a whole (``617a``, cited "Chapter 617a"): registered where the
 # code cites the chapter itself; its registered sections are its parts.
@@ -121,6 +123,8 @@ def parent_of(clause_id: str) -> str | None:
     """The clause one level up (``617b.8(g)`` for ``617b.8(g)(2)``); None for a section or
     a Reading. Worked out from the id alone, so it also answers for unregistered ids."""
     match = CLAUSE_ID_RE.fullmatch(clause_id)
+    if match is not None and match["numbered"] is not None:
+        return match["section"]
     if match is None or match["sub"] is None:
         return None
     if match["para"] is None:

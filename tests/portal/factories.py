@@ -170,3 +170,41 @@ def approved_terms(manager, officer, holder, body: str = "Play responsibly. 21 a
     terms = terms_create(actor=manager, holder=holder, title="House terms", body=body)
     terms = terms_submit(actor=manager, terms=terms)
     return terms_approve(actor=officer, terms=terms)
+
+
+def in_session(player) -> int:
+    """The id of a player session of ``player`` running now (every round is played in one,
+    § 812a.9(a)(5)): a new one, begun this instant."""
+    from django.utils import timezone
+
+    from portal.game.models import PlaySession, SessionChannel
+    from portal.game.sessions.lifecycle import new_public_id
+
+    now = timezone.now()
+    return PlaySession.objects.create(
+        user=player,
+        public_id=new_public_id(),
+        channel=SessionChannel.PAGES,
+        started_at=now,
+        last_activity_at=now,
+    ).pk
+
+
+def signed_in_api(player, password: str = PASSWORD):
+    """An API client of ``player`` as a script is one: signed in with ``POST /api/sessions/``
+    (§ 812a.3(a)(6)), then sending a bearer token of theirs."""
+    from rest_framework.test import APIClient
+
+    from portal.accounts.tokens import api_token_issue
+
+    client = APIClient()
+    answer = client.post(
+        "/api/sessions/",
+        {"username": player.get_username(), "password": password},
+        format="json",
+    )
+    assert answer.status_code == 201, answer.content
+    _, secret = api_token_issue(user=player, name="tests", days=1)
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    client.session_id = answer.json()["session"]
+    return client

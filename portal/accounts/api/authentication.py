@@ -6,10 +6,15 @@ user is inactive, or one issued before the user's password last changed (as Djan
 their sessions) is refused with 401, a reason and the bearer challenge
 (``portal.api.exceptions.CredentialsRefused``); nothing about other tokens is revealed.
 
+An app above this one may add a check of its own (``add_check``, from its
+``AppConfig.ready``): a player's token, for one, works only inside an API session that runs.
+
 The project's REST settings name this class by its dotted path.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -30,6 +35,20 @@ _MAX_LENGTH = 100
 _KEYWORD = b"bearer"
 # RFC 6750 §3.1: a token sent and refused.
 CHALLENGE = 'Bearer realm="api", error="invalid_token"'
+
+
+# Checks added by the apps above: each takes (user, token) and may raise CredentialsRefused.
+_checks: list[Callable] = []
+
+
+def add_check(check: Callable) -> None:
+    if check not in _checks:
+        _checks.append(check)
+
+
+def refused(reason: str) -> CredentialsRefused:
+    """A bearer token's use refused: 401 with ``reason`` and the bearer challenge."""
+    return _refused(reason)
 
 
 def _refused(reason: str) -> CredentialsRefused:
@@ -67,6 +86,8 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
             raise _refused(INACTIVE)
         if not constant_time_compare(token.auth_hash, user.get_session_auth_hash()):
             raise _refused(PASSWORD_CHANGED)
+        for check in _checks:
+            check(user, token)
         return user, token
 
     def authenticate_header(self, request) -> str:

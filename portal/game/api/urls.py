@@ -3,6 +3,7 @@ its three parts: play (rounds), the player's money (the wallet, accounts, withdr
 the voids and adjustments of rounds."""
 
 from portal.api.routers import Route
+from portal.game.api.sessions import SessionViewSet
 from portal.game.corrections.api import CorrectionViewSet
 from portal.game.money.api.accounts import AccountViewSet
 from portal.game.money.api.wallet import WalletViewSet
@@ -15,4 +16,5 @@ routes = [
     Route("accounts", AccountViewSet, "account"),
     Route("withdrawals", WithdrawalViewSet, "withdrawal"),
     Route("corrections", CorrectionViewSet, "correction"),
+    Route("sessions", SessionViewSet, "session"),
 ]

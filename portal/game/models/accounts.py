@@ -26,6 +26,9 @@ from portal.compliance.models import CertificateHolder
 from portal.core.hashing import GENESIS_HASH
 from portal.core.money import dollars
 
+# How often the notice of § 814a.1 may come: hourly at least, or 15 or 30 minutes by choice.
+NOTICE_MINUTES = (15, 30, 60)
+
 
 class Wallet(models.Model):
     player = models.OneToOneField(
@@ -49,10 +52,20 @@ class Wallet(models.Model):
     excluded_until = models.DateTimeField(
         null=True, blank=True, help_text="Empty while excluded: no end (life, or the Board's list)."
     )
+    # The player's own choices about their sessions, across holders: how often the next
+    # round waits on the notice of time and money since sign-in (§ 814a.1, reading:play-notice;
+    # read by the round in the read that locks this row), and whether each sign-in is told
+    # to them (§ 812a.3(a)(5)).
+    notice_minutes = models.PositiveSmallIntegerField(default=60)
+    tell_every_access = models.BooleanField(default=False)
 
     class Meta:
         constraints = [
             models.CheckConstraint(condition=Q(balance__gte=0), name="wallet_never_negative"),
+            models.CheckConstraint(
+                condition=Q(notice_minutes__in=NOTICE_MINUTES),
+                name="wallet_notice_every_15_30_or_60_minutes",
+            ),
             models.CheckConstraint(
                 condition=Q(excluded_until__isnull=True) | Q(excluded_since__isnull=False),
                 name="wallet_exclusion_ends_after_it_begins",
@@ -488,15 +501,33 @@ class TermsAcknowledgement(models.Model):
         return f"terms #{self.terms_id} accepted by player #{self.player_id}"
 
 
+class SessionChannel(models.TextChoices):
+    PAGES = "pages", "The portal's pages"
+    API = "api", "The API"
+
+
 class PlaySession(models.Model):
-    """A signed-in stretch of a user's (§ 812a.9(a)(4)), and the time that counts against a
-    daily time limit (§ 814a.2)."""
+    """A signed-in stretch of a user's (§ 812a.9(a)(4)-(5)), and the time that counts against
+    a daily time limit (§ 814a.2(4), reading:time-limit-sessions): from its start to its
+    last activity. It ends at sign-out, or after 15 minutes without activity, at its last
+    activity (§ 812a.3(a)(6)); every round records the one it was played in."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="play_sessions"
     )
+    # The session's own id, as each round, the API and the player see it (never the row's):
+    # empty on sessions recorded before sessions had one.
+    public_id = models.UUIDField(unique=True, null=True, editable=False)
+    channel = models.CharField(
+        max_length=8, choices=SessionChannel.choices, default=SessionChannel.PAGES
+    )
     started_at = models.DateTimeField()
     ended_at = models.DateTimeField(null=True, blank=True)
+    # Moved by each round in its write, and by pages and API calls at most once a minute.
+    last_activity_at = models.DateTimeField(null=True, blank=True)
+    # The notices of time and money acknowledged in this session, and when the latest was.
+    notices_acknowledged = models.PositiveIntegerField(default=0)
+    noticed_at = models.DateTimeField(null=True, blank=True)
     # The browser session's key, so that a session can be ended from outside it (a player
     # the Board's list names is signed out at once, § 815a.4). Empty for older sessions.
     session_key = models.CharField(max_length=40, blank=True, editable=False)
@@ -504,6 +535,12 @@ class PlaySession(models.Model):
     class Meta:
         ordering = ["-started_at", "-pk"]
         indexes = [models.Index(fields=["user", "started_at"], name="session_by_user")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ended_at__isnull=True) | Q(ended_at__gte=F("started_at")),
+                name="session_ends_after_it_starts",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"session of {self.user} from {self.started_at:%Y-%m-%d %H:%M}"

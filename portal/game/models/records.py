@@ -59,6 +59,9 @@ class Round(models.Model):
         null=True, help_text='"No more bets" (§ 617b.8(e)), before the draw; blank on old rounds.'
     )
     ended_at = models.DateTimeField()
+    # The player session it was played in (§ 812a.9(a)(5)): its public id; empty on rounds
+    # recorded before sessions had one, and on generated history ("not recorded").
+    session_id = models.CharField(max_length=36, blank=True, default="")
     rng_raw = models.PositiveSmallIntegerField()
     rng_method = models.CharField(max_length=120)
     outcome = models.PositiveSmallIntegerField()

@@ -120,6 +120,22 @@ class PauseForm(ServiceForm):
     unit = forms.ChoiceField(label="Unit", choices=[("hours", "hours"), ("days", "days")])
 
 
+class SessionChoicesForm(ServiceForm):
+    """The player's choices about their sessions (§ 814a.1, § 812a.3(a)(5))."""
+
+    notice_minutes = forms.TypedChoiceField(
+        label="Show me my time and money played every",
+        choices=[(15, "15 minutes"), (30, "30 minutes"), (60, "60 minutes")],
+        coerce=int,
+        widget=forms.RadioSelect,
+        error_messages={"invalid_choice": "Choose 15, 30 or 60 minutes"},
+    )
+    tell_every_access = forms.BooleanField(
+        label="Tell me, in the portal and by email, each time someone signs in to my account",
+        required=False,
+    )
+
+
 class PayForm(ServiceForm):
     field_aliases = {"reference": "payout_reference"}
     payout_reference = forms.CharField(

@@ -8,8 +8,8 @@ and the checks a deposit and a round pass before any money moves.
   (reading:limit-raises).
 - Periods are Pennsylvania dates (reading:pennsylvania-dates): the day from 00:00, the week
   from Monday, the month from the 1st; spend is the money the rounds moved, stakes less
-  returns with their voids and adjustments (reading:spend-limit-net), and time the day's
-  signed-in time (reading:limit-periods).
+  returns with their voids and adjustments (reading:spend-limit-net), and time the union
+  of the day's sessions (reading:time-limit-sessions).
 - A refusal names the limit and when it resets. A round already started finishes: the
   checks run before the draw and never after.
 
@@ -25,7 +25,7 @@ import logging
 from functools import wraps
 
 from celery import current_app
-from django.db.models import Max, Sum
+from django.db.models import Sum
 
 from portal.core.errors import Conflict, ValidationFailed
 from portal.core.money import dollars
@@ -38,8 +38,8 @@ from portal.game.models import (
     LedgerEntry,
     LimitKind,
     Period,
-    PlaySession,
 )
+from portal.game.sessions.lifecycle import time_played
 
 CLAUSE = "§ 814a.2"
 # Who is told when a limit refuses something: sent by this name (portal.notifications).
@@ -158,10 +158,13 @@ def _within_period_limits(account, found, kinds, amount, at, used_in, field, wha
             raise _reached(refusal, account, kind, start)
 
 
-def check_round(account: GamingAccount, stakes: list[tuple[str, int]], *, at) -> None:
+def check_round(
+    account: GamingAccount, stakes: list[tuple[str, int]], *, at, session: int | None = None
+) -> None:
     """Refuse a round that a pause or a limit forbids, before the draw: the largest single
     wager, the spend limits (the round's whole stake as its worst loss) and the daily
-    time. Reads nothing unless the player has set the limit concerned."""
+    time (the union of the player's sessions, ``session`` being the round's own, running
+    now). Reads nothing unless the player has set the limit concerned."""
     if (reason := paused(account, at)) is not None:
         raise Conflict(reason)
     found = account.limits
@@ -181,7 +184,8 @@ def check_round(account: GamingAccount, stakes: list[tuple[str, int]], *, at) ->
     minutes = found.get(LimitKind.TIME_DAY.value)
     if minutes is not None:
         start, resets = period_span(Period.DAY, at)
-        if time_played(account.player_id, start, at) >= datetime.timedelta(minutes=minutes):
+        used = time_played(account.player_id, start, at, current=session)
+        if used >= datetime.timedelta(minutes=minutes):
             refusal = Conflict(TIME_OVER.format(limit=f"{minutes} minutes", resets=when(resets)))
             raise _reached(refusal, account, LimitKind.TIME_DAY, start)
 
@@ -222,32 +226,3 @@ def tells_limit_reached(service):
             raise
 
     return wrapper
-
-
-def time_played(user_id: int, start: Instant, at: Instant) -> datetime.timedelta:
-    """The signed-in time of ``user_id`` from ``start`` to ``at``: each session from its
-    start to its sign-out; a session never signed out lasts to its last money movement (the
-    latest, still open, to ``at``)."""
-    sessions = list(
-        PlaySession.objects.filter(user_id=user_id, started_at__lt=at)
-        .exclude(ended_at__lte=start)
-        .order_by("started_at")
-        .values_list("started_at", "ended_at")
-    )
-    total = datetime.timedelta()
-    for index, (began, ended) in enumerate(sessions):
-        if ended is None:
-            if index == len(sessions) - 1:
-                ended = at
-            else:
-                following = sessions[index + 1][0]
-                ended = (
-                    LedgerEntry.objects.filter(
-                        wallet__player_id=user_id, created_at__gte=began, created_at__lt=following
-                    ).aggregate(last=Max("created_at"))["last"]
-                    or began
-                )
-        began, ended = max(began, start), min(ended, at)
-        if ended > began:
-            total += ended - began
-    return total

@@ -28,6 +28,7 @@ from portal.game.models import Round, RoundStatus
 from portal.game.play import presenters, selectors
 from portal.game.play.filtersets import RoundFilter
 from portal.game.play.services import TableClosed, round_play
+from portal.game.sessions.signals import play_session_id
 
 ROUNDS_HIDDEN = "your role may not see game rounds"
 
@@ -89,6 +90,11 @@ class RoundOut(serializers.Serializer):
         allow_null=True, help_text='"No more bets", before the draw (§ 617b.8(e)).'
     )
     ended_at = serializers.DateTimeField()
+    session = serializers.CharField(
+        allow_null=True,
+        help_text="The player session it was played in (§ 812a.9(a)(5)); null on rounds "
+        "recorded before sessions had ids.",
+    )
     rng = serializers.DictField(help_text="raw value and method")
     wheel = serializers.DictField(
         help_text="the order played, clockwise from 0, and the colour after 0 (§ 617b.8(c))"
@@ -209,6 +215,7 @@ class RoundViewSet(ApiViewSet):
         try:
             played = round_play(
                 player=request.user,
+                session=play_session_id(request),
                 offering_id=data["offering"],
                 wagers=data["wagers"],
                 idempotency_key=data["idempotency_key"],

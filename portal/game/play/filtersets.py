@@ -42,6 +42,8 @@ ROUND_LIST_COLUMNS = Columns(
     instant_column("started", "started_at", title="Started", csv="started_at_utc"),
     instant_column("bets_closed_at_utc", "bets_closed_at"),
     instant_column("ended", "ended_at", title="Ended", csv="ended_at_utc"),
+    # The player session it was played in (§ 812a.9(a)(5)); blank on older rounds.
+    Column("session_id", value=lambda r: r.session_id or ""),
     Column("outcome", "Outcome", lambda r: r.outcome, sort="outcome"),
     Column(
         "staked",

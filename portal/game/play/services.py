@@ -26,6 +26,7 @@ from portal.game.money.services.accounts import open_to_play_and_deposit
 from portal.game.play import messages as msg
 from portal.game.play import store
 from portal.game.play.wagers import PlacedWager, check_limits, parse_wagers
+from portal.game.sessions import lifecycle, notice
 
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
@@ -55,6 +56,7 @@ class PlayedRound:
 @dataclass(frozen=True)
 class _Request:
     player: object
+    session_id: int
     offering_id: int
     placed: list[PlacedWager]
     idempotency_key: str
@@ -65,10 +67,17 @@ class _Request:
     def key(self) -> dict:
         return {"player_id": self.player.pk, "idempotency_key": self.idempotency_key}
 
+    @property
+    def read_key(self) -> dict:
+        return self.key | {"session_id": self.session_id}
+
 
 @limits.tells_limit_reached
-def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> PlayedRound:
-    """Stake, draw and settle one round in one transaction.
+def round_play(
+    *, player, session: int, offering_id, wagers, idempotency_key, rng=None
+) -> PlayedRound:
+    """Stake, draw and settle one round in one transaction, in the player's ``session``
+    (its id; § 812a.9(a)(5)), which must be running.
 
     A retried request with the same idempotency key and wagers gets the round it already
     played, never a second one. Every refusal happens before any money moves. The
@@ -82,9 +91,17 @@ def round_play(*, player, offering_id, wagers, idempotency_key, rng=None) -> Pla
         raise ValidationFailed.on("offering", "offering is the id of a table (a whole number)")
     if not 0 < offering_id <= MAX_ID:
         raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
+    if type(session) is not int or not 0 < session <= MAX_ID:
+        raise lifecycle.SessionEnded(lifecycle.NO_SESSION)
     placed = parse_wagers(wagers)
     request = _Request(
-        player, offering_id, placed, idempotency_key, _fingerprint(offering_id, placed), rng
+        player,
+        session,
+        offering_id,
+        placed,
+        idempotency_key,
+        _fingerprint(offering_id, placed),
+        rng,
     )
     connection = store.connection_for_rounds()
     played = _play_locked(connection, request)
@@ -108,7 +125,7 @@ def _play_locked(connection, request: _Request) -> PlayedRound | tuple[int, str]
     already played under the request's key; None if the player has no wallet yet."""
     rounds = store.rounds_for(connection)
     with transaction.atomic(using=connection.alias):
-        inputs = rounds.read(offering_id=request.offering_id, **request.key)
+        inputs = rounds.read(offering_id=request.offering_id, **request.read_key)
         if inputs is None:
             return None
         previous = inputs.previous
@@ -130,10 +147,12 @@ def _holder_name(offering) -> str:
 
 def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
     wallet, offering, placed = inputs.wallet, inputs.offering, request.placed
-    account = inputs.account
+    account, session = inputs.account, inputs.session
+    started_at = timezone.now()
+    # Only inside a running session (§ 812a.3(a)(6), § 812a.9(a)(5)).
+    lifecycle.refuse_unless_open(session, at=started_at)
     if offering is None:
         raise NotFound(msg.NO_SUCH_OFFERING.format(id=request.offering_id))
-    started_at = timezone.now()
     liveness = offering_is_live(offering, at=started_at, listing=inputs.listing)
     if not liveness.live:
         raise TableClosed(offering, liveness, at=started_at)
@@ -145,8 +164,12 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
     if inputs.terms is not None and not inputs.terms.accepted:
         terms.refuse_unaccepted(inputs.terms, holder_name=_holder_name(offering))
     open_to_play_and_deposit(account)
+    # The notice of time and money since sign-in waits to be read (§ 814a.1).
+    notice.refuse_if_due(session, wallet.notice_minutes, at=started_at)
     total = check_limits(placed, inputs.listing)
-    limits.check_round(account, [(p.wager.label, p.stake) for p in placed], at=started_at)
+    limits.check_round(
+        account, [(p.wager.label, p.stake) for p in placed], at=started_at, session=session.pk
+    )
     if total > account.available:
         if account.held:
             refusal = msg.INSUFFICIENT_HELD.format(
@@ -198,6 +221,7 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         "prev_hash": wallet.chain_head,
         "status": RoundStatus.COMPLETE,
         "portal_version": PORTAL_VERSION,
+        "session_id": str(session.public_id),
     }
     bets = [
         {
@@ -229,8 +253,14 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
     wallet.rounds_played = round_obj.sequence
     wallet.chain_head = round_obj.hash
     wallet.updated_at = ended_at
+    session.last_activity_at = ended_at  # the round is the session's activity
     written = rounds.write(
-        round_obj=round_obj, bets=bets, entries=entries, wallet=wallet, account=account
+        round_obj=round_obj,
+        bets=bets,
+        entries=entries,
+        wallet=wallet,
+        account=account,
+        session=session,
     )
     if written is None:
         return None

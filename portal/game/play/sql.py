@@ -8,11 +8,12 @@ here play it at about twice the rate of the ORM (``bench/bench_rounds.py``):
    liveness and settlement need (its rules submission, layout, paytable and the
    submission's Jinzi Roulette listing) and the player's account with the offering's
    holder (§ 812a.4), its limits in force (§ 814a.2) with it as one JSON object by kind (a
-   correlated subquery over its ``AccountLimit`` rows);
-2. **write**: the round, its bets, its ledger entries, the wallet's new chain head and
-   the account's new balance, in one statement of data-modifying CTEs; the bets and
-   entries go as one JSON document each, typed by ``jsonb_to_recordset``, so the text
-   never changes and the server keeps it prepared.
+   correlated subquery over its ``AccountLimit`` rows), and the player session the round
+   is asked in (§ 812a.9(a)(5)): whether it runs, and its notice (§ 814a.1);
+2. **write**: the round, its bets, its ledger entries, the wallet's new chain head,
+   the account's new balance and the session's last activity, in one statement of
+   data-modifying CTEs; the bets and entries go as one JSON document each, typed by
+   ``jsonb_to_recordset``, so the text never changes and the server keeps it prepared.
 
 Both run inside the caller's ordinary ``transaction.atomic()``. The ORM path of
 ``portal.game.play.store`` is the reference: a test plays the same seeded rounds both ways
@@ -57,6 +58,7 @@ from portal.game.models import (
     Bet,
     GamingAccount,
     LedgerEntry,
+    PlaySession,
     Round,
     TermsAcknowledgement,
     Wallet,
@@ -78,9 +80,23 @@ WALLET_READ = (
     "identity_verified_at",
     "excluded_since",
     "excluded_until",
+    "notice_minutes",
 )
 WALLET_WRITTEN = ("rounds_played", "chain_head", "updated_at")
 ACCOUNT_WRITTEN = ("balance", "updated_at")
+# The session: whether it runs (§ 812a.3(a)(6)), its id for the round, its notice (§ 814a.1).
+SESSION_READ = (
+    "id",
+    "user",
+    "public_id",
+    "channel",
+    "started_at",
+    "ended_at",
+    "last_activity_at",
+    "notices_acknowledged",
+    "noticed_at",
+)
+SESSION_WRITTEN = ("last_activity_at",)
 _RECORD_READ = ("id", "status", "version", "effective_date", "expiry_date")
 # The account's limits in force, {kind: amount}: all the round's checks read of them.
 LIMIT_READ = ("account", "kind", "amount", "pending_until")
@@ -111,6 +127,12 @@ FIELD_COVERAGE: dict[type[models.Model], dict[str, str]] = {
     Wallet: {
         **dict.fromkeys(WALLET_READ, "read"),
         **dict.fromkeys(WALLET_WRITTEN, "read and written"),
+        "tell_every_access": "not read: sign-in reads it, a round never",
+    },
+    PlaySession: {
+        **dict.fromkeys(SESSION_READ, "read"),
+        **dict.fromkeys(SESSION_WRITTEN, "read and written"),
+        "session_key": "not read: only ending a session from outside it needs it",
     },
     GamingAccount: {
         **{f.name: "read" for f in GamingAccount._meta.concrete_fields},
@@ -204,6 +226,7 @@ def _read_parts() -> dict[str, Selected]:
         "account": Selected(
             GamingAccount, (f.name for f in GamingAccount._meta.concrete_fields), "a"
         ),
+        "session": Selected(PlaySession, SESSION_READ, "ps"),
     }
 
 
@@ -264,13 +287,18 @@ def _read_sql() -> str:
         f"LEFT JOIN {ListedGame._meta.db_table} g ON g.submission_id = rs.id AND g.game = %s "
         f"LEFT JOIN {GamingAccount._meta.db_table} a "
         "ON a.player_id = w.player_id AND a.holder_id = o.holder_id "
+        f"LEFT JOIN {PlaySession._meta.db_table} ps "
+        "ON ps.id = %s AND ps.user_id = w.player_id "
         "WHERE w.player_id = %s FOR UPDATE OF w"
     )
 
 
-def read_for_round(connection, *, player_id: int, idempotency_key: str, offering_id: int):
-    """The read: (wallet, previous, offering, listing, moved_while_waiting, account, terms),
-    or None when the player has no wallet. ``terms`` is the player's standing with the
+def read_for_round(
+    connection, *, player_id: int, idempotency_key: str, offering_id: int, session_id: int
+):
+    """The read: (wallet, previous, offering, listing, moved_while_waiting, account, terms,
+    session), or None when the player has no wallet. ``session`` is the player's session
+    ``session_id``, None if it is not theirs. ``terms`` is the player's standing with the
     holder's terms in force (§ 812a.5). ``account`` is the player's account with the
     offering's holder, or None where it may be stale (or there is none). ``previous`` is
     (id, request fingerprint) of the round already played under ``idempotency_key``; the
@@ -279,7 +307,7 @@ def read_for_round(connection, *, player_id: int, idempotency_key: str, offering
     row = _fetch_named(
         connection,
         _read_sql(),
-        [idempotency_key, offering_id, Game.JINZI_ROULETTE.value, player_id],
+        [idempotency_key, offering_id, Game.JINZI_ROULETTE.value, session_id, player_id],
     )
     if row is None:
         return None
@@ -309,7 +337,7 @@ def read_for_round(connection, *, player_id: int, idempotency_key: str, offering
         terms = TermsStanding(
             in_force, row["terms_version"], in_force is None or bool(row["terms_accepted"])
         )
-    return wallet, previous, offering, parts["listing"], moved, account, terms
+    return wallet, previous, offering, parts["listing"], moved, account, terms, parts["session"]
 
 
 def _typed_columns(model: type[models.Model], names: Iterable[str], connection) -> str:
@@ -328,6 +356,9 @@ def _write_sql(alias: str) -> str:
     )
     account_sets = ", ".join(
         f"{GamingAccount._meta.get_field(name).column} = %s" for name in ACCOUNT_WRITTEN
+    )
+    session_sets = ", ".join(
+        f"{PlaySession._meta.get_field(name).column} = %s" for name in SESSION_WRITTEN
     )
     return (
         "WITH new_round AS ("
@@ -355,6 +386,9 @@ def _write_sql(alias: str) -> str:
         "), moved_account AS ("
         f"UPDATE {GamingAccount._meta.db_table} SET {account_sets} "
         "WHERE id = %s AND EXISTS (SELECT 1 FROM new_round)"
+        "), moved_session AS ("
+        f"UPDATE {PlaySession._meta.db_table} SET {session_sets} "
+        "WHERE id = %s AND EXISTS (SELECT 1 FROM new_round)"
         ") SELECT new_round.id AS round_id, "
         "(SELECT array_agg(id ORDER BY position) FROM new_bets) AS bet_ids FROM new_round"
     )
@@ -374,6 +408,7 @@ def write_round(
     entries: list[dict],
     wallet: Wallet,
     account: GamingAccount,
+    session: PlaySession,
 ) -> tuple[int, list[int]] | None:
     """The write: the round's id and its bets' ids in position order, or None, having
     written nothing, if the player already has a round under this idempotency key.
@@ -393,6 +428,10 @@ def write_round(
             GamingAccount, {name: getattr(account, name) for name in ACCOUNT_WRITTEN}, connection
         ),
         account.pk,
+        *_prepared(
+            PlaySession, {name: getattr(session, name) for name in SESSION_WRITTEN}, connection
+        ),
+        session.pk,
     ]
     row = _fetch_named(connection, _write_sql(connection.alias), params)
     if row is None:

@@ -23,7 +23,7 @@ from django.db import connections, router
 
 from portal.compliance.models import ListedGame, Offering
 from portal.compliance.selectors import jinzi_listing, offerings_with_parts
-from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.models import Bet, GamingAccount, LedgerEntry, PlaySession, Round, Wallet
 from portal.game.money.terms import TermsStanding
 from portal.game.money.terms import standing_of as terms_standing_of
 from portal.game.play import sql
@@ -43,6 +43,8 @@ class RoundInputs:
     moved_while_waiting: bool = False
     # The offering's holder's terms in force and whether the player accepted them (§ 812a.5).
     terms: TermsStanding | None = None
+    # The player's session the round is asked in (§ 812a.9(a)(5)); None if not theirs.
+    session: PlaySession | None = None
 
 
 class OrmRounds:
@@ -53,7 +55,7 @@ class OrmRounds:
         keyed = Round.objects.filter(player_id=player_id, idempotency_key=idempotency_key)
         return _one_or_none(keyed.values_list("id", "request_fingerprint"))
 
-    def read(self, *, player_id: int, idempotency_key: str, offering_id: int):
+    def read(self, *, player_id: int, idempotency_key: str, offering_id: int, session_id: int):
         wallet = _one_or_none(Wallet.objects.select_for_update().filter(player_id=player_id))
         if wallet is None:
             return None
@@ -65,9 +67,23 @@ class OrmRounds:
         listing = jinzi_listing(offering.rules_submission) if offering is not None else None
         account = _account(offering, player_id)
         standing = terms_standing_of(player_id, offering.holder_id) if offering else None
-        return RoundInputs(wallet, previous, offering, listing, account=account, terms=standing)
+        session = _one_or_none(
+            PlaySession.objects.filter(pk=session_id, user_id=player_id).only(*sql.SESSION_READ)
+        )
+        return RoundInputs(
+            wallet, previous, offering, listing, account=account, terms=standing, session=session
+        )
 
-    def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet, account):
+    def write(
+        self,
+        *,
+        round_obj: Round,
+        bets: list[dict],
+        entries: list[dict],
+        wallet,
+        account,
+        session,
+    ):
         """Store the round, its bets and ledger entries (given as field values by name), the
         wallet's new chain head and the account's balance; return the stored round and bets,
         or None if the key is already taken (never, here: the wallet's lock and the read
@@ -87,6 +103,9 @@ class OrmRounds:
         GamingAccount.objects.filter(pk=account.pk).update(
             **{name: getattr(account, name) for name in sql.ACCOUNT_WRITTEN}
         )
+        PlaySession.objects.filter(pk=session.pk).update(
+            **{name: getattr(session, name) for name in sql.SESSION_WRITTEN}
+        )
         return round_obj, stored_bets
 
 
@@ -96,16 +115,17 @@ class SqlRounds(OrmRounds):
     def __init__(self, connection) -> None:
         self.connection = connection
 
-    def read(self, *, player_id: int, idempotency_key: str, offering_id: int):
+    def read(self, *, player_id: int, idempotency_key: str, offering_id: int, session_id: int):
         found = sql.read_for_round(
             self.connection,
             player_id=player_id,
             idempotency_key=idempotency_key,
             offering_id=offering_id,
+            session_id=session_id,
         )
         if found is None:
             return None
-        wallet, previous, offering, listing, moved, account, terms = found
+        wallet, previous, offering, listing, moved, account, terms, session = found
         if account is None and previous is None:  # none, or joined before the wallet moved
             account = _account(offering, player_id)
         return RoundInputs(
@@ -116,9 +136,19 @@ class SqlRounds(OrmRounds):
             account=account,
             moved_while_waiting=moved,
             terms=terms,
+            session=session,
         )
 
-    def write(self, *, round_obj: Round, bets: list[dict], entries: list[dict], wallet, account):
+    def write(
+        self,
+        *,
+        round_obj: Round,
+        bets: list[dict],
+        entries: list[dict],
+        wallet,
+        account,
+        session,
+    ):
         written = sql.write_round(
             self.connection,
             round_obj=round_obj,
@@ -126,6 +156,7 @@ class SqlRounds(OrmRounds):
             entries=entries,
             wallet=wallet,
             account=account,
+            session=session,
         )
         if written is None:
             return None

@@ -38,6 +38,9 @@ from portal.game.play import presenters, selectors
 from portal.game.play.filtersets import RECENT_GAMES_COLUMNS, PlayerRoundFilter, RoundFilter
 from portal.game.play.replay import replay_data
 from portal.game.rounds import round_data, rounds_with_detail
+from portal.game.sessions.lifecycle import NO_SESSION, SessionEnded
+from portal.game.sessions.notice import notice_acknowledge, pending_notice
+from portal.game.sessions.signals import session_of_request
 
 
 @login_required
@@ -62,12 +65,18 @@ def tables(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "HEAD", "POST"])
+@domain_errors
 def table(request: HttpRequest, pk: int) -> HttpResponse:
+    """A table to play at; a POST acknowledges the notice of time and money played that the
+    next round waits on (§ 814a.1), and comes back here."""
     player = player_of(request)
     offering = offerings_with_parts().filter(pk=pk).first()
     if offering is None:
         raise Http404("no such table")
+    session = session_of_request(request)
+    if request.method == "POST":
+        return _acknowledge(request, player, session, offering)
     listing = jinzi_listing(offering.rules_submission)
     now = timezone.now()
     liveness = offering_is_live(offering, at=now, listing=listing)
@@ -85,6 +94,8 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         "recent": selectors.recent_rounds(player, 5),
         "columns": RECENT_GAMES_COLUMNS,
         "refused": refused,
+        # The notice the next round waits on, if one is due (§ 814a.1): shown first.
+        "notice": pending_notice(session, at=now) if not refused else None,
     }
     if liveness.live and listing is not None and not refused:
         cells = presenters.table_cells(wheel)
@@ -98,6 +109,17 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
             ),
         )
     return render(request, "game/table.html", context)
+
+
+def _acknowledge(request, player, session, offering) -> HttpResponse:
+    number = request.POST.get("number", "")
+    if session is None:
+        raise SessionEnded(NO_SESSION)
+    notice_acknowledge(
+        player=player, session=session, number=int(number) if number.isdigit() else number
+    )
+    messages.success(request, "Thank you. You may play on.")
+    return redirect("game:table", offering.pk)
 
 
 @login_required

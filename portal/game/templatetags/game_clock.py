@@ -10,7 +10,7 @@ from django import template
 from django.utils import timezone
 
 from portal.core.padates import pa_time
-from portal.game.sessions import SIGNED_IN_AT
+from portal.game.sessions.signals import SIGNED_IN_AT
 
 register = template.Library()
 

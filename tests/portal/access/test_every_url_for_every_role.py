@@ -112,7 +112,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "audit:verify": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "audit:records": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "game:tables": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
-    "game:table": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
+    # A POST acknowledges the notice the next round waits on (§ 814a.1): the player's, with
+    # no notice number given, is refused as such.
+    "game:table": ("302 200 403 403 403 403 403", "302 400 403 403 403 403 403"),
     "game:history": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
     # A round's record is where a void or an adjustment is proposed (§ 617a.6,
     # § 812a.7(a)(9)): a POST naming none is a 400 to whoever may correct the round, a 403
@@ -214,6 +216,12 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "report-run-detail": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
     "report-run-files": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
     "report-run-retry": ("403 403 405 405 405 405 405", "403 403 409 409 404 409 409"),
+    # A player's sessions (§ 812a.3(a)(6)): the list's POST is the API's sign-in, which takes
+    # no sign-in of its own (an empty body is refused as such, whoever sends it).
+    "session-list": ("403 200 403 403 403 403 403", "400 400 400 400 400 400 400"),
+    "session-detail": ("403 200 403 403 403 403 403", "403 405 403 403 403 403 403"),
+    "session-end": ("403 405 403 403 403 403 403", "403 200 403 403 403 403 403"),
+    "session-notice": ("403 405 403 403 403 403 403", "403 400 403 403 403 403 403"),
 }
 for _kind in ("layout", "paytable", "rules-submission", "terms"):
     EXPECTED.update(
@@ -271,6 +279,7 @@ def test_route_answers_every_role_as_expected(client, world, route):
     args = {"pk": world[key].pk if key else 0, "action": "approve", "fmt": "pdf"}
     # Amending a rules submission to use a version: the world's paytable, which it lists.
     args |= {"kind": "paytable", "record_pk": world["paytable"].pk}
+    args |= {"public_id": world["session"].public_id}  # the world player's session
     path = concrete_path(route, world, args | {"key": WORLD_CHART["key"]})
     expected_get, expected_post = EXPECTED[route.name]
 

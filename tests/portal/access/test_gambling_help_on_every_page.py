@@ -37,6 +37,7 @@ def _path(route, world) -> str:
     key = next((obj for prefix, obj in OBJECT_FOR if route.name.startswith(prefix)), None)
     args = {"pk": world[key].pk if key else 0, "action": "approve", "fmt": "pdf"}
     args |= {"kind": "paytable", "record_pk": world["paytable"].pk, "key": WORLD_CHART["key"]}
+    args |= {"public_id": world["session"].public_id}
     return concrete_path(route, world, args)
 
 

@@ -15,6 +15,7 @@ from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
 from portal.compliance.services.terms import terms_amend
+from portal.game.models import PlaySession
 from portal.game.money.services.withdrawals import withdrawal_request
 from portal.game.play.services import round_play
 from portal.reports.render import write_json
@@ -23,6 +24,7 @@ from portal.reports.services.runs import report_run_execute, report_run_request
 from tests.portal.factories import (
     approved_offering,
     approved_terms,
+    in_session,
     make_layout,
     make_paytable,
     make_rules,
@@ -65,8 +67,10 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
     layout, paytable, rules = offering.layout, offering.paytable, offering.rules_submission
     player = make_user("player", Role.PLAYER)
     account = wallet_top_up(player=player, amount=10_000)
+    session = in_session(player)
     round_obj = round_play(
         player=player,
+        session=session,
         offering_id=offering.pk,
         wagers=[{"kind": "red", "stake": 200}],
         idempotency_key="world-round-1",
@@ -92,6 +96,7 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         "rules": rules,
         "offering": offering,
         "round": round_obj,
+        "session": PlaySession.objects.get(pk=session),  # the player's, the round's
         "account": account,
         "player_user": player,  # a player's file is found by the player's own id
         "withdrawal": withdrawal,

@@ -11,9 +11,16 @@ from rest_framework.test import APIClient
 from portal.accounts.api import authentication as auth
 from portal.accounts.models import ApiToken
 from portal.accounts.tokens import TOKEN_CANNOT_ISSUE, api_token_issue
-from portal.game.models import Round
+from portal.game.models import Round, SessionChannel
+from portal.game.sessions.lifecycle import session_start
 
 pytestmark = pytest.mark.django_db
+
+
+def api_signed_in(player) -> None:
+    """The player's API session, as ``POST /api/sessions/`` starts it: their token works
+    inside it (§ 812a.3(a)(6))."""
+    session_start(user=player, channel=SessionChannel.API, at=timezone.now())
 
 
 def bearer(secret: str) -> APIClient:
@@ -40,6 +47,7 @@ def test_a_signed_in_user_issues_a_token_and_sees_its_secret_once(api_as, player
 
 def test_a_token_signs_in_as_its_user_with_their_roles(player, auditor, live_offering):
     _, player_secret = api_token_issue(user=player, name="Game client")
+    api_signed_in(player)
     _, auditor_secret = api_token_issue(user=auditor, name="Reports script")
 
     assert bearer(player_secret).get("/api/wallet/").status_code == 200
@@ -50,6 +58,7 @@ def test_a_token_signs_in_as_its_user_with_their_roles(player, auditor, live_off
 
 def test_a_token_plays_a_round_without_a_csrf_token(funded_player, live_offering):
     _, secret = api_token_issue(user=funded_player, name="Game client")
+    api_signed_in(funded_player)
     client = APIClient(enforce_csrf_checks=True)
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
 
@@ -79,6 +88,7 @@ def test_the_session_still_needs_its_csrf_token(funded_player, live_offering):
 
 def test_a_token_cannot_issue_tokens(player):
     _, secret = api_token_issue(user=player, name="Game client")
+    api_signed_in(player)
 
     response = bearer(secret).post("/api/tokens/", {"name": "another"}, format="json")
 
@@ -89,6 +99,7 @@ def test_a_token_cannot_issue_tokens(player):
 
 def test_a_revoked_token_stops_working_at_once(api_as, player):
     token, secret = api_token_issue(user=player, name="Game client")
+    api_signed_in(player)
     assert bearer(secret).get("/api/wallet/").status_code == 200
 
     assert api_as(player).delete(f"/api/tokens/{token.pk}/").status_code == 204
@@ -101,6 +112,7 @@ def test_a_revoked_token_stops_working_at_once(api_as, player):
 
 def test_a_token_revokes_itself(player):
     token, secret = api_token_issue(user=player, name="Game client")
+    api_signed_in(player)
 
     assert bearer(secret).delete(f"/api/tokens/{token.pk}/").status_code == 204
     assert bearer(secret).get("/api/tokens/").status_code == 401
@@ -189,15 +201,17 @@ def test_issuing_checks_the_body(api_as, player):
     assert not ApiToken.objects.exists()
 
 
-def test_a_token_request_costs_two_queries_for_its_user_and_roles(
+def test_a_token_request_costs_three_queries_for_its_user_roles_and_session(
     funded_player, live_offering, django_assert_num_queries
 ):
     _, secret = api_token_issue(user=funded_player, name="Game client")
+    api_signed_in(funded_player)
     client = bearer(secret)
     client.get("/api/wallet/")  # first use
 
-    # The token with its user; their roles and holder; then the wallet and its entries.
-    with django_assert_num_queries(4):
+    # The token with its user; their roles and holder; a player's API session that runs
+    # (§ 812a.3(a)(6)); then the wallet and its entries.
+    with django_assert_num_queries(5):
         assert client.get("/api/wallet/").status_code == 200
 
 

@@ -29,6 +29,7 @@ import pytest
 import schemathesis
 from django.core.signals import got_request_exception, request_finished, request_started
 from django.db import close_old_connections
+from django.utils import timezone
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
@@ -40,12 +41,13 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from portal.access.roles import Role
+from portal.access.roles import Role, has_role
 from portal.accounts.models import ApiToken
 from portal.accounts.tokens import api_token_issue
 from portal.game.corrections.services import correction_propose
-from portal.game.models import GamingAccount
+from portal.game.models import GamingAccount, PlaySession, SessionChannel
 from portal.game.money.services.withdrawals import withdrawal_request
+from portal.game.sessions.lifecycle import session_start
 from portal.wsgi import application
 from tests.portal.access.world import build_world
 from tests.portal.factories import make_user
@@ -91,6 +93,7 @@ RECORDS_FOR = {
     "withdrawals": ("withdrawal", "other_withdrawal"),
     "corrections": ("correction",),
     "terms": ("terms", "draft_terms"),
+    "sessions": ("session",),
 }
 REPORT_FORMATS = ("json", "csv", "xlsx", "pdf", "parquet")
 
@@ -137,6 +140,15 @@ class Bearer:
     def headers(self) -> dict[str, str]:
         if not ApiToken.objects.filter(pk=self.token.pk, revoked_at=None).exists():
             self._issue()
+        # A player's token works inside a running API session (§ 812a.3(a)(6)): begun again
+        # if a fuzzed POST /api/sessions/{id}/end/ ended it.
+        if (
+            has_role(self.user, Role.PLAYER)
+            and not PlaySession.objects.filter(
+                user=self.user, channel=SessionChannel.API, ended_at=None
+            ).exists()
+        ):
+            session_start(user=self.user, channel=SessionChannel.API, at=timezone.now())
         return {"Authorization": f"Bearer {self.secret}"}
 
 
@@ -184,7 +196,10 @@ def real_ids(operation, world: dict, user) -> st.SearchStrategy[dict]:
     records = [world[key] for key in RECORDS_FOR[resource]]
     if resource == "tokens":
         records.append(api_token_issue(user=user, name="Spare token")[0])
-    fixed = {"id": st.sampled_from(sorted({record.pk for record in records}))}
+    if "public_id" in names:  # a player session, named by its public id
+        fixed = {"public_id": st.sampled_from(sorted(str(r.public_id) for r in records))}
+    else:
+        fixed = {"id": st.sampled_from(sorted({record.pk for record in records}))}
     if "fmt" in names:
         fixed["fmt"] = st.sampled_from(REPORT_FORMATS)
     return st.fixed_dictionaries(fixed)

@@ -25,6 +25,7 @@ from tests.portal.factories import (
     EFFECTIVE,
     EXPIRY,
     approved_paytable,
+    in_session,
     make_layout,
     make_offering,
     make_rules,
@@ -48,6 +49,7 @@ def in_force():
 def _a_round(player, offering, key="layout-gate-0001"):
     return round_play(
         player=player,
+        session=in_session(player),
         offering_id=offering.pk,
         wagers=[{"kind": "red", "stake": 200}],
         idempotency_key=key,

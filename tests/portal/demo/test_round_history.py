@@ -33,6 +33,7 @@ from portal.game.chain import digest_of
 from portal.game.models import Bet, Deposit, GamingAccount, LedgerEntry, Round, Wallet
 from portal.game.money.services.deposits import MAX_DEMO_TOP_UP
 from portal.game.play.services import round_play
+from tests.portal.factories import in_session
 from tests.portal.funding import wallet_top_up
 
 pytestmark = pytest.mark.django_db
@@ -261,6 +262,7 @@ def test_a_history_round_is_what_the_service_stores():
     # The same request again: the service finds the round under its key and fingerprint.
     again = round_play(
         player=player,
+        session=in_session(player),
         offering_id=last.offering_id,
         wagers=wagers,
         idempotency_key=last.idempotency_key,
@@ -270,6 +272,7 @@ def test_a_history_round_is_what_the_service_stores():
     wallet_top_up(player=player, amount=10_000, holder=last.offering.holder)
     real = round_play(
         player=player,
+        session=in_session(player),
         offering_id=last.offering_id,
         wagers=wagers[:1],
         idempotency_key="after-history",

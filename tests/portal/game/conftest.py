@@ -3,6 +3,7 @@ import random
 import pytest
 
 from portal.game.play.services import round_play
+from tests.portal.factories import in_session
 
 TEN_STRAIGHTS = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
 
@@ -22,10 +23,12 @@ def seeded_rng():
     return random.Random(617)
 
 
-def play_round(player, offering, key, wagers=TEN_STRAIGHTS, outcome=3):
-    """``round_play`` with the wheel fixed on ``outcome``."""
+def play_round(player, offering, key, wagers=TEN_STRAIGHTS, outcome=3, session=None):
+    """``round_play`` with the wheel fixed on ``outcome``, in ``session`` (its id) or a new
+    session of the player's, begun now."""
     return round_play(
         player=player,
+        session=session if session is not None else in_session(player),
         offering_id=offering.pk,
         wagers=wagers,
         idempotency_key=key,

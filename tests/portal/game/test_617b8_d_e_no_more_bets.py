@@ -13,13 +13,13 @@ import itertools
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 import jinzi
 from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round
 from portal.game.play import messages as msg
 from portal.game.play.services import round_play
+from tests.portal.factories import in_session, signed_in_api
 from tests.portal.game.conftest import FixedBits
 
 pytestmark = pytest.mark.django_db
@@ -31,6 +31,7 @@ BLACK = {"kind": "black", "stake": 1_000}
 def _play(player, offering, wagers, key, outcome=1):
     return round_play(
         player=player,
+        session=in_session(player),
         offering_id=offering.pk,
         wagers=wagers,
         idempotency_key=key,
@@ -108,8 +109,7 @@ def test_617b8_d_and_e_the_rng_is_never_initiated_for_wagers_that_are_not_all_pl
 def test_617b8_e_617a5_the_winning_number_is_shown_to_the_player(
     funded_player, live_offering, login
 ):
-    api = APIClient()
-    api.force_authenticate(funded_player)
+    api = signed_in_api(funded_player)
     body = {"offering": live_offering.pk, "wagers": [RED], "idempotency_key": "shown-0001"}
 
     answer = api.post("/api/rounds/", body, format="json")

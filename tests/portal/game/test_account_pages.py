@@ -26,7 +26,7 @@ from portal.game.models import (
 from portal.game.money.services.accounts import account_set_status
 from portal.game.money.services.withdrawals import withdrawal_request
 from portal.game.play.services import round_play
-from tests.portal.factories import make_user
+from tests.portal.factories import in_session, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 from tests.portal.page_helpers import field_errors, text
@@ -116,6 +116,7 @@ def test_812a4_a_player_without_accounts_is_told_how_to_open_one(login, player, 
 def test_the_movements_link_their_rounds(login, funded_player, live_offering, holder_a):
     played = round_play(
         player=funded_player,
+        session=in_session(funded_player),
         offering_id=live_offering.pk,
         wagers=[{"kind": "red", "stake": 200}],
         idempotency_key="account-page-round",

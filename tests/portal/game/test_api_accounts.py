@@ -454,6 +454,7 @@ def test_814a2_a_lower_limit_applies_at_once_and_a_higher_one_after_the_period_a
         minutes=1
     )
     with time_machine.travel(after, tick=False):
+        client.force_login(funded_player)  # the next day: a new session (§ 812a.3(a)(6))
         confirmed = client.post(f"{limits}confirm/", {"kind": "deposit_day"}, "json")
     assert confirmed.status_code == 200
     assert confirmed.json()["applied"] is True

@@ -24,6 +24,7 @@ from tests.portal.factories import (
     approved_layout,
     approved_paytable,
     approved_rules,
+    in_session,
     make_offering,
     make_paytable,
     offering_in_force,
@@ -39,6 +40,7 @@ NOW = datetime.datetime(2026, 11, 30, 17, 0, tzinfo=datetime.UTC)  # noon EST
 def _play(player, offering, wagers, outcome, key="chapter-617a-0001"):
     return round_play(
         player=player,
+        session=in_session(player),
         offering_id=offering.pk,
         wagers=wagers,
         idempotency_key=key,

@@ -9,6 +9,7 @@ from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import GamingAccount, LedgerEntry, Round
 from portal.game.play.services import PlayedRound, round_play
 from tests.portal.concurrency import run_together
+from tests.portal.factories import in_session
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
@@ -24,6 +25,7 @@ def test_simultaneous_rounds_never_overdraw_and_the_balance_equals_the_ledger(
         *(
             lambda index=index: round_play(
                 player=player,
+                session=in_session(player),
                 offering_id=live_offering.pk,
                 wagers=[{"kind": "straight", "numbers": [5], "stake": 200}],
                 idempotency_key=f"concurrent-{index:03d}",
@@ -48,6 +50,7 @@ def test_the_same_idempotency_key_sent_at_once_plays_one_round(funded_player, li
         *(
             lambda: round_play(
                 player=funded_player,
+                session=in_session(funded_player),
                 offering_id=live_offering.pk,
                 wagers=[{"kind": "red", "stake": 200}],
                 idempotency_key="same-key-for-all",
@@ -90,6 +93,7 @@ def test_617b8_e_a_retry_sent_while_its_round_is_being_played_gets_that_round(
         *(
             lambda: round_play(
                 player=funded_player,
+                session=in_session(funded_player),
                 offering_id=live_offering.pk,
                 wagers=wagers,
                 idempotency_key="retried-while-playing",
@@ -113,6 +117,7 @@ def test_a_key_reused_with_other_wagers_while_playing_is_a_conflict(funded_playe
         *(
             lambda wagers=wagers: round_play(
                 player=funded_player,
+                session=in_session(funded_player),
                 offering_id=live_offering.pk,
                 wagers=wagers,
                 idempotency_key="reused-while-playing",

@@ -6,7 +6,7 @@ import pytest
 
 from portal.access.roles import Role
 from portal.game.play.services import round_play
-from tests.portal.factories import make_user
+from tests.portal.factories import in_session, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
@@ -16,6 +16,7 @@ pytestmark = pytest.mark.django_db
 def _play(player, offering, n, key=None):
     return round_play(
         player=player,
+        session=in_session(player),
         offering_id=offering.pk,
         wagers=[
             {"kind": "red", "stake": 200},

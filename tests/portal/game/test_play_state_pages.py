@@ -130,6 +130,9 @@ def test_814a1_game_pages_show_the_pennsylvania_time_and_the_time_signed_in(
     start = datetime.datetime(2026, 12, 4, 19, 0, tzinfo=datetime.UTC)  # 14:00 EST
     with time_machine.travel(start, tick=False):
         sign_in(client, account_a.player.username)
+    for minutes in range(10, 65, 10):  # active: a page every ten minutes keeps the session
+        with time_machine.travel(start + datetime.timedelta(minutes=minutes), tick=False):
+            assert client.get("/play/").status_code == 200
     with time_machine.travel(start + datetime.timedelta(minutes=65), tick=False):
         page = client.get(f"/play/{live_offering.pk}/").content.decode()
     clock = re.search(r'<p class="game-clock".*?</p>', page, re.S).group(0)

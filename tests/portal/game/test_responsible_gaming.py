@@ -16,8 +16,8 @@ from portal.game.models import GamingAccount, PlaySession, Round
 from portal.game.money.limits import LimitKind, Period, period_span
 from portal.game.money.services.deposits import deposit_record
 from portal.game.money.services.limit_changes import limit_confirm, limit_set, pause_play
-from portal.game.sessions import previous_session_text
-from tests.portal.factories import PASSWORD
+from portal.game.sessions.lifecycle import previous_session_text
+from tests.portal.factories import PASSWORD, in_session
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 
@@ -164,14 +164,18 @@ def test_814a2_a_temporary_suspension_stops_play_and_deposits_until_it_ends(
 
 
 @pytest.mark.clause("reading:limit-periods", kind="proves")
-def test_814a2_the_daily_time_limit_counts_signed_in_time_and_resets_at_midnight(
+@pytest.mark.clause("reading:time-limit-sessions", kind="proves")
+def test_814a2_4_the_daily_time_limit_counts_session_time_and_resets_at_midnight(
     funded_player, account, live_offering
 ):
     limit_set(player=funded_player, account_id=account.pk, kind="time_day", value=30)
     with time_machine.travel(utc(2027, 3, 3, 15), tick=False):  # 10:00 EST
-        PlaySession.objects.create(user=funded_player, started_at=utc(2027, 3, 3, 15))
-    with time_machine.travel(utc(2027, 3, 3, 15, 29), tick=False):
-        play_round(funded_player, live_offering, "time-limit-1", wagers=RED)
+        session = in_session(funded_player)
+    for minute in (10, 20, 29):  # each round keeps the session active
+        with time_machine.travel(utc(2027, 3, 3, 15, minute), tick=False):
+            play_round(
+                funded_player, live_offering, f"time-limit-{minute}", wagers=RED, session=session
+            )
     with (
         time_machine.travel(utc(2027, 3, 3, 15, 31), tick=False),
         pytest.raises(
@@ -180,10 +184,10 @@ def test_814a2_the_daily_time_limit_counts_signed_in_time_and_resets_at_midnight
             r"resets at 2027-03-04 00:00 EST",
         ),
     ):
-        play_round(funded_player, live_offering, "time-limit-2", wagers=RED)
+        play_round(funded_player, live_offering, "time-limit-2", wagers=RED, session=session)
     with time_machine.travel(utc(2027, 3, 4, 5, 10), tick=False):  # 00:10 EST, the next day
         play_round(funded_player, live_offering, "time-limit-3", wagers=RED)
-    assert Round.objects.count() == 2
+    assert Round.objects.count() == 4
 
 
 def test_812a9_a_4_at_sign_in_a_player_is_told_when_the_previous_session_was(player):
@@ -193,19 +197,17 @@ def test_812a9_a_4_at_sign_in_a_player_is_told_when_the_previous_session_was(pla
             "/accounts/login/", {"username": "player", "password": PASSWORD}, follow=True
         )
         assert "this is your first session" in answer.content.decode()
-    with time_machine.travel(utc(2027, 3, 3, 16), tick=False):
+    with time_machine.travel(utc(2027, 3, 3, 15, 10), tick=False):
         first.post("/accounts/logout/")
     with time_machine.travel(utc(2027, 3, 5, 20), tick=False):
         answer = Client().post(
             "/accounts/login/", {"username": "player", "password": PASSWORD}, follow=True
         )
     page = answer.content.decode()
-    assert (
-        "§ 812a.9(a)(4): your previous session began Wednesday 03 March 2027 at 10:00 EST" in page
-    )
-    assert "and ended Wednesday 03 March 2027 at 11:00 EST" in page
+    assert "Your previous session began Wednesday 03 March 2027 at 10:00 EST" in page
+    assert "and ended Wednesday 03 March 2027 at 10:10 EST" in page
     assert PlaySession.objects.filter(user=player).count() == 2
-    assert previous_session_text(None).endswith("first session.")
+    assert previous_session_text(None, at=utc(2027, 3, 5)).endswith("first session.")
 
 
 def test_814a2_every_limit_kind_has_a_label_and_a_pennsylvania_period():

@@ -11,8 +11,16 @@ import portal
 from portal.core import append_only
 from portal.core.hashing import canonical_digest, hashed_instant_text
 from portal.game import rounds
-from portal.game.chain import LATER_ROUND_FIELDS, ROUND_FIELDS, digest_of
-from portal.game.models import Bet, Round, RoundStatus
+from portal.game.chain import (
+    BET_FIELDS,
+    HASHED_ROUND_FIELDS,
+    LATER_ROUND_FIELDS,
+    ROUND_FIELDS,
+    SESSION_FIELD,
+    digest_of,
+    round_digest,
+)
+from portal.game.models import Bet, PlaySession, Round, RoundStatus
 from tests.portal.factories import approved_layout, approved_paytable, approved_rules, make_offering
 from tests.portal.game.conftest import play_round as play
 
@@ -64,10 +72,39 @@ def test_810a11_round_recorded_before_the_later_fields_hashes_as_it_did(
 ):
     played = play(funded_player, live_offering, "record-0003")
     old = Round(**{f.attname: getattr(played.round, f.attname) for f in Round._meta.fields})
-    old.bets_closed_at, old.portal_version = None, ""
+    old.bets_closed_at, old.portal_version, old.session_id = None, "", ""
 
     assert digest_of(old, played.bets) == _legacy_digest(old, played.bets)
     assert digest_of(played.round, played.bets) != _legacy_digest(played.round, played.bets)
+
+
+def test_812a9_a_5_a_round_records_its_session_and_hashes_it_as_a_later_field(
+    funded_player, live_offering
+):
+    played = play(funded_player, live_offering, "record-0005").round
+    session = PlaySession.objects.get(public_id=played.session_id)
+    assert session.user_id == funded_player.pk
+    assert session.last_activity_at == played.ended_at  # the round moved it, in its write
+    assert rounds.round_data(played)["session"] == played.session_id
+    # A round recorded before sessions had ids hashes without one, as it did then.
+    before = Round(**{f.attname: getattr(played, f.attname) for f in Round._meta.fields})
+    before.session_id = ""
+    fields = {name: getattr(before, name) for name in HASHED_ROUND_FIELDS}
+    bets = [
+        {name: getattr(bet, name) for name in BET_FIELDS}
+        for bet in Bet.objects.filter(round=played).order_by("position")
+    ]
+    assert digest_of(played, played.bets.order_by("position")) == played.hash
+    assert round_digest(fields, bets) != played.hash
+    assert round_digest(fields | {SESSION_FIELD: played.session_id}, bets) == played.hash
+
+    append_only.drop_all(connection)
+    try:  # a session id blanked, or moved to another session, breaks the chain
+        Round.objects.filter(pk=played.pk).update(session_id="")
+    finally:
+        append_only.install_all(connection)
+    with pytest.raises(CommandError, match=f"round {played.pk}: .*altered"):
+        call_command("verify_round_chain")
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from portal.game.chain import verify_rounds
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 from portal.game.play import messages as msg
 from portal.game.play.services import round_play
+from tests.portal.factories import in_session
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
@@ -19,9 +20,10 @@ pytestmark = pytest.mark.django_db
 RED = [{"kind": "red", "stake": 200}]
 
 
-def play(player, offering, wagers, key="round-key-0001", rng=None):
+def play(player, offering, wagers, key="round-key-0001", rng=None, session=None):
     return round_play(
         player=player,
+        session=session if session is not None else in_session(player),
         offering_id=offering.pk,
         wagers=wagers,
         idempotency_key=key,
@@ -168,6 +170,7 @@ def test_only_players_play_and_unknown_offerings_are_not_found(
     with pytest.raises(NotFound):
         round_play(
             player=funded_player,
+            session=in_session(funded_player),
             offering_id=999_999,
             wagers=[{"kind": "red", "stake": 200}],
             idempotency_key="no-such-table",
@@ -219,19 +222,22 @@ def test_round_statements_do_not_grow_with_the_number_of_wagers(
 ):
     one = [{"kind": "red", "stake": 200}]
     ten = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
-    play(funded_player, live_offering, one, key="warm-up-key")  # first use creates caches
+    session = in_session(funded_player)
+    play(funded_player, live_offering, one, key="warm-up-key", session=session)  # caches
     # SQLite, in a savepoint of the test's transaction (its two statements) around the
-    # ORM's 11: the locked wallet (with the player's standing), the key, the offering, its
-    # listing, the account (§ 812a.4) and the holder's terms in force with whether the
-    # player accepted them (§ 812a.5); the round, its bets, its ledger entries, the wallet
-    # and the account. PostgreSQL, a transaction of its own: BEGIN, the read (the account,
-    # the standing and the terms joined), the write, COMMIT.
-    statements = {"postgresql": 4, "sqlite": 13}[connection.vendor]
+    # ORM's 13: the locked wallet (with the player's standing and notice interval), the
+    # key, the offering, its listing, the account (§ 812a.4), the holder's terms in force
+    # with whether the player accepted them (§ 812a.5) and the session (§ 812a.9(a)(5));
+    # the round, its bets, its ledger entries, the wallet, the account and the session's
+    # last activity. PostgreSQL, a transaction of its own: BEGIN, the read (the account,
+    # the standing, the terms and the session joined), the write (the session's activity
+    # one more of its CTEs), COMMIT.
+    statements = {"postgresql": 4, "sqlite": 15}[connection.vendor]
 
     with django_assert_num_queries(statements) as one_wager:
-        play(funded_player, live_offering, one, key="one-wager-key")
+        play(funded_player, live_offering, one, key="one-wager-key", session=session)
     with django_assert_num_queries(statements) as ten_wagers:
-        play(funded_player, live_offering, ten, key="ten-wager-key")
+        play(funded_player, live_offering, ten, key="ten-wager-key", session=session)
 
     assert len(one_wager.captured_queries) == len(ten_wagers.captured_queries)
 

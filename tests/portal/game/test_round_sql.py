@@ -20,7 +20,7 @@ from portal.game.money.terms import TermsStanding, terms_accept
 from portal.game.money.terms import standing_of as terms_standing_of
 from portal.game.play import sql, store
 from portal.game.play.services import round_play
-from tests.portal.factories import approved_terms, make_user
+from tests.portal.factories import approved_terms, in_session, make_user
 from tests.portal.funding import wallet_top_up
 
 pytestmark = pytest.mark.django_db
@@ -159,7 +159,12 @@ def _play_a_session(offering, players, rounds_for, monkeypatch) -> list:
         clock.tick()
         try:
             played = round_play(
-                player=player, offering_id=offering.pk, wagers=wagers, idempotency_key=key, rng=rng
+                player=player,
+                session=in_session(player),
+                offering_id=offering.pk,
+                wagers=wagers,
+                idempotency_key=key,
+                rng=rng,
             )
         except (ValidationFailed, Conflict) as refused:
             answers.append(refused.message)

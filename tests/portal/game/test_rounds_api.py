@@ -4,14 +4,14 @@ from rest_framework.test import APIClient
 
 from portal.game.models import GamingAccount, LedgerEntry, Round
 from portal.game.play import messages as msg
+from tests.portal.factories import signed_in_api
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def api(funded_player):
-    client = APIClient()
-    client.force_authenticate(funded_player)
+    client = signed_in_api(funded_player)
     return client
 
 
@@ -153,8 +153,7 @@ def test_players_see_only_their_own_rounds_and_auditors_see_all(
     api.post("/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json")
     other = make_user("other_player", Role.PLAYER)
     wallet_top_up(player=other, amount=1000)
-    other_client = APIClient()
-    other_client.force_authenticate(other)
+    other_client = signed_in_api(other)
     theirs = other_client.post(
         "/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json"
     ).json()
@@ -209,13 +208,14 @@ def test_round_list_queries_do_not_grow_with_rounds(api, live_offering, django_a
         )
 
     play(0)
-    # The count, the page, its bets, and its rounds' voids and adjustments (one query for
+    # The bearer token's sign-in (the token with its user, the roles, the API session), then
+    # the count, the page, its bets, and its rounds' voids and adjustments (one query for
     # the page, § 617a.6, § 812a.7(a)(9)).
-    with django_assert_num_queries(4) as one:
+    with django_assert_num_queries(7) as one:
         api.get("/api/rounds/")
     for n in range(1, 8):
         play(n)
-    with django_assert_num_queries(4) as many:
+    with django_assert_num_queries(7) as many:
         assert api.get("/api/rounds/").json()["count"] == 8
     assert len(one.captured_queries) == len(many.captured_queries)
 
@@ -224,12 +224,13 @@ def test_812a4_a_rounds_answer_names_its_holder_without_a_query_of_its_own(
     api, live_offering, django_assert_num_queries
 ):
     """The played round's answer says whose account paid (§ 812a.4) from the offering the
-    round read: the request sends the round's statements, no more (the client's user keeps
-    its roles from the first request)."""
+    round read: the request sends its sign-in's statements and the round's, no more."""
     api.post("/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json")
-    # As test_round_service pins them: SQLite's ORM reads the holder's terms (§ 812a.5) in
-    # a statement of its own; PostgreSQL's one read joins them.
-    statements = {"postgresql": 4, "sqlite": 13}[connection.vendor]
+    # The bearer token's sign-in: the token with its user, the user's roles, the player's
+    # API session that runs (§ 812a.3(a)(6)); then the round's statements as
+    # test_round_service pins them (SQLite's ORM reads the holder's terms and the session
+    # in statements of their own; PostgreSQL's one read joins them).
+    statements = 3 + {"postgresql": 4, "sqlite": 15}[connection.vendor]
     with django_assert_num_queries(statements):
         answer = api.post(
             "/api/rounds/",

@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from portal.game import rounds
 from portal.game.models import LedgerEntry, Round
+from tests.portal.factories import signed_in_api
 
 pytestmark = pytest.mark.django_db
 
@@ -15,8 +16,7 @@ BET = {"wagers": [{"kind": "red", "stake": 1000}], "idempotency_key": "answer-ro
 
 @pytest.fixture
 def api(funded_player):
-    client = APIClient()
-    client.force_authenticate(funded_player)
+    client = signed_in_api(funded_player)
     return client
 
 

@@ -18,7 +18,7 @@ from portal.core.padates import pa_today
 from portal.game.chain import heads_digest
 from portal.game.models import Bet, Round, Wallet
 from portal.game.play.services import round_play
-from tests.portal.factories import approved_offering, make_user
+from tests.portal.factories import approved_offering, in_session, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 from tests.portal.page_helpers import field_errors, text
@@ -31,6 +31,7 @@ RED = [{"kind": "red", "stake": 200}]
 def _play(player, offering, key, outcome, wagers=RED):
     return round_play(
         player=player,
+        session=in_session(player),
         offering_id=offering.pk,
         wagers=wagers,
         idempotency_key=key,

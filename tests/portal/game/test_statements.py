@@ -19,7 +19,7 @@ from portal.game.money.services.deposits import deposit_make
 from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
 from portal.game.money.statements import statement
 from portal.game.play.services import round_play
-from tests.portal.factories import make_user
+from tests.portal.factories import in_session, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 from tests.portal.page_helpers import text
@@ -103,6 +103,7 @@ def test_812a11_the_page_shows_the_period_balances_and_every_movement(login, pla
 def test_812a11_rounds_are_named_and_linked(login, funded_player, live_offering, holder_a):
     played = round_play(
         player=funded_player,
+        session=in_session(funded_player),
         offering_id=live_offering.pk,
         wagers=[{"kind": "red", "stake": 200}],
         idempotency_key="statement-round",

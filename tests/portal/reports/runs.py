@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from portal.game.play.services import round_play
 from portal.reports.models import ReportRun
+from tests.portal.factories import in_session
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
@@ -29,6 +30,7 @@ def play_the_day(player, offering, *, keys: str) -> None:
         for number, outcome in enumerate(OUTCOMES):
             round_play(
                 player=player,
+                session=in_session(player),
                 offering_id=offering.pk,
                 wagers=[
                     {"kind": "red", "stake": 200},

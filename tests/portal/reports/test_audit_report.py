@@ -33,7 +33,7 @@ from portal.game.models import Bet, Round
 from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.values import sqrt_text
 from portal.reports.document import NO_ACTIVITY
-from tests.portal.factories import approved_offering
+from tests.portal.factories import approved_offering, in_session
 from tests.portal.game.conftest import FixedBits
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +64,7 @@ def played(player, live_offering):
         for number, (outcome, wagers) in enumerate(ROUNDS):
             round_play(
                 player=player,
+                session=in_session(player),
                 offering_id=live_offering.pk,
                 wagers=wagers,
                 idempotency_key=f"audit-round-{number}",
@@ -141,6 +142,7 @@ def test_810a5_rounds_drawn_by_the_os_csprng_are_not_listed(funded_player, live_
 
     round_play(
         player=funded_player,
+        session=in_session(funded_player),
         offering_id=live_offering.pk,
         wagers=[{"kind": "red", "stake": 200}],
         idempotency_key="audit-csprng-1",
@@ -261,6 +263,7 @@ def test_811a9_the_report_runs_a_fixed_number_of_queries(player, played):
         for number in range(5):
             round_play(
                 player=player,
+                session=in_session(player),
                 offering_id=played.pk,
                 wagers=[
                     {"kind": "small", "stake": 200},
@@ -345,6 +348,7 @@ def test_811a9_a_holder_report_counts_only_its_rounds_and_hides_other_play(
         wallet_top_up(player=player, amount=10_000, holder=holder_b)
         round_play(
             player=player,
+            session=in_session(player),
             offering_id=other.pk,
             wagers=[{"kind": "big", "stake": 600}],
             idempotency_key="audit-other-holder",
@@ -408,6 +412,7 @@ def test_reading_round_start_day_a_round_across_midnight_counts_in_the_day_it_st
     with time_machine.travel(last_second, tick=False) as traveller:
         played = round_play(
             player=player,
+            session=in_session(player),
             offering_id=live_offering.pk,
             wagers=[{"kind": "red", "stake": 200}],
             idempotency_key="across-midnight",
@@ -466,6 +471,7 @@ def test_812a10_deposits_and_paid_withdrawals_reconcile_per_account_worked_by_ha
         )
         round_play(
             player=player,
+            session=in_session(player),
             offering_id=live_offering.pk,
             wagers=[{"kind": "red", "stake": 1000}],
             idempotency_key="worked-1",
@@ -483,6 +489,7 @@ def test_812a10_deposits_and_paid_withdrawals_reconcile_per_account_worked_by_ha
         withdrawal_request(player=player, account_id=account.pk, amount=5_000)
         round_play(
             player=player,
+            session=in_session(player),
             offering_id=live_offering.pk,
             wagers=[{"kind": "straight", "numbers": [7], "stake": 200}],
             idempotency_key="worked-2",

@@ -37,6 +37,7 @@ from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_re
 from portal.game.play.services import round_play
 from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.values import sqrt_text
+from tests.portal.factories import in_session
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
@@ -58,6 +59,7 @@ def corrected(player, live_offering, payments_a, supervisor_a, officer):
         rounds = [
             round_play(
                 player=player,
+                session=in_session(player),
                 offering_id=live_offering.pk,
                 wagers=wagers,
                 idempotency_key=f"corrected-round-{number}",
@@ -181,6 +183,7 @@ def test_617a6_a_void_decided_after_the_report_was_made_leaves_the_round_in_play
         wallet_top_up(player=player, amount=10_000)
         played = round_play(
             player=player,
+            session=in_session(player),
             offering_id=live_offering.pk,
             wagers=ROUNDS[1][1],
             idempotency_key="later-voided-round",

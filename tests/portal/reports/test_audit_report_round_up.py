@@ -39,6 +39,7 @@ from portal.reports.audit_report.values import decimal_text
 from tests.portal.factories import (
     MINIMUM_ODDS,
     approved_layout,
+    in_session,
     listing,
     make_offering,
     make_paytable,
@@ -84,6 +85,7 @@ def played(player, holder_a, generous_table):
             wagers = [{"kind": k, "numbers": n, "stake": s} for k, n, s in bets]
             round_play(
                 player=player,
+                session=in_session(player),
                 offering_id=generous_table.pk,
                 wagers=wagers,
                 idempotency_key=f"round-up-{number}",

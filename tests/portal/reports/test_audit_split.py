@@ -37,7 +37,7 @@ from portal.reports.audit_report.resettlement.resettle import resettle
 from portal.reports.audit_report.scope import scope_of
 from portal.reports.models import ReportRun, RunStatus
 from portal.reports.services import runs, split
-from tests.portal.factories import make_user
+from tests.portal.factories import in_session, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 from tests.portal.reports.runs import stored
@@ -78,6 +78,7 @@ def play_history(players, offering) -> None:
                 with time_machine.travel(at):
                     round_play(
                         player=player,
+                        session=in_session(player),
                         offering_id=offering.pk,
                         wagers=WAGERS[(number + index) % len(WAGERS)],
                         idempotency_key=f"split-{number}-{index}",

@@ -35,6 +35,7 @@ from tests.portal.factories import (
     MINIMUM_ODDS,
     approved_layout,
     approved_offering,
+    in_session,
     listing,
     make_offering,
     make_paytable,
@@ -68,6 +69,7 @@ def _generous_table(manager, officer, holder):
 def _play(player, offering, key: str, outcome: int, wagers: list[dict]):
     return round_play(
         player=player,
+        session=in_session(player),
         offering_id=offering.pk,
         wagers=wagers,
         idempotency_key=f"detail-round-{key}",

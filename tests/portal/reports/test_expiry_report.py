@@ -30,6 +30,7 @@ from portal.game.play.services import round_play
 from portal.reports.expiry import expiry_report
 from tests.portal.factories import (
     approved_offering,
+    in_session,
     listing,
     make_layout,
     make_rules,
@@ -59,7 +60,11 @@ def row_of(document, key, **match) -> dict:
 def play(player, offering, key="report-round-1"):
     wagers = [{"kind": "straight", "numbers": [1], "stake": 200}]
     return round_play(
-        player=player, offering_id=offering.pk, wagers=wagers, idempotency_key=key
+        player=player,
+        session=in_session(player),
+        offering_id=offering.pk,
+        wagers=wagers,
+        idempotency_key=key,
     ).round
 
 

@@ -52,7 +52,7 @@ def test_812a10_a_player_asks_for_a_withdrawal_and_payments_staff_pay_it(
 
     walk.sign_out()
     walk.sign_in(funded_player.username)
-    expect(page.locator(".messages")).to_contain_text("your previous session began")
+    expect(page.locator(".messages")).to_contain_text("Your previous session began")
     walk.open("/play/account/")
     expect(row.locator(".balance")).to_have_text("$750.00")
     walk.shot("after-payout")

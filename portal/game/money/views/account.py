@@ -21,7 +21,7 @@ from portal.compliance.models import CertificateHolder, RecordStatus, TermsAndCo
 from portal.core.money import dollars
 from portal.core.pages import domain_errors
 from portal.game.forms import ServiceForm
-from portal.game.models import GamingAccount, Withdrawal, WithdrawalStatus
+from portal.game.models import GamingAccount, Wallet, Withdrawal, WithdrawalStatus
 from portal.game.money import presenters, statements
 from portal.game.money.forms import (
     CancelForm,
@@ -29,6 +29,7 @@ from portal.game.money.forms import (
     DepositForm,
     LimitForm,
     PauseForm,
+    SessionChoicesForm,
     WithdrawForm,
 )
 from portal.game.money.limits import when
@@ -36,7 +37,9 @@ from portal.game.money.services.deposits import demo_enabled, deposit_make
 from portal.game.money.services.limit_changes import limit_confirm, limit_set, pause_play
 from portal.game.money.services.withdrawals import withdrawal_cancel, withdrawal_request
 from portal.game.pages import Posted, player_of, posted_action, run
-from portal.game.sessions import session_before_this
+from portal.game.sessions.lifecycle import ended_at
+from portal.game.sessions.notice import session_choices_set
+from portal.game.sessions.signals import session_before_this
 
 MOVEMENTS_SHOWN = 10
 
@@ -141,6 +144,24 @@ def _pause(request, player) -> Posted:
     return run(Posted("pause", form, account_id=account_id), call)
 
 
+def _sessions(request, player) -> Posted:
+    form = SessionChoicesForm(request.POST, auto_id="sessions_%s")
+
+    def call(data):
+        wallet = session_choices_set(
+            player=player,
+            notice_minutes=data["notice_minutes"],
+            tell_every_access=data["tell_every_access"],
+        )
+        told = "you are told of" if wallet.tell_every_access else "you are not told of"
+        return (
+            f"Your time and money played are shown every {wallet.notice_minutes} minutes; "
+            f"{told} each sign-in to your account."
+        )
+
+    return run(Posted("sessions", form), call)
+
+
 PLAYER_ACTIONS = {
     "deposit": _deposit,
     "withdraw": _withdraw,
@@ -148,6 +169,7 @@ PLAYER_ACTIONS = {
     "limit": _limit,
     "confirm": _confirm,
     "pause": _pause,
+    "sessions": _sessions,
 }
 
 
@@ -215,18 +237,29 @@ def account(request: HttpRequest) -> HttpResponse:
             return redirect("game:account")
         failed = posted
     accounts = _accounts(player)
+    wallet = Wallet.objects.filter(player=player).first()
     forms = {
         "deposit": DepositForm(holders=_holders(), auto_id="deposit_%s"),
         "withdraw": WithdrawForm(accounts=accounts, auto_id="withdraw_%s"),
+        "sessions": SessionChoicesForm(
+            initial={
+                "notice_minutes": wallet.notice_minutes if wallet else 60,
+                "tell_every_access": wallet.tell_every_access if wallet else False,
+            },
+            auto_id="sessions_%s",
+        ),
     }
     if failed is not None and failed.action in forms:
         forms[failed.action] = failed.form
+    previous, now = session_before_this(request), timezone.now()
     context = {
         "accounts": _account_views(player, accounts, failed),
         "deposit_form": forms["deposit"],
         "withdraw_form": forms["withdraw"],
         "failed": failed,
-        "previous_session": session_before_this(request),
+        "previous_session": previous,
+        "previous_ended": ended_at(previous, now) if previous is not None else None,
+        "sessions_form": forms["sessions"],
         "demo_method": demo_enabled(),
         # § 812a.5: the holders' terms in force this player has yet to accept (one query).
         "terms_to_accept": list(

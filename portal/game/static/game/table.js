@@ -162,10 +162,65 @@
     if (!response.ok) {
       delete game.dataset.pendingKey; // refused (4xx): nothing was played; a new try, a new key
       spinButton.disabled = false;
+      if (response.status === 409 && body.notice) return showNotice(body.notice);
+      if (response.status === 401) {
+        // The session ended (15 minutes without activity): the page itself signs in again.
+        spinButton.disabled = true;
+        say(`${body.detail || "Your session ended."} `, true);
+        const again = document.createElement("a");
+        again.href = `/accounts/login/?next=${encodeURIComponent(window.location.pathname)}`;
+        again.textContent = "Sign in again";
+        statusEl.appendChild(again);
+        return;
+      }
       return say(body.detail || `The bet was refused (${response.status}).`, true);
     }
     delete game.dataset.pendingKey;
     show(body);
+  }
+
+  // The notice of time and money played since sign-in (§ 814a.1): the next round waits
+  // until the player has read it; the bets on the layout stay where they are.
+  function showNotice(notice) {
+    spinButton.disabled = true;
+    let panel = document.getElementById("play-notice");
+    if (!panel) {
+      panel = document.createElement("section");
+      panel.id = "play-notice";
+      panel.className = "play-notice";
+      panel.setAttribute("role", "alert");
+      game.insertBefore(panel, game.firstChild);
+    }
+    panel.innerHTML = "";
+    const heading = document.createElement("h2");
+    heading.textContent = "Your time and money played";
+    const words = document.createElement("p");
+    words.textContent = notice.words;
+    const wait = document.createElement("p");
+    wait.textContent = "Your next game waits until you have read this.";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "I have read this: play on";
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      const answer = await fetch(`/api/sessions/${encodeURIComponent(notice.session)}/notice/`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken },
+        credentials: "same-origin",
+        body: JSON.stringify({ number: notice.number }),
+      }).catch(() => null);
+      if (!answer || !answer.ok) {
+        button.disabled = false;
+        const refusal = answer ? await answer.json().catch(() => ({})) : {};
+        return say(refusal.detail || "That did not reach the table. Press the button again.", true);
+      }
+      panel.remove();
+      spinButton.disabled = total() === 0;
+      say("Thank you. Press Spin to play your bets.");
+    });
+    panel.append(heading, words, wait, button);
+    button.focus();
+    say("Read the notice of your time and money played before your next game.", true);
   }
 
   function show(round) {

@@ -32,6 +32,7 @@ ROUND_COLUMN_TYPES = {
     "started_at": "instant",
     "bets_closed_at": "instant",
     "ended_at": "instant",
+    "session_id": "text",
     "rng_raw": "int",
     "rng_method": "text",
     "outcome": "int",
@@ -70,8 +71,8 @@ DETAIL_ROUND_COLUMNS = _picked(
     ROUND_COLUMN_TYPES,
     *("id", "sequence", "player_id", "offering_id", "rules_submission_id", "rules_version"),
     *("layout_id", "layout_version", "paytable_id", "paytable_version", "paytable_odds"),
-    *("wheel_order", "first_colour", "started_at", "bets_closed_at", "ended_at", "rng_raw"),
-    *("rng_method", "outcome", "balance_before", "balance_after", "hash"),
+    *("wheel_order", "first_colour", "started_at", "bets_closed_at", "ended_at", "session_id"),
+    *("rng_raw", "rng_method", "outcome", "balance_before", "balance_after", "hash"),
 )
 DETAIL_BET_COLUMNS = _picked(
     BET_COLUMN_TYPES, "round_id", "position", "spot", "kind", "stake", "returned"

@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS
+from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, SESSION_FIELD
 from portal.reports.audit_report.reading.columns import PASS_BET_COLUMNS, PASS_ROUND_COLUMNS
 
 _ROUND_COLUMN_TYPES = dict(PASS_ROUND_COLUMNS)
@@ -94,16 +94,20 @@ def _bets_json(bets: pa.Table) -> pa.Array:
 
 def _rounds_json(rounds: pa.Table, bets_text: pa.Array) -> pa.Array:
     """Each round's ``round_digest`` payload: the later fields only where the round has a
-    "no more bets" instant, as the reference hashes them."""
+    "no more bets" instant, its session only where it has one (not blank), as the reference hashes
+    them."""
     later = pc.is_valid(rounds.column("bets_closed_at"))
+    in_session = pc.fill_null(pc.not_equal(rounds.column(SESSION_FIELD), ""), False)
     parts: list = ["{"]
-    for index, name in enumerate(sorted((*ROUND_FIELDS, *LATER_ROUND_FIELDS, "bets"))):
+    every = (*ROUND_FIELDS, *LATER_ROUND_FIELDS, SESSION_FIELD, "bets")
+    for index, name in enumerate(sorted(every)):
         key = f'{"," if index else ""}"{name}":'
         if name == "bets":
             parts += [key, "[", bets_text, "]"]
-        elif name in LATER_ROUND_FIELDS:
+        elif name in LATER_ROUND_FIELDS or name == SESSION_FIELD:
+            present = in_session if name == SESSION_FIELD else later
             parts.append(
-                pc.if_else(later, _concat(key, _value(rounds, name, _ROUND_COLUMN_TYPES)), "")
+                pc.if_else(present, _concat(key, _value(rounds, name, _ROUND_COLUMN_TYPES)), "")
             )
         else:
             parts += [key, _value(rounds, name, _ROUND_COLUMN_TYPES)]
