@@ -172,9 +172,9 @@ def approved_terms(manager, officer, holder, body: str = "Play responsibly. 21 a
     return terms_approve(actor=officer, terms=terms)
 
 
-def in_session(player) -> int:
+def in_session(player, public_id=None) -> int:
     """The id of a player session of ``player`` running now (every round is played in one,
-    § 812a.9(a)(5)): a new one, begun this instant."""
+    § 812a.9(a)(5)): a new one, begun this instant (with ``public_id``, if given)."""
     from django.utils import timezone
 
     from portal.game.models import PlaySession, SessionChannel
@@ -183,7 +183,7 @@ def in_session(player) -> int:
     now = timezone.now()
     return PlaySession.objects.create(
         user=player,
-        public_id=new_public_id(),
+        public_id=public_id or new_public_id(),
         channel=SessionChannel.PAGES,
         started_at=now,
         last_activity_at=now,

@@ -57,16 +57,16 @@ class Notice:
         played += f"{minutes} minute{'s' if minutes != 1 else ''}"
         signed_in = pa_time(self.signed_in_at).strftime("%H:%M %Z")
         result = (
-            f"{dollars(-self.net)} lost"
+            f"{dollars(-self.net)} lost overall"
             if self.net < 0
-            else f"{dollars(self.net)} won"
+            else f"{dollars(self.net)} won overall"
             if self.net > 0
-            else "nothing won or lost"
+            else "nothing won or lost overall"
         )
         rounds = f"{self.rounds} round{'s' if self.rounds != 1 else ''}"
         return (
             f"You signed in at {signed_in}: {played} ago. Since then you played {rounds}, "
-            f"wagered {dollars(self.wagered)} and won {dollars(self.won)}: {result}."
+            f"wagered {dollars(self.wagered)} and were paid {dollars(self.won)}: {result}."
         )
 
     def as_data(self) -> dict:

@@ -1,9 +1,20 @@
+import datetime
 import random
 
 import pytest
+import time_machine
 
 from portal.game.play.services import round_play
 from tests.portal.factories import in_session
+
+# Where the tests of sessions and their notice start the clock: 10:00 EST, 3 March 2027.
+SESSION_START = datetime.datetime(2027, 3, 3, 15, 0, tzinfo=datetime.UTC)
+
+
+def at(minutes: float) -> time_machine.travel:
+    """The clock ``minutes`` after ``SESSION_START``, standing still."""
+    return time_machine.travel(SESSION_START + datetime.timedelta(minutes=minutes), tick=False)
+
 
 TEN_STRAIGHTS = [{"kind": "straight", "numbers": [n], "stake": 200} for n in range(10)]
 

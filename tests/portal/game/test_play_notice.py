@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime
 
 import pytest
-import time_machine
 from rest_framework.test import APIClient
 
 from portal.audit.models import AuditEvent
@@ -19,17 +18,13 @@ from portal.game.sessions.notice import (
     session_choices_set,
 )
 from tests.portal.factories import in_session
-from tests.portal.game.conftest import play_round
+from tests.portal.game.conftest import SESSION_START, at, play_round
 
 pytestmark = pytest.mark.django_db
 
 UTC = datetime.UTC
 RED = [{"kind": "red", "stake": 200}]
-T0 = datetime.datetime(2027, 3, 3, 15, 0, tzinfo=UTC)  # 10:00 EST
-
-
-def at(minutes: float) -> time_machine.travel:
-    return time_machine.travel(T0 + datetime.timedelta(minutes=minutes), tick=False)
+T0 = SESSION_START  # 10:00 EST
 
 
 def _play(player, offering, key, session, outcome=3):
@@ -58,7 +53,7 @@ def test_814a1_the_next_round_waits_on_the_hourly_notice_until_it_is_acknowledge
     assert notice.elapsed_seconds == 3600
     assert notice.words == (
         "You signed in at 10:00 EST: 1 hour 0 minutes ago. Since then you played 5 rounds, "
-        "wagered $10.00 and won $20.00: $10.00 won."
+        "wagered $10.00 and were paid $20.00: $10.00 won overall."
     )
     assert Round.objects.count() == 5
     stored = PlaySession.objects.get(pk=session)
@@ -92,7 +87,7 @@ def test_814a1_the_player_may_choose_the_notice_every_15_or_30_minutes(
     with at(15), pytest.raises(NoticePending) as waiting:
         _play(funded_player, live_offering, "fifteen-refused", session)
     assert waiting.value.notice.net == -200  # red on 2 (black) loses
-    assert "$2.00 lost" in waiting.value.notice.words
+    assert "were paid $0.00: $2.00 lost overall" in waiting.value.notice.words
 
 
 @pytest.mark.parametrize("minutes", [0, 10, 45, 90, "60", 60.0, None, True])

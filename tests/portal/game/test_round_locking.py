@@ -12,6 +12,7 @@ from portal.core.errors import Conflict, ValidationFailed
 from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
 from portal.game.play import sql
 from tests.portal.concurrency import run_together
+from tests.portal.factories import in_session
 from tests.portal.game.conftest import play_round as play
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -44,13 +45,15 @@ def money(player):
 def test_a_round_is_two_statements_in_an_ordinary_transaction(
     funded_player, live_offering, django_assert_num_queries
 ):
-    play(funded_player, live_offering, "atomic-warm-up")  # first use creates caches
+    session = in_session(funded_player)
+    play(funded_player, live_offering, "atomic-warm-up", session=session)  # creates caches
 
-    # BEGIN, the read (the account with it, § 812a.4), the write, COMMIT: for one wager or ten.
+    # BEGIN, the read (the account and the session with it, § 812a.4, § 812a.9(a)(5)), the
+    # write (the session's last activity with it), COMMIT: for one wager or ten.
     with django_assert_num_queries(4):
-        play(funded_player, live_offering, "atomic-one-wager", RED)
+        play(funded_player, live_offering, "atomic-one-wager", RED, session=session)
     with django_assert_num_queries(4):
-        played = play(funded_player, live_offering, "atomic-ten-wagers").round
+        played = play(funded_player, live_offering, "atomic-ten-wagers", session=session).round
 
     assert Round.objects.get(pk=played.pk).hash == played.hash
     assert Bet.objects.filter(round=played).count() == 10

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import random
+import uuid
 
 import pytest
 from django.db import connection, transaction
@@ -14,7 +15,7 @@ from django.utils import timezone
 from portal.access.roles import Role
 from portal.compliance.selectors import jinzi_listing, offerings_with_parts
 from portal.core.errors import Conflict, ValidationFailed
-from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.models import Bet, GamingAccount, LedgerEntry, PlaySession, Round, Wallet
 from portal.game.money.services.limit_changes import limit_set
 from portal.game.money.terms import TermsStanding, terms_accept
 from portal.game.money.terms import standing_of as terms_standing_of
@@ -47,14 +48,32 @@ def test_every_field_said_to_be_written_is_in_the_write(model):
 
 @pytest.mark.postgres
 def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
+    session_id = in_session(funded_player)
     with transaction.atomic():
-        wallet, previous, offering, listing, moved, account, terms = sql.read_for_round(
+        wallet, previous, offering, listing, moved, account, terms, session = (
+            sql.read_for_round(
+                connection,
+                player_id=funded_player.pk,
+                idempotency_key="no-round-yet-0001",
+                offering_id=live_offering.pk,
+                session_id=session_id,
+            )
+        )
+    reference = offerings_with_parts().get(pk=live_offering.pk)
+    # The session (§ 812a.9(a)(5)), as the ORM reads it; another player's is no session.
+    orm_session = PlaySession.objects.get(pk=session_id)
+    for name in sql.SESSION_READ:
+        attname = PlaySession._meta.get_field(name).attname
+        assert getattr(session, attname) == getattr(orm_session, attname), name
+    with transaction.atomic():
+        *_, not_theirs = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="no-round-yet-0001",
             offering_id=live_offering.pk,
+            session_id=in_session(make_user("another-player", Role.PLAYER)),
         )
-    reference = offerings_with_parts().get(pk=live_offering.pk)
+    assert not_theirs is None
 
     assert (previous, moved) == (None, False)
     assert terms == terms_standing_of(funded_player.pk, live_offering.holder_id)
@@ -84,12 +103,14 @@ def test_814a2_the_read_brings_the_limits_in_force_in_its_one_statement(
     for kind, value in (("wager", 5_000), ("time_day", 90), ("wager", 9_000)):  # a raise waits
         limit_set(player=funded_player, account_id=mine.pk, kind=kind, value=value)
 
+    session_id = in_session(funded_player)
     with transaction.atomic(), django_assert_num_queries(1):
-        *_, account, _terms = sql.read_for_round(
+        *_, account, _terms, _session = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="no-round-yet-0002",
             offering_id=live_offering.pk,
+            session_id=session_id,
         )
         in_force = account.limits
 
@@ -103,11 +124,12 @@ def test_812a5_the_read_gives_the_holders_terms_as_the_orm_reads_them(
 ):
     def read():
         with transaction.atomic():
-            *_, terms = sql.read_for_round(
+            *_, terms, _session = sql.read_for_round(
                 connection,
                 player_id=funded_player.pk,
                 idempotency_key="no-round-yet-0003",
                 offering_id=live_offering.pk,
+                session_id=0,
             )
         assert terms == terms_standing_of(funded_player.pk, holder_a.pk)
         return terms
@@ -155,12 +177,17 @@ def _play_a_session(offering, players, rounds_for, monkeypatch) -> list:
     for n in range(40):
         wagers = [{"kind": "straight", "numbers": [n % 13], "stake": 200}]
         steps.append((twin, [*wagers, {"kind": "small", "stake": 200}], f"twin-1{n:03d}"))
+    # Each player's session, the same id in every run (its id joins each round's hash).
+    sessions = {
+        player.pk: in_session(player, public_id=uuid.UUID(int=number + 1))
+        for number, player in enumerate(players)
+    }
     for player, wagers, key in steps:
         clock.tick()
         try:
             played = round_play(
                 player=player,
-                session=in_session(player),
+                session=sessions[player.pk],
                 offering_id=offering.pk,
                 wagers=wagers,
                 idempotency_key=key,
@@ -211,6 +238,12 @@ def _stored(players) -> dict:
             GamingAccount.objects.filter(player__in=players)
             .order_by("player", "holder")
             .values_list("player_id", "holder_id", "balance", "held")
+        ),
+        # Each session's last activity, moved by its rounds' writes (§ 812a.3(a)(6)).
+        "sessions": list(
+            PlaySession.objects.filter(user__in=players)
+            .order_by("public_id")
+            .values_list("public_id", "last_activity_at")
         ),
         "entry_accounts": [
             (e.account.player_id, e.account.holder_id) if e.account_id else None

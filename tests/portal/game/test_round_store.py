@@ -9,7 +9,7 @@ from django.db import connection, transaction
 
 from portal.core.errors import Conflict
 from portal.game.chain import digest_of
-from portal.game.models import Bet, GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.models import Bet, GamingAccount, LedgerEntry, PlaySession, Round, Wallet
 from portal.game.play import sql, store
 from tests.portal.game.conftest import play_round as play
 
@@ -97,11 +97,12 @@ def test_a_key_already_used_writes_nothing(funded_player, live_offering):
     account_before = GamingAccount.objects.values().get(pk=account.pk)
 
     with transaction.atomic():
-        wallet, *_ = sql.read_for_round(
+        wallet, *_, session = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="another-key-0001",
             offering_id=live_offering.pk,
+            session_id=PlaySession.objects.get(public_id=first.session_id).pk,
         )
         again = Round(**{name: getattr(first, name) for name in sql.ROUND_WRITE_COLUMNS})
         again.sequence, again.prev_hash, again.hash = 2, first.hash, "f" * 64  # key stays taken
@@ -121,6 +122,7 @@ def test_a_key_already_used_writes_nothing(funded_player, live_offering):
             entries=[{"kind": "stake", "amount": -2, "balance_after": account.balance - 2}],
             wallet=wallet,
             account=account,
+            session=session,
         )
 
     assert written is None
@@ -136,8 +138,8 @@ def _forgetting_the_key(monkeypatch):
     read = sql.read_for_round
 
     def stale(*args, **kwargs):
-        wallet, _, offering, listing, _, account, terms = read(*args, **kwargs)
-        return wallet, None, offering, listing, False, account, terms
+        wallet, _, offering, listing, _, account, terms, session = read(*args, **kwargs)
+        return wallet, None, offering, listing, False, account, terms, session
 
     monkeypatch.setattr(sql, "read_for_round", stale)
 

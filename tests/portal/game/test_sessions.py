@@ -19,16 +19,13 @@ from portal.game.money.services.limit_changes import limit_set
 from portal.game.sessions.lifecycle import time_played, union_length
 from portal.notifications.sources import notices_for
 from tests.portal.factories import PASSWORD, in_session, make_user, signed_in_api
+from tests.portal.game.conftest import SESSION_START, at
 
 pytestmark = pytest.mark.django_db
 
 UTC = datetime.UTC
 RED = [{"kind": "red", "stake": 200}]
-T0 = datetime.datetime(2027, 3, 3, 15, 0, tzinfo=UTC)  # 10:00 EST
-
-
-def at(minutes: float) -> time_machine.travel:
-    return time_machine.travel(T0 + datetime.timedelta(minutes=minutes), tick=False)
+T0 = SESSION_START  # 10:00 EST
 
 
 def _sign_in(client, username="player"):

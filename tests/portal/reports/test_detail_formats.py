@@ -66,10 +66,10 @@ def _generous_table(manager, officer, holder):
     return make_offering(manager, holder, rules, layout, paytable, name="Promo table")
 
 
-def _play(player, offering, key: str, outcome: int, wagers: list[dict]):
+def _play(player, offering, key: str, outcome: int, wagers: list[dict], session=None):
     return round_play(
         player=player,
-        session=in_session(player),
+        session=session or in_session(player),
         offering_id=offering.pk,
         wagers=wagers,
         idempotency_key=f"detail-round-{key}",
@@ -95,8 +95,11 @@ def day(player, live_offering, holder_a, holder_b, manager_a, manager_b, officer
             actor=supervisor_a, round_id=voided.pk, kind="void", reason="RNG fault 17"
         )
         correction_approve(actor=officer, correction_id=proposal.pk)
+    with time_machine.travel(BEFORE_MIDNIGHT - datetime.timedelta(minutes=1), tick=False):
+        session = in_session(player)  # signed in a minute before
     with time_machine.travel(BEFORE_MIDNIGHT, tick=True):  # starts on the 16th, ends the 17th
-        _play(player, generous, "e", 1, [split, {"kind": "straight", "numbers": [1], "stake": 2}])
+        bets = [split, {"kind": "straight", "numbers": [1], "stake": 2}]
+        _play(player, generous, "e", 1, bets, session=session)
     return voided
 
 
