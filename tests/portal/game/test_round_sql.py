@@ -50,14 +50,12 @@ def test_every_field_said_to_be_written_is_in_the_write(model):
 def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
     session_id = in_session(funded_player)
     with transaction.atomic():
-        wallet, previous, offering, listing, moved, account, terms, session = (
-            sql.read_for_round(
-                connection,
-                player_id=funded_player.pk,
-                idempotency_key="no-round-yet-0001",
-                offering_id=live_offering.pk,
-                session_id=session_id,
-            )
+        wallet, previous, offering, listing, moved, account, terms, session = sql.read_for_round(
+            connection,
+            player_id=funded_player.pk,
+            idempotency_key="no-round-yet-0001",
+            offering_id=live_offering.pk,
+            session_id=session_id,
         )
     reference = offerings_with_parts().get(pk=live_offering.pk)
     # The session (§ 812a.9(a)(5)), as the ORM reads it; another player's is no session.

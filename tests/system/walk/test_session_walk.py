@@ -82,7 +82,9 @@ def test_812a3_a_6_814a1_a_player_reads_the_hourly_notice_and_signs_in_again_aft
         page.locator("input[id^=pause][id$=_length]").first.fill("2")
         page.once("dialog", lambda dialog: dialog.accept())
         page.get_by_role("button", name="Suspend my play").first.click()
-        expect(page.get_by_text(re.compile(r"Your play with .* is suspended until"))).to_be_visible()
+        expect(
+            page.get_by_text(re.compile(r"Your play with .* is suspended until"))
+        ).to_be_visible()
         walk.open(table)
         expect(page.get_by_role("heading", name="You cannot bet here now")).to_be_visible()
         expect(page.get_by_role("button", name="Confirm bets and spin")).to_have_count(0)
