@@ -77,6 +77,8 @@ FIELDS = {
     "terms": "Terms and conditions no.",
     "terms_version": "Terms and conditions version",
     "acknowledged_at": "Accepted at",
+    "undone_credits": "Adjustment credits taken back",
+    "undone_debits": "Adjustment debits given back",
     "session": "Session",
     "number": "Notice no.",
     "elapsed_seconds": "Seconds since sign-in",
@@ -89,7 +91,7 @@ FIELDS = {
 # Kept in cents, shown in dollars (every limit but play time).
 MONEY = (
     *("amount", "balance", "balance_after", "held", "credited", "debited", "uncollected"),
-    *("wagered", "won"),
+    *("wagered", "won", "undone_credits", "undone_debits"),
     *(name for name in LIMITS if name != "time_day"),
 )
 

@@ -21,6 +21,15 @@ NOTICE_NEEDED = (
     "kept with it"
 )
 ALREADY_VOID = "§ 617a.6: round {round} is already void"
+RESIDUAL_ONLY = (
+    "§ 617a.6: round {round} was voided before a void undid its adjustments, which still "
+    "leave {left} moved; the only adjustment it takes is {owed} of exactly {left}, which "
+    "leaves the player as if the round had never been played (reading:corrections-compose)"
+)
+VOID_OUTDATED = (
+    "§ 617a.6: the adjustments of round {round} changed since this void was proposed; reject "
+    "it and propose the void again"
+)
 VOID_WAITING = "§ 617a.6: a void of round {round} is already waiting for a decision"
 ONE_WAITING = "round {round} already has a {kind} waiting for a decision; decide that one first"
 NOT_PROPOSED = "this {kind} is {status}; only a proposed one can be {verb}"

@@ -20,6 +20,7 @@ from portal.audit.services import audit_record
 from portal.core.errors import Conflict, NotFound, ValidationFailed
 from portal.core.money import dollars
 from portal.core.validation import MAX_ID
+from portal.game.corrections import composition
 from portal.game.corrections import messages as msg
 from portal.game.corrections.selectors import correction_or_404, round_account
 from portal.game.corrections.workflow import CLAUSES, WORKFLOW, action_name, clause_of, picture
@@ -61,6 +62,10 @@ def _round_or_404(round_id) -> Round:
     return round_obj
 
 
+def _owed(amount: int) -> str:
+    return "a credit" if amount > 0 else "a debit"
+
+
 def _adjustment_amount(amount) -> int:
     message = msg.ADJUSTMENT_AMOUNT.format(limit=dollars(MAX_ADJUSTMENT))
     if type(amount) is not int or amount == 0 or abs(amount) > MAX_ADJUSTMENT:
@@ -68,13 +73,23 @@ def _adjustment_amount(amount) -> int:
     return amount
 
 
-def _refuse_clash(round_obj: Round, kind: CorrectionKind) -> None:
+def _refuse_clash(round_obj: Round, kind: CorrectionKind, amount: int) -> None:
     """A round is voided once, and has one correction waiting at a time; an adjustment of
-    a void round would correct what no longer counts."""
+    a void round would correct what no longer counts, except the one adjustment that puts
+    right a round voided before voids undid adjustments (``composition.residual``)."""
     others = RoundCorrection.objects.filter(round=round_obj).exclude(status=S.REJECTED)
     for other in others.only("kind", "status"):
         if other.kind == CorrectionKind.VOID and other.status == S.APPROVED:
-            raise Conflict(msg.ALREADY_VOID.format(round=round_obj.pk))
+            left = composition.residual_of(round_obj.pk)
+            if kind == CorrectionKind.VOID or not left:
+                raise Conflict(msg.ALREADY_VOID.format(round=round_obj.pk))
+            if amount != -left:
+                raise ValidationFailed.on(
+                    "amount",
+                    msg.RESIDUAL_ONLY.format(
+                        round=round_obj.pk, left=dollars(abs(left)), owed=_owed(-left)
+                    ),
+                )
         if other.status == S.PROPOSED:
             if other.kind == CorrectionKind.VOID and kind == CorrectionKind.VOID:
                 raise Conflict(msg.VOID_WAITING.format(round=round_obj.pk))
@@ -97,8 +112,8 @@ def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="")
     reason = _text(
         reason, field="reason", needed=msg.REASON_NEEDED.format(clause=clause), limit=MAX_TEXT
     )
+    undone = composition.Undone(0, 0)
     if kind == CorrectionKind.VOID:
-        amount = round_obj.total_staked - round_obj.total_returned
         notice = "" if notice is None else notice
         if not isinstance(notice, str) or len(notice) > MAX_NOTICE:
             raise ValidationFailed.on("notice", msg.TEXT_TOO_LONG.format(limit=MAX_NOTICE))
@@ -108,7 +123,12 @@ def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="")
         notice = _text(notice, field="notice", needed=msg.NOTICE_NEEDED, limit=MAX_NOTICE)
     # The player's money lock: corrections of one player's rounds are proposed one by one.
     locked(account.pk, account.player_id)
-    _refuse_clash(round_obj, kind)
+    if kind == CorrectionKind.VOID:  # it undoes the round's adjustments too
+        undone = composition.adjustments_moved(round_obj.pk)
+        amount = composition.void_amount(
+            staked=round_obj.total_staked, returned=round_obj.total_returned, undone=undone
+        )
+    _refuse_clash(round_obj, kind, amount)
     try:
         with transaction.atomic():
             correction = RoundCorrection.objects.create(
@@ -116,13 +136,15 @@ def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="")
                 account=account,
                 kind=kind,
                 amount=amount,
+                undone_credits=undone.credits,
+                undone_debits=undone.debits,
                 reason=reason,
                 notice=notice,
                 proposed_by=actor,
                 proposed_at=timezone.now(),
             )
     except IntegrityError:  # a concurrent proposal won the unique constraint
-        _refuse_clash(round_obj, kind)
+        _refuse_clash(round_obj, kind, amount)
         raise
     audit_record(
         actor=actor,
@@ -147,7 +169,10 @@ def _apply(correction: RoundCorrection, wallet, account: GamingAccount) -> Appli
     less what pending withdrawals hold), never below zero; the rest is uncollected."""
     round_obj = correction.round
     if correction.kind == CorrectionKind.VOID:
-        credit_amount, owed = round_obj.total_staked, round_obj.total_returned
+        # The round's stakes and its adjustments' debits back; its returns and its
+        # adjustments' credits taken (reading:corrections-compose).
+        credit_amount = round_obj.total_staked + correction.undone_debits
+        owed = round_obj.total_returned + correction.undone_credits
         kinds = (LedgerKind.VOID_STAKES, LedgerKind.VOID_RETURNS)
     else:
         credit_amount, owed = max(correction.amount, 0), max(-correction.amount, 0)
@@ -190,6 +215,12 @@ def _decide(*, actor, correction_id, verb: str, reason) -> RoundCorrection:
     fresh = RoundCorrection.objects.select_for_update(of=("self",)).get(pk=correction.pk)
     correction.status = fresh.status
     WORKFLOW.expect_status(correction, step)
+    if step.target == S.APPROVED and correction.kind == CorrectionKind.VOID:
+        # What it undoes was read when it was proposed; nothing can have moved since (a
+        # round has one correction waiting at a time), and if it had, it would be wrong.
+        now = composition.adjustments_moved(correction.round_id)
+        if now != composition.Undone(correction.undone_credits, correction.undone_debits):
+            raise Conflict(msg.VOID_OUTDATED.format(round=correction.round_id))
     before = {"status": correction.status, "balance": account.balance, "held": account.held}
     fields = ["status", "decided_by", "decided_at", "decision_reason"]
     if step.target == S.APPROVED:

@@ -101,4 +101,9 @@ def picture(correction: RoundCorrection) -> dict:
         "uncollected": correction.uncollected,
         "credit_entry": correction.credit_entry_id,
         "debit_entry": correction.debit_entry_id,
-    }
+    } | (
+        # What a void undoes of the round's adjustments (reading:corrections-compose).
+        {"undone_credits": correction.undone_credits, "undone_debits": correction.undone_debits}
+        if correction.kind == "void"
+        else {}
+    )

@@ -5,7 +5,10 @@ A round is written once and never changed (§ 810a.11; its row and its chain sta
 were). What was found wrong with it afterwards is a record of its own, beside it:
 
 - a **void** (§ 617a.6: a malfunction voids all pays and plays) gives back every stake of
-  the round and takes back every return, as two ledger entries linked to it. Where the
+  the round and takes back every return, and undoes every adjustment of the round decided
+  before it (reading:corrections-compose): it gives back what their debits took and takes
+  back what their credits paid, so the player ends as if the round had never been played;
+  each side is one ledger entry linked to it, the breakdown kept on the void. Where the
   account cannot cover the returns, it takes what is there (never the balance held for a
   pending withdrawal, never below zero) and records the rest as uncollected. Reports count
   a void round apart from play, whatever the money;
@@ -66,6 +69,11 @@ class RoundCorrection(models.Model):
     )
     decided_at = models.DateTimeField(null=True, blank=True)
     decision_reason = models.TextField(blank=True)
+    # A void's undoing of the round's earlier adjustments (reading:corrections-compose): what
+    # their credits paid, which it takes back, and what their debits took, which it gives
+    # back. Zero on adjustments, and on voids of rounds never adjusted.
+    undone_credits = models.BigIntegerField(default=0)
+    undone_debits = models.BigIntegerField(default=0)
     # What approving it moved: money in, money out, and what could not be taken.
     credited = models.BigIntegerField(default=0)
     debited = models.BigIntegerField(default=0)
@@ -104,6 +112,11 @@ class RoundCorrection(models.Model):
             models.CheckConstraint(
                 condition=Q(credited__gte=0) & Q(debited__gte=0) & Q(uncollected__gte=0),
                 name="correction_amounts_not_negative",
+            ),
+            models.CheckConstraint(
+                condition=Q(undone_credits__gte=0, undone_debits__gte=0)
+                & (Q(kind="void") | Q(undone_credits=0, undone_debits=0)),
+                name="only_a_void_undoes_adjustments",
             ),
             # What it moved is what it said: credited less debited and uncollected.
             models.CheckConstraint(

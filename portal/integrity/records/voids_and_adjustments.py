@@ -5,9 +5,12 @@ rounds and their audit events (reading:voids-and-adjustments).
   approved correction of the matching kind, in its account, naming its round, moving what
   the correction says it moved. An entry no correction names is money moved outside the
   service.
-- An approved void gave back its round's stakes and took back its returns, what it could
-  not take recorded as uncollected; an approved adjustment moved its difference the same
-  way. A correction is in its round's player's account with the round's holder.
+- An approved void gave back its round's stakes and took back its returns, with what the
+  round's earlier adjustments debited and credited (reading:corrections-compose), what it
+  could not take recorded as uncollected; an approved adjustment moved its difference the
+  same way. A correction is in its round's player's account with the round's holder.
+- A void round whose adjustments still leave money moved (voided before voids undid
+  adjustments, and not yet put right by the one adjustment that may follow) is listed.
 - Each correction has one ``<kind>.propose`` event and, once decided, one ``<kind>.approve``
   or ``<kind>.reject`` event, by who the row says, saying what the row says (the approval:
   the entries, and what was credited, debited and left uncollected). An event naming no
@@ -24,6 +27,7 @@ from django.db.models import BigIntegerField, Q
 from django.db.models.functions import Cast
 
 from portal.audit.models import AuditEvent
+from portal.game.corrections.composition import residual
 from portal.game.models import (
     CORRECTION_KINDS,
     CorrectionKind,
@@ -52,6 +56,30 @@ KIND_OF_ENTRY = {
 def check_corrections(report: RecordsReport) -> None:
     _check_entries(report)
     _check_records(report)
+    _check_residuals(report)
+
+
+def _check_residuals(report: RecordsReport) -> None:
+    """Void rounds whose adjustments the void did not undo (one query: the approved
+    corrections of void rounds, few)."""
+    void_rounds = RoundCorrection.objects.filter(
+        kind=CorrectionKind.VOID, status=CorrectionStatus.APPROVED
+    ).values("round_id")
+    rows = (
+        RoundCorrection.objects.filter(round_id__in=void_rounds, status=CorrectionStatus.APPROVED)
+        .order_by("round_id", "decided_at", "pk")
+        .iterator(chunk_size=CHUNK)
+    )
+    for round_id, corrections in groupby(rows, key=lambda c: c.round_id):
+        left = residual(list(corrections))
+        if left:
+            report.add(
+                "void",
+                f"round #{round_id}",
+                f"{VOID_CLAUSE}: voided before a void undid its adjustments, which still "
+                f"leave {left:+d} cents moved to the player (reading:corrections-compose); "
+                "an adjustment of the opposite, under four-eyes, puts it right",
+            )
 
 
 # The ledger's side -------------------------------------------------------------------------
@@ -128,7 +156,7 @@ RECORD_COLUMNS = (
     *("proposed_by_id", "decided_by_id", "credited", "debited", "uncollected"),
     *("credit_entry_id", "debit_entry_id", "round__total_staked", "round__total_returned"),
     *("round__player_id", "round__offering__holder_id", "account__player_id"),
-    "account__holder_id",
+    *("account__holder_id", "undone_credits", "undone_debits"),
 )
 ACTIONS = tuple(
     f"{kind}.{verb}" for kind in CorrectionKind for verb in ("propose", "approve", "reject")
@@ -169,7 +197,7 @@ def _check_records(report: RecordsReport) -> None:
 def _check_record(row: tuple, events: list[tuple], report: RecordsReport) -> None:
     (pk, kind, status, amount, reason, notice, round_id, account, proposed_by, decided_by,
      credited, debited, uncollected, credit_entry, debit_entry, staked, returned, r_player,
-     r_holder, a_player, a_holder) = row  # fmt: skip
+     r_holder, a_player, a_holder, undone_credits, undone_debits) = row  # fmt: skip
     clause = CLAUSES[kind]
     subject = f"{kind} #{pk} (round #{round_id})"
 
@@ -183,7 +211,9 @@ def _check_record(row: tuple, events: list[tuple], report: RecordsReport) -> Non
         )
     if status == CorrectionStatus.APPROVED:
         due_in, due_out = (
-            (staked, returned) if kind == CorrectionKind.VOID else (max(amount, 0), max(-amount, 0))
+            (staked + undone_debits, returned + undone_credits)
+            if kind == CorrectionKind.VOID
+            else (max(amount, 0), max(-amount, 0))
         )
         if (credited, debited + uncollected) != (due_in, due_out):
             problem(
@@ -234,6 +264,11 @@ def _check_record(row: tuple, events: list[tuple], report: RecordsReport) -> Non
                     "debited": (after.get("debited"), debited),
                     "uncollected": (after.get("uncollected"), uncollected),
                 }
+                if kind == CorrectionKind.VOID:  # recorded since voids undo adjustments
+                    said |= {
+                        "undone credits": (after.get("undone_credits", 0), undone_credits),
+                        "undone debits": (after.get("undone_debits", 0), undone_debits),
+                    }
             _differ(said, sequence, problem)
 
 

@@ -104,3 +104,36 @@ def test_617a6_two_deciders_at_once_move_the_money_once(player, officer, officer
     account = consistent(account)
     assert account.balance == 3_000
     assert LedgerEntry.objects.filter(kind="void_stakes").count() == 1
+
+
+@pytest.mark.clause("reading:corrections-compose", kind="proves")
+def test_617a6_two_deciders_of_a_void_after_an_adjustment_undo_it_once(
+    player, live_offering, holder_a, supervisor_a, officer, officer2
+):
+    """$30.00, the round ($34.00), an adjustment of +$2.50 ($36.50), then a void decided by
+    two officers at once: one undoes everything, the player is back at $30.00."""
+    account = wallet_top_up(player=player, amount=3_000, holder=holder_a)
+    played = play_round(player, live_offering, "adjusted-then-voided")
+    adjustment = correction_propose(
+        actor=supervisor_a,
+        round_id=played.round.pk,
+        kind="adjustment",
+        reason="Paid at the wrong odds",
+        amount=250,
+        notice="We corrected the payout of this round.",
+    )
+    correction_approve(actor=officer, correction_id=adjustment.pk)
+    void = correction_propose(
+        actor=supervisor_a, round_id=played.round.pk, kind="void", reason="RNG fault logged"
+    )
+
+    outcomes = run_together(
+        lambda: correction_approve(actor=officer, correction_id=void.pk),
+        lambda: correction_approve(actor=officer2, correction_id=void.pk),
+    )
+
+    assert sum(isinstance(o, RoundCorrection) for o in outcomes) == 1, outcomes
+    account = consistent(account)
+    assert account.balance == 3_000
+    decided = RoundCorrection.objects.get(pk=void.pk)
+    assert (decided.credited, decided.debited) == (STAKED, RETURNED + 250)

@@ -60,7 +60,6 @@ APPLIED_WITH_IMPACT = ["reading:supersede"]
 PLANNED_READINGS = (
     "reading:adjustment-grounds",
     "reading:complaint-number",
-    "reading:corrections-compose",
     "reading:late-corrections",
     "reading:table-suspension",
     "reading:software-approval",

@@ -131,6 +131,9 @@ def test_617a6_and_812a7_a_9_the_money_of_voids_and_adjustments_reconciles(corre
         "given_back": 1_400,
         "taken_back": 2_500,
         "uncollected": 9_900,
+        # Neither void round was adjusted first: they undid no adjustment.
+        "adjustment_debits_given_back": 0,
+        "adjustment_credits_taken_back": 0,
     }
     assert reconciliation["adjustments"] == {
         "ok": True,

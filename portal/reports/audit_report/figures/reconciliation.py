@@ -3,9 +3,10 @@
 - **Stakes and returns three ways:** Σ the rounds' stakes = Σ their bets' stakes = − Σ
   their stake ledger entries; Σ the rounds' returns = Σ their bets' returns = Σ their
   return ledger entries (of the rounds played: void rounds are reconciled apart).
-- **Voids and adjustments** (§ 617a.6, § 812a.7(a)(9)): the void rounds' stakes were given
-  back, their returns taken back or recorded as uncollected; each adjustment's difference
-  was credited, or debited and uncollected.
+- **Voids and adjustments** (§ 617a.6, § 812a.7(a)(9)): the void rounds' stakes (with
+  what their earlier adjustments debited, reading:corrections-compose) were given back,
+  their returns (with what those adjustments credited) taken back or recorded as
+  uncollected; each adjustment's difference was credited, or debited and uncollected.
 - **Every account** that moved in the period (reading:one-account-per-holder; and the
   single wallet of before accounts per holder, where its older entries fall in it):
   opening balance (its last entry before) + deposits (older top-ups among them) −
@@ -69,6 +70,9 @@ class Corrected:
     void_rounds: int
     void_staked: int  # Σ the void rounds' stakes
     void_returned: int  # Σ their returns
+    # Σ what the voids undid of their rounds' earlier adjustments (reading:corrections-compose)
+    void_undone_debits: int  # adjustment debits given back
+    void_undone_credits: int  # adjustment credits taken back
     given_back: int  # Σ void "stakes given back" entries
     taken_back: int  # Σ void "returns taken back" entries (unsigned)
     void_uncollected: int
@@ -81,8 +85,9 @@ class Corrected:
     @property
     def voids_ok(self) -> bool:
         return (
-            self.given_back == self.void_staked
-            and self.taken_back + self.void_uncollected == self.void_returned
+            self.given_back == self.void_staked + self.void_undone_debits
+            and self.taken_back + self.void_uncollected
+            == self.void_returned + self.void_undone_credits
         )
 
     @property
@@ -103,6 +108,8 @@ def corrected(scope: Scope) -> Corrected:
         void_staked=Sum("round__total_staked", filter=void),
         void_returned=Sum("round__total_returned", filter=void),
         void_uncollected=Sum("uncollected", filter=void),
+        void_undone_debits=Sum("undone_debits", filter=void),
+        void_undone_credits=Sum("undone_credits", filter=void),
         adjusted=Sum("amount", filter=adjustment),
         adjustment_uncollected=Sum("uncollected", filter=adjustment),
         adjustments=Count("pk", filter=adjustment),
@@ -124,6 +131,8 @@ def corrected(scope: Scope) -> Corrected:
         void_rounds=len(scope.voided),
         void_staked=sums["void_staked"] or 0,
         void_returned=sums["void_returned"] or 0,
+        void_undone_debits=sums["void_undone_debits"] or 0,
+        void_undone_credits=sums["void_undone_credits"] or 0,
         given_back=moved[LedgerKind.VOID_STAKES] or 0,
         taken_back=-(moved[LedgerKind.VOID_RETURNS] or 0),
         void_uncollected=sums["void_uncollected"] or 0,
@@ -173,6 +182,8 @@ def reconciliation(
             "given_back": c.given_back,
             "taken_back": c.taken_back,
             "uncollected": c.void_uncollected,
+            "adjustment_debits_given_back": c.void_undone_debits,
+            "adjustment_credits_taken_back": c.void_undone_credits,
         },
         "adjustments": {
             "ok": c.adjustments_ok,

@@ -96,17 +96,23 @@ def reconciliation_section(reconciliation: dict) -> dict:
             "flag": ok(returns["rounds"] == returns["bets"] == returns["ledger"]),
         },
         {
-            "check": f"Void rounds ({voids['rounds']:,}): their stakes = stakes given back",
-            "rounds": voids["staked"],
+            "check": f"Void rounds ({voids['rounds']:,}): their stakes and the adjustment "
+            "debits they undid = stakes given back",
+            "rounds": voids["staked"] + voids["adjustment_debits_given_back"],
             "ledger": voids["given_back"],
-            "flag": ok(voids["staked"] == voids["given_back"]),
+            "flag": ok(
+                voids["staked"] + voids["adjustment_debits_given_back"] == voids["given_back"]
+            ),
         },
         {
-            "check": "Void rounds: their returns = returns taken back + uncollected "
-            f"({voids['uncollected']:,} cents uncollected)",
-            "rounds": voids["returned"],
+            "check": "Void rounds: their returns and the adjustment credits they undid = "
+            f"returns taken back + uncollected ({voids['uncollected']:,} cents uncollected)",
+            "rounds": voids["returned"] + voids["adjustment_credits_taken_back"],
             "ledger": voids["taken_back"] + voids["uncollected"],
-            "flag": ok(voids["returned"] == voids["taken_back"] + voids["uncollected"]),
+            "flag": ok(
+                voids["returned"] + voids["adjustment_credits_taken_back"]
+                == voids["taken_back"] + voids["uncollected"]
+            ),
         },
         {
             "check": f"Adjustments ({adjusted['count']:,}): differences = credited − debited "

@@ -12,8 +12,12 @@ reading:voids-and-adjustments), listed with the exceptions.
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from django.db.models import Count, Q
 
+from portal.core.money import dollars
+from portal.game.corrections.composition import residual
 from portal.game.models import CorrectionKind, CorrectionStatus, RoundCorrection
 from portal.reports.audit_report.scope import Scope
 from portal.reports.audit_report.values import player_ref
@@ -24,8 +28,8 @@ CORRECTIONS_LISTED = 1_000  # voids, and adjustments, listed in full (each kind)
 CORRECTION_COLUMNS = (
     "pk", "kind", "round_id", "round__offering_id", "round__player_id", "round__started_at",
     "round__total_staked", "round__total_returned", "amount", "credited", "debited",
-    "uncollected", "reason", "notice", "proposed_by__username", "proposed_at",
-    "decided_by__username", "decided_at",
+    "uncollected", "undone_credits", "undone_debits", "reason", "notice",
+    "proposed_by__username", "proposed_at", "decided_by__username", "decided_at",
 )  # fmt: skip
 
 
@@ -93,21 +97,44 @@ def _waiting_note(waiting: dict[str, int], kind: CorrectionKind) -> str:
     )
 
 
+def _residuals(scope: Scope, voids: list[dict]) -> list[tuple[int, int]]:
+    """(round, residual) of the listed void rounds whose adjustments the void did not undo
+    (voided before voids undid adjustments, ``composition``): one query, only when a listed
+    void undid nothing."""
+    candidates = [
+        row["round_id"] for row in voids if not row["undone_credits"] + row["undone_debits"]
+    ]
+    if not candidates:
+        return []
+    rows = RoundCorrection.objects.filter(
+        round_id__in=candidates, status=CorrectionStatus.APPROVED, decided_at__lt=scope.cutoff
+    ).order_by("round_id", "decided_at", "pk")
+    found = []
+    for round_id, corrections in groupby(rows, key=lambda c: c.round_id):
+        if left := residual(list(corrections)):
+            found.append((round_id, left))
+    return found
+
+
 def sections(scope: Scope) -> list[dict]:
-    """The two sections, from two queries."""
+    """The two sections, from two queries (three when a void round's adjustments may be
+    left undone)."""
     decided, waiting = _decided(scope), _waiting(scope)
+    voids = decided[CorrectionKind.VOID]
     return [
-        voids_section(scope, decided[CorrectionKind.VOID], waiting),
+        voids_section(scope, voids, waiting, _residuals(scope, voids)),
         adjustments_section(scope, decided[CorrectionKind.ADJUSTMENT], waiting),
     ]
 
 
-def voids_section(scope: Scope, decided: list[dict], waiting: dict[str, int]) -> dict:
+def voids_section(scope: Scope, decided: list[dict], waiting: dict[str, int], residuals=()) -> dict:
     rows = [
         {
             **_common(scope, row),
             "staked": row["round__total_staked"],
             "returned": row["round__total_returned"],
+            "adjustment_debits": row["undone_debits"],
+            "adjustment_credits": row["undone_credits"],
             "given_back": row["credited"],
             "taken_back": row["debited"],
             "uncollected": row["uncollected"],
@@ -118,6 +145,8 @@ def voids_section(scope: Scope, decided: list[dict], waiting: dict[str, int]) ->
         *ROUND,
         column("staked", "Staked", "money"),
         column("returned", "Returned", "money"),
+        column("adjustment_debits", "Adjustment debits undone", "money"),
+        column("adjustment_credits", "Adjustment credits undone", "money"),
         column("given_back", "Stakes given back", "money"),
         column("taken_back", "Returns taken back", "money"),
         column("uncollected", "Uncollected", "money"),
@@ -127,11 +156,24 @@ def voids_section(scope: Scope, decided: list[dict], waiting: dict[str, int]) ->
         f"§ 617a.6: a malfunction voids all pays and plays. {len(scope.voided):,} rounds of "
         "the period were voided before the report was made: they are counted apart from "
         "play (out of handle, win, expected win and its standard deviation), still settled "
-        "again and chain-checked. What a void could not take back from the account is "
-        "uncollected.",
+        "again and chain-checked. A void undoes the round's earlier adjustments too "
+        "(reading:corrections-compose): it gives back what their debits took and takes back "
+        "what their credits paid, so the player ends as if the round had never been played. "
+        "What a void could not take back from the account is uncollected.",
         _waiting_note(waiting, CorrectionKind.VOID),
     ]
-    keys = ("staked", "returned", "given_back", "taken_back", "uncollected")
+    if residuals:
+        listed = "; ".join(
+            f"round {r} ({dollars(abs(left))} {'kept by' if left > 0 else 'owed to'} the player)"
+            for r, left in residuals
+        )
+        notes.append(
+            "Voided before a void undid its adjustments, their money still moved "
+            f"(reading:corrections-compose): {listed}. One adjustment of the opposite, "
+            "decided under four-eyes, puts each right."
+        )
+    keys = ("staked", "returned", "adjustment_debits", "adjustment_credits")
+    keys += ("given_back", "taken_back", "uncollected")
     return _section("voids", "Void rounds", columns, rows, keys, notes)
 
 
