@@ -90,6 +90,8 @@ USERS = (
     ("payments2", Role.PAYMENTS, "PA-DEMO-002"),
     ("supervisor", Role.SUPERVISOR, "PA-DEMO-001"),
     ("supervisor2", Role.SUPERVISOR, "PA-DEMO-002"),
+    # Keystone's second supervisor: decides what ``supervisor`` proposes (four-eyes).
+    ("supervisor3", Role.SUPERVISOR, "PA-DEMO-001"),
     ("player", Role.PLAYER, None),
 )
 HOLDERS = (

@@ -7,11 +7,15 @@ class GameConfig(AppConfig):
     verbose_name = "Jinzi Roulette game"
 
     def ready(self) -> None:
+        from portal.core.waiting import add_counter
         from portal.game import audit_labels
+        from portal.game.corrections.selectors import corrections_waiting
         from portal.game.sessions import api_guard, signals
 
         signals.connect()
         # A player's API token works only inside an API session that runs (§ 812a.3(a)(6)).
         api_guard.connect()
+        # The dashboard counts the voids and adjustments waiting for a person's decision.
+        add_counter(corrections_waiting)
         # What the audit trail calls this app's actions and fields.
         audit_labels.register()

@@ -117,8 +117,9 @@ LIMIT_REACHED = _kind(
 ROUND_CORRECTION = _kind(
     "round_correction",
     "A void or adjustment of a round is proposed or decided",
-    "the round's player (§ 812a.7(a)(9)); the holder's supervisors and the proposer",
-    {R.PLAYER, R.SUPERVISOR},
+    "the round's player (§ 812a.7(a)(9)); for a proposal, everyone who may decide it (the "
+    "holder's other supervisors and the compliance officers); for a decision, the proposer",
+    {R.PLAYER, R.SUPERVISOR, R.COMPLIANCE},
     Delivery.EMAIL,
 )
 

@@ -326,6 +326,35 @@ def _limit_lines(event: AuditEvent) -> str:
 # Voids and adjustments of rounds ---------------------------------------------------------
 
 
+def _a(noun: str) -> str:
+    """The article before ``noun``: "an adjustment", "a void"."""
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def _player_said(correction: RoundCorrection, verb: str) -> str:
+    """What the round's player reads of what the step did to their money: a proposal moves
+    nothing yet; an approval what it moved; a rejection nothing (§ 812a.7(a)(9))."""
+    void = correction.kind == CorrectionKind.VOID
+    if verb == "propose":
+        if void:
+            would = "the round's stakes would be given back to you and its returns taken back"
+        elif correction.amount > 0:
+            would = f"{dollars(correction.amount)} would be credited to your account"
+        else:
+            would = f"{dollars(-correction.amount)} would be taken from your account"
+        return f"If it is approved, {would}. Nothing changes until someone else decides it."
+    if verb == "reject":
+        return "Nothing changed: no money moved."
+    moved = []
+    if correction.credited:
+        moved.append(f"{dollars(correction.credited)} was credited to your account")
+    if correction.debited:
+        moved.append(f"{dollars(correction.debited)} was taken from your account")
+    if correction.uncollected:
+        moved.append(f"{dollars(correction.uncollected)} could not be taken and is owed")
+    return ("; ".join(moved) or "no money moved") + "."
+
+
 def round_corrected(event: AuditEvent) -> list[Notice]:
     correction = (
         RoundCorrection.objects.filter(pk=event.object_id)
@@ -341,12 +370,12 @@ def round_corrected(event: AuditEvent) -> list[Notice]:
     key = f"audit:{event.sequence}"
     amount = dollars(abs(correction.amount))
     owed = "owed to the player" if correction.amount >= 0 else "owed by the player"
-    subject = f"A {noun} of round {correction.round_id} was {done}"
+    what = _a(noun) if verb != "reject" else f"a proposed {noun}"
     player_body = (
-        f"A {noun} of your round {correction.round_id} at {holder.name} was {done} on "
-        f"{_when(event)} ({amount} {owed.replace('the player', 'you')})."
+        f"{what.capitalize()} of your round {correction.round_id} at {holder.name} was {done} "
+        f"on {_when(event)}. {_player_said(correction, verb)}"
     )
-    if correction.notice:
+    if correction.notice and verb == "approve":  # the holder's own words, once it is so
         player_body += f"\n\n{correction.notice}"
     player_body += _reason(event.reason)
     notices = [
@@ -354,25 +383,30 @@ def round_corrected(event: AuditEvent) -> list[Notice]:
             kind=k.ROUND_CORRECTION,
             key=key,
             recipients=active([correction.round.player_id]),
-            subject=f"A {noun} of your round {correction.round_id} was {done}",
+            subject=f"{what.capitalize()} of your round {correction.round_id} was {done}",
             body=player_body,
             link=reverse("game:round", args=[correction.round_id]),
         )
     ]
     if verb == "propose":
-        staff = people(Role.SUPERVISOR, holder_id=holder.pk)
+        # Everyone who may decide it: the holder's other supervisors and the compliance
+        # officers (the four-eyes guard keeps the proposer and the player out).
+        staff = people(Role.SUPERVISOR, holder_id=holder.pk) | people(Role.COMPLIANCE)
+        waits = " It waits for your decision."
     else:
         staff = active([correction.proposed_by_id])
+        waits = ""
     notices.append(
         Notice(
             kind=k.ROUND_CORRECTION,
             key=key,
-            recipients=_except_actor(staff, event) - {correction.round.player_id},
-            subject=subject,
+            recipients=_except_actor(staff, event)
+            - {correction.round.player_id, correction.proposed_by_id if waits else None},
+            subject=f"{_a(noun).capitalize()} of round {correction.round_id} was {done}",
             body=(
-                f"A {noun} of round {correction.round_id} at {holder.name} ({amount} "
-                f"{owed}) was {done} by {_by(event)} on {_when(event)}."
-                + (" It waits for a decision by someone else." if verb == "propose" else "")
+                f"{_a(noun).capitalize()} of round {correction.round_id} at {holder.name} "
+                f"({amount} {owed}) was {done} by {_by(event)} on {_when(event)}."
+                + waits
                 + _reason(event.reason)
             ),
             link=reverse("game:correction", args=[correction.pk]),

@@ -19,6 +19,7 @@ from portal.compliance.services.layouts import REVIEW_DAYS
 from portal.compliance.workflow import kind_text
 from portal.core.padates import pa_date, pa_today
 from portal.core.pages import detail_url, domain_errors
+from portal.core.waiting import waiting_for
 
 EXPIRY_WINDOW_DAYS = 30
 # An approval counts as newly inside the window for this many days after it came in.
@@ -125,6 +126,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             for row in _rows(found.expiring)
         ],
         "may_draft": drafting,
+        # What waits for this person's decision in the other apps (the voids and
+        # adjustments of rounds, complaints): one query each that concerns them.
+        "waiting": waiting_for(user),
         "may_audit": policy.may(user, Action.VIEW_AUDIT),
     }
     return render(request, "compliance/dashboard.html", context)

@@ -7,11 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef, QuerySet
+from django.urls import reverse
 
 from portal.access.policy import Action, may
 from portal.access.roles import holder_id_of
 from portal.core.errors import Conflict, NotFound
 from portal.core.validation import MAX_ID
+from portal.core.waiting import Waiting
 from portal.game.corrections.messages import NO_ACCOUNT, NO_SUCH_CORRECTION
 from portal.game.corrections.presenters import STATE_WORDS, state_of
 from portal.game.models import (
@@ -148,3 +150,24 @@ def may_see_corrections(user) -> bool:
     """Whether ``user`` has the voids and adjustments queue at all (what it holds for them
     is ``corrections_visible_to``)."""
     return may(user, Action.VIEW_ROUNDS) or may(user, Action.CORRECT_ROUNDS)
+
+
+def waiting_for_decision(user) -> QuerySet[RoundCorrection]:
+    """The proposed voids and adjustments ``user`` may decide: of the rounds they correct,
+    proposed by someone else, of a round not their own (the four-eyes guard's people)."""
+    if not may(user, Action.CORRECT_ROUNDS):
+        return RoundCorrection.objects.none()
+    proposed = RoundCorrection.objects.filter(status=S.PROPOSED)
+    if (holder := supervised_holder(user)) is not None:
+        proposed = proposed.filter(account__holder_id=holder)
+    return proposed.exclude(proposed_by=user).exclude(account__player=user)
+
+
+def corrections_waiting(user) -> list[Waiting]:
+    """The dashboard's count of ``waiting_for_decision`` (one query, for those who correct
+    rounds), linking the queue, which lists those waiting first."""
+    if not may(user, Action.CORRECT_ROUNDS):
+        return []
+    number = waiting_for_decision(user).count()
+    label = "Voids and adjustments of rounds waiting for your decision"
+    return [Waiting(label, number, reverse("game:corrections"))] if number else []

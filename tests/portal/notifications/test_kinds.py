@@ -402,7 +402,9 @@ def test_812a7_a_9_a_void_tells_the_player_and_the_holders_supervisors(
     )
     dispatch_twice()
     found = told("round_correction")
-    assert set(found) == {"player", "supervisor_a2"}
+    # The player, and everyone who may decide it: the holder's other supervisor and the
+    # compliance officer (not who proposed it, not another holder's supervisor).
+    assert set(found) == {"player", "supervisor_a2", "officer"}
     assert found["player"].subject == f"A void of your round {played.pk} was proposed"
     opens(client, player, found["player"])
     opens(client, supervisor_a2, found["supervisor_a2"])
