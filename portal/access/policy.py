@@ -48,6 +48,9 @@ class Action(StrEnum):
     PAY_OUT = "pay_out"  # decide withdrawals, record deposits made at the holder
     RESTRICT_ACCOUNTS = "restrict_accounts"  # suspend, record a self-exclusion
     CORRECT_ROUNDS = "correct_rounds"  # propose and decide voids and adjustments of rounds
+    # Suspend a table while a suspected malfunction is checked, and reopen it
+    # (reading:table-suspension): compliance officers, and the holder's supervisors.
+    SUSPEND_TABLES = "suspend_tables"
 
 
 NOT_SIGNED_IN = "sign in first"
@@ -145,6 +148,12 @@ def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> s
         if Role.SUPERVISOR in roles:
             return _own_holder(user, target_holder)
         return WRONG_ROLE.format(action="void or adjust rounds")
+    if action is Action.SUSPEND_TABLES:
+        if superuser or Role.COMPLIANCE in roles:
+            return None
+        if Role.SUPERVISOR in roles:
+            return _own_holder(user, target_holder)
+        return WRONG_ROLE.format(action="suspend or reopen tables")
     if action is Action.MANAGE_HOLDERS:
         return None if superuser else WRONG_ROLE.format(action="manage certificate holders")
     raise ValueError(f"unknown action {action!r}")

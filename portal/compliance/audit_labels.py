@@ -29,12 +29,14 @@ VERBS = {
     "supersede": "Superseded by a newer approval",
     "expire": "Expired",
     "retire": "Retired",
+    "suspend": "Suspended while it is checked",
+    "reopen": "Reopened after its check",
     "propose": "Proposed",
 }
 RECORD_KINDS = (Layout.kind, Paytable.kind, RulesSubmission.kind, TermsAndConditions.kind)
 # The verbs the filter offers for each: a record's every step; a table's set-up steps.
 RECORD_VERBS = tuple(verb for verb in VERBS if verb != "propose")
-OFFERING_VERBS = ("create", "update", "retire")
+OFFERING_VERBS = ("create", "update", "retire", "suspend", "reopen")
 
 ACTIONS = {
     "offering.opened": "Opened to play",
@@ -58,6 +60,9 @@ FIELDS = {
     "decision_reason": "Reason for the decision",
     "edge_override_reason": "Reason for the house edge",
     "series": "Series",
+    "suspended_at": "Suspended",
+    "suspended_by_id": "Suspended by",
+    "suspension_reason": "Why it was suspended",
     "wheel_order": "Wheel order",
     "first_colour": "Colour of the first pocket",
     "artwork_content_type": "Artwork file type",
@@ -85,7 +90,7 @@ def register() -> None:
         FIELDS,
         money=("chip_unit", "min_wager", "max_wager", "max_round_stake"),
         codes=("cause", "first_colour", "game"),
-        people=("submitted_by_id", "decided_by_id", "author_ids"),
+        people=("submitted_by_id", "decided_by_id", "author_ids", "suspended_by_id"),
         records={
             "layout_id": Layout.kind,
             "paytable_id": Paytable.kind,

@@ -81,6 +81,17 @@ OFFERING_MISMATCH = (
     "§ 617b.8(a): the rules submission does not list Jinzi Roulette with this {what}"
 )
 OFFERING_RETIRED = "offering {name} is retired"
+NO_SUCH_OFFERING = "no table {id}"
+SUSPENSION_REASON = (
+    "give the reason: what was seen, what is being checked (reading:table-suspension); it "
+    "is kept with the table and in the availability log"
+)
+REASON_TOO_LONG = "keep the reason to {limit} characters"
+NOT_SUSPENDABLE = "table {name} is {status}: only a table in service can be suspended"
+NOT_SUSPENDED = "table {name} is not suspended"
+REOPEN_FOUR_EYES = (
+    "reading:table-suspension: a suspended table is reopened by someone other than who suspended it"
+)
 IMPACT_CHANGED = (
     "the tables this decision opens or closes have changed since it was shown "
     "(reading:supersede): nothing was done; look at them again and decide anew"

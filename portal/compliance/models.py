@@ -35,7 +35,14 @@ class RecordStatus(models.TextChoices):
 
 class OfferingStatus(models.TextChoices):
     ACTIVE = "active", "Active"
+    # Closed at once while a suspected malfunction is checked; another person reopens it
+    # (reading:table-suspension). Retiring stays permanent.
+    SUSPENDED = "suspended", "Suspended while it is checked"
     RETIRED = "retired", "Retired"
+
+
+# An offering that is not retired: it keeps its parts, and an amendment moves it.
+IN_SERVICE = (OfferingStatus.ACTIVE, OfferingStatus.SUSPENDED)
 
 
 class Game(models.TextChoices):
@@ -310,6 +317,12 @@ class Offering(models.Model):
     status = models.CharField(
         max_length=16, choices=OfferingStatus.choices, default=OfferingStatus.ACTIVE
     )
+    # While suspended (reading:table-suspension): since when, by whom, why.
+    suspended_at = models.DateTimeField(null=True, blank=True)
+    suspended_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    suspension_reason = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
@@ -322,6 +335,11 @@ class Offering(models.Model):
             models.UniqueConstraint(fields=["holder", "name"], name="offering_name_per_holder"),
             models.CheckConstraint(
                 condition=Q(status__in=OfferingStatus.values), name="offering_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="suspended", suspended_at__isnull=False)
+                | Q(~Q(status="suspended"), suspended_at__isnull=True),
+                name="offering_suspended_when_it_says",
             ),
         ]
 
@@ -343,6 +361,8 @@ class AvailabilityCause(models.TextChoices):
     APPROVAL_SUPERSEDED = "approval_superseded", "An approval was superseded"
     OFFERING_ACTIVATED = "offering_activated", "The offering was set up or changed"
     OFFERING_DEACTIVATED = "offering_deactivated", "The offering was retired"
+    TABLE_SUSPENDED = "table_suspended", "The table was suspended while it is checked"
+    TABLE_REOPENED = "table_reopened", "The table was reopened after its check"
     RULE_TOOK_EFFECT = "rule_took_effect", "§ 617b.8 took effect"
     SUNSET = "sunset", "§ 617b.8 expired (sunset)"
 

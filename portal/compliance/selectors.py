@@ -15,6 +15,7 @@ from portal.access.four_eyes import is_own_work
 from portal.access.policy import Action, may, visible
 from portal.audit.models import AuditEvent
 from portal.compliance.models import (
+    IN_SERVICE,
     SUNSET,
     Game,
     Layout,
@@ -107,7 +108,12 @@ def offering_is_live(
     at = at or timezone.now()
     today = pa_date(at)
     reasons: list[str] = []
-    if offering.status != OfferingStatus.ACTIVE:
+    if offering.status == OfferingStatus.SUSPENDED:
+        reasons.append(
+            "the table is suspended while a suspected malfunction is checked "
+            f"(reading:table-suspension): {offering.suspension_reason}"
+        )
+    elif offering.status != OfferingStatus.ACTIVE:
         reasons.append("the offering is retired")
     if today >= SUNSET:
         reasons.append("§ 617b.8 expired on 2028-06-14 (sunset)")
@@ -190,7 +196,7 @@ def moved_by_amendment(record: RulesSubmission) -> QuerySet[Offering]:
     approved (this approval supersedes it) or superseded. Those on a withdrawn, expired or
     rejected version stay where they are, as do retired offerings."""
     return Offering.objects.filter(
-        status=OfferingStatus.ACTIVE,
+        status__in=IN_SERVICE,
         rules_submission__series=record.series,
         rules_submission__version__lt=record.version,
         rules_submission__status__in=(RecordStatus.APPROVED, RecordStatus.SUPERSEDED),
@@ -334,7 +340,7 @@ def superseded_in_play(offerings) -> dict[tuple[str, int], list[Offering]]:
     and listings loaded (``offerings_with_parts``)."""
     found: dict[tuple[str, int], list[Offering]] = {}
     for offering in offerings:
-        if offering.status != OfferingStatus.ACTIVE:
+        if offering.status not in IN_SERVICE:
             continue
         if offering.rules_submission.status != RecordStatus.APPROVED:
             continue

@@ -6,6 +6,7 @@ from django.urls import path
 
 from portal.game.corrections import views as corrections
 from portal.game.money.views import account, payments, statements, terms
+from portal.game.play import checks
 from portal.game.play import views as play
 
 app_name = "game"
@@ -19,6 +20,8 @@ urlpatterns = [
     path("rounds/<int:pk>/replay/", play.replay, name="replay"),
     path("rounds/", play.round_list, name="round-list"),
     path("verify/", play.verify_rounds, name="verify-rounds"),
+    # Tables suspended while a suspected malfunction is checked (reading:table-suspension).
+    path("checks/", checks.table_checks, name="table-checks"),
     # Voids (§ 617a.6) and adjustments (§ 812a.7(a)(9)) of settled rounds: proposed on the
     # round's record, decided on their own page.
     path("corrections/", corrections.queue, name="corrections"),

@@ -13,7 +13,7 @@ from portal.compliance import selectors
 from portal.compliance.api.fields import OfferingStatusField
 from portal.compliance.api.workflow import ReasonInput, holder_for_create
 from portal.compliance.filtersets import OfferingFilter
-from portal.compliance.models import Layout, Offering, OfferingStatus, Paytable, RulesSubmission
+from portal.compliance.models import IN_SERVICE, Layout, Offering, Paytable, RulesSubmission
 from portal.compliance.services import offerings as offering_services
 
 
@@ -123,7 +123,7 @@ class OfferingViewSet(ApiViewSet):
         parts = selectors.offerings_with_parts().select_related("created_by")
         user = self.request.user
         if not may(user, Action.VIEW) and may(user, Action.PLAY):
-            return parts.filter(status=OfferingStatus.ACTIVE)
+            return parts.filter(status__in=IN_SERVICE)
         return visible(user, parts)
 
     def create(self, request):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils import timezone
 
-from portal.access.policy import Action, require
+from portal.access.policy import OTHER_HOLDER, Action, denial, require
 from portal.accounts.models import CertificateHolder
 from portal.audit.services import audit_record
 from portal.audit.snapshot import snapshot
@@ -21,9 +22,11 @@ from portal.compliance.models import (
     RulesSubmission,
 )
 from portal.compliance.services.availability import availability_sync
-from portal.core.errors import Conflict, ValidationFailed
+from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
+from portal.core.validation import MAX_ID
 
 NAME_TAKEN = "this holder already has an offering named {name!r}"
+MAX_REASON = 2000
 
 
 def _check_parts(
@@ -130,7 +133,7 @@ def offering_update(
 ) -> Offering:
     offering = Offering.objects.select_for_update().get(pk=offering.pk)
     require(actor, Action.DRAFT, offering)
-    if offering.status != OfferingStatus.ACTIVE:
+    if offering.status == OfferingStatus.RETIRED:
         raise Conflict(msg.OFFERING_RETIRED.format(name=offering.name))
     before = snapshot(offering)
     if name is not None:
@@ -146,11 +149,75 @@ def offering_update(
 def offering_retire(*, actor, offering: Offering, reason: str) -> Offering:
     offering = Offering.objects.select_for_update().get(pk=offering.pk)
     require(actor, Action.DRAFT, offering)
-    if offering.status != OfferingStatus.ACTIVE:
+    if offering.status == OfferingStatus.RETIRED:
         raise Conflict(msg.OFFERING_RETIRED.format(name=offering.name))
     reason = (reason or "").strip()
     if not reason:
         raise ValidationFailed.on("reason", msg.REASON_REQUIRED)
     before = snapshot(offering)
     offering.status = OfferingStatus.RETIRED
+    offering.suspended_at, offering.suspended_by, offering.suspension_reason = None, None, ""
     return _save(offering, actor=actor, verb="retire", before=before, reason=reason)
+
+
+def _reason(reason) -> str:
+    if not isinstance(reason, str) or not reason.strip():
+        raise ValidationFailed.on("reason", msg.SUSPENSION_REASON)
+    if len(reason) > MAX_REASON:
+        raise ValidationFailed.on("reason", msg.REASON_TOO_LONG.format(limit=MAX_REASON))
+    return reason.strip()
+
+
+@transaction.atomic
+def offering_suspend(*, actor, offering_id: int, reason) -> Offering:
+    """Close a table at once while a suspected malfunction is checked
+    (reading:table-suspension): a compliance officer or the holder's supervisor, with the
+    reason. Rounds already in play finish; no new one starts."""
+    offering = _offering_for(actor, offering_id)
+    if offering.status != OfferingStatus.ACTIVE:
+        status = offering.get_status_display().lower()
+        raise Conflict(msg.NOT_SUSPENDABLE.format(name=offering.name, status=status))
+    reason = _reason(reason)
+    before = snapshot(offering)
+    offering.status = OfferingStatus.SUSPENDED
+    offering.suspended_at, offering.suspended_by = timezone.now(), actor
+    offering.suspension_reason = reason
+    offering = _write(offering, actor=actor, verb="suspend", before=before, reason=reason)
+    _sync(offering, actor, AvailabilityCause.TABLE_SUSPENDED)
+    return offering
+
+
+@transaction.atomic
+def offering_reopen(*, actor, offering_id: int, reason) -> Offering:
+    """Reopen a suspended table: someone other than who suspended it, with the reason. It
+    is live again only if everything a table needs still holds (its approvals, the rule)."""
+    offering = _offering_for(actor, offering_id)
+    if offering.status != OfferingStatus.SUSPENDED:
+        raise Conflict(msg.NOT_SUSPENDED.format(name=offering.name))
+    if offering.suspended_by_id == actor.pk:
+        raise NotPermitted(msg.REOPEN_FOUR_EYES)
+    reason = _reason(reason)
+    before = snapshot(offering)
+    offering.status = OfferingStatus.ACTIVE
+    offering.suspended_at, offering.suspended_by, offering.suspension_reason = None, None, ""
+    offering = _write(offering, actor=actor, verb="reopen", before=before, reason=reason)
+    _sync(offering, actor, AvailabilityCause.TABLE_REOPENED)
+    return offering
+
+
+def _offering_for(actor, offering_id) -> Offering:
+    """The offering, locked, if ``actor`` may suspend or reopen its tables; another
+    holder's is not found (404), as for any record one may not see."""
+    if type(offering_id) is not int or not 0 < offering_id <= MAX_ID:
+        raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
+    offering = Offering.objects.select_for_update().filter(pk=offering_id).first()
+    if offering is None or denial(actor, Action.SUSPEND_TABLES, offering) == OTHER_HOLDER:
+        raise NotFound(msg.NO_SUCH_OFFERING.format(id=offering_id))
+    require(actor, Action.SUSPEND_TABLES, offering)
+    return offering
+
+
+def _sync(offering: Offering, actor, cause) -> None:
+    """The availability log (§ 811a.7(f)): a suspension closes the table with its own
+    cause; a reopening opens it again only if nothing else keeps it closed."""
+    availability_sync(where=Q(pk=offering.pk), opened_cause=cause, closed_cause=cause, actor=actor)

@@ -56,7 +56,7 @@ def _render_detail(
     refusal: str = "",
     status=200,
 ) -> HttpResponse:
-    may_change = offering.status == OfferingStatus.ACTIVE and policy.may(
+    may_change = offering.status != OfferingStatus.RETIRED and policy.may(
         request.user, Action.DRAFT, offering
     )
     if retire_form is None and may_change:
@@ -158,7 +158,7 @@ def offering_create(request: HttpRequest) -> HttpResponse:
 @domain_errors
 def offering_edit(request: HttpRequest, pk: int) -> HttpResponse:
     offering = visible_or_404(request.user, Offering.objects.all(), pk, Action.DRAFT)
-    if offering.status != OfferingStatus.ACTIVE:
+    if offering.status == OfferingStatus.RETIRED:
         raise Conflict(msg.OFFERING_RETIRED.format(name=offering.name))
     initial = {
         "name": offering.name,

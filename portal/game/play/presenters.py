@@ -191,6 +191,7 @@ def recorded_odds(odds: dict) -> list[tuple[str, str]]:
 # Why a table is closed, as a player reads it: one plain sentence, never the statuses and
 # versions of the records behind it (staff read those on the offering's page).
 CLOSED_RETIRED = "This table has been retired."
+CLOSED_CHECKED = "This table is closed while it is checked."
 CLOSED_SUNSET = (
     "This table is closed: Jinzi Roulette is no longer offered in Pennsylvania since {day}."
 )
@@ -217,6 +218,8 @@ def closed_sentence(
         return ""
     at = at or timezone.now()
     today = pa_date(at)
+    if offering.status == OfferingStatus.SUSPENDED:
+        return CLOSED_CHECKED
     if offering.status != OfferingStatus.ACTIVE:
         return CLOSED_RETIRED
     if today >= SUNSET:

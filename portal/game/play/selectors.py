@@ -12,7 +12,7 @@ from operator import or_
 from django.db.models import Q, QuerySet
 
 from portal.access.policy import Action, may
-from portal.compliance.models import OfferingStatus
+from portal.compliance.models import IN_SERVICE
 from portal.compliance.selectors import offering_is_live, offerings_with_parts
 from portal.game.corrections.selectors import supervised_holder, with_state
 from portal.game.models import Round, Wallet
@@ -53,8 +53,9 @@ def recent_rounds(player, count: int = RECALL_COUNT) -> list[Round]:
 
 
 def open_tables() -> list[tuple]:
-    """Active offerings with whether each is live now (and why not)."""
-    offerings = offerings_with_parts().filter(status=OfferingStatus.ACTIVE)
+    """Offerings in service with whether each is live now (and why not): a table
+    suspended while it is checked is listed, closed."""
+    offerings = offerings_with_parts().filter(status__in=IN_SERVICE)
     return [(offering, offering_is_live(offering)) for offering in offerings]
 
 

@@ -24,4 +24,5 @@ def money_nav(context) -> dict:
         "player_accounts": may(user, Action.VIEW_PLAYER_ACCOUNTS),
         "corrections": may_see_corrections(user),
         "holder_rounds": may(user, Action.CORRECT_ROUNDS) and not may(user, Action.VIEW_AUDIT),
+        "table_checks": may(user, Action.SUSPEND_TABLES),
     }

@@ -72,6 +72,8 @@ def offerings_section(w: World) -> dict:
             flags = []
             if active and not liveness.live:
                 flags.append("active but not live")
+            if o.status == OfferingStatus.SUSPENDED:
+                flags.append("suspended while it is checked")
             if liveness.live and (dark - w.as_of).days <= SOON_DAYS:
                 flags.append(f"live with a part expiring within {SOON_DAYS} days")
             if active and w.as_of >= SUNSET:

@@ -114,6 +114,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "game:tables": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
     # A POST acknowledges the notice the next round waits on (§ 814a.1): the player's, with
     # no notice number given, is refused as such.
+    # Tables suspended while checked (reading:table-suspension): officers and a holder's
+    # supervisors; a POST that says nothing is refused as such.
+    "game:table-checks": ("302 403 403 403 403 200 200", "302 403 403 403 403 400 400"),
     "game:table": ("302 200 403 403 403 403 403", "302 400 403 403 403 403 403"),
     "game:history": ("302 200 403 403 403 403 403", "302 405 405 405 405 405 405"),
     # A round's record is where a void or an adjustment is proposed (§ 617a.6,

@@ -61,7 +61,6 @@ PLANNED_READINGS = (
     "reading:adjustment-grounds",
     "reading:complaint-number",
     "reading:late-corrections",
-    "reading:table-suspension",
     "reading:software-approval",
     "reading:filing-package",
 )
