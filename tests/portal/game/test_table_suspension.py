@@ -16,8 +16,8 @@ from portal.compliance.services.offerings import (
     offering_suspend,
 )
 from portal.core.errors import Conflict, NotFound, NotPermitted, ValidationFailed
-from portal.game.play.services import TableClosed
 from portal.game.models import Round
+from portal.game.play.services import TableClosed
 from tests.portal.game.conftest import play_round
 
 pytestmark = pytest.mark.django_db
