@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.db.models import F, Value
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from portal.access.roles import Role, has_role
@@ -268,7 +270,8 @@ def sessions_end(player_id: int, *, at) -> tuple[int, int]:
     open_sessions = PlaySession.objects.filter(user_id=player_id, ended_at__isnull=True)
     keys = [key for key in open_sessions.values_list("session_key", flat=True) if key]
     Session.objects.filter(session_key__in=keys).delete()
-    sessions = open_sessions.update(ended_at=at)
+    # A session begun after ``at`` (a sign-in racing the exclusion) ends as it begins.
+    sessions = open_sessions.update(ended_at=Greatest(Value(at), F("started_at")))
     tokens = ApiToken.objects.filter(user_id=player_id, revoked_at__isnull=True).update(
         revoked_at=at
     )

@@ -259,3 +259,19 @@ def test_815a4_an_officer_who_plays_decides_nothing_about_their_own_listing(
         )
     review.refresh_from_db()
     assert review.decided_at is None
+
+
+def test_815a4_a_session_begun_while_the_list_was_applied_ends_as_it_begins(other_player):
+    """A sign-in racing the import: its session began after the instant the exclusion
+    applies from, and is ended at its own start, never before it."""
+    import datetime
+
+    from django.utils import timezone
+
+    from tests.portal.factories import in_session
+
+    racing = PlaySession.objects.get(pk=in_session(other_player))
+    earlier = timezone.now() - datetime.timedelta(seconds=1)
+    assert service.sessions_end(other_player.pk, at=earlier)[0] == 1
+    racing.refresh_from_db()
+    assert racing.ended_at == racing.started_at
