@@ -16,6 +16,7 @@ CORRECTIONS_ORDER = 20
 MONEY_ORDER = 40
 
 CORRECTION_ACTIONS = {
+    "finding.record": "Payout error found on a round",
     "void.propose": "Void proposed",
     "void.approve": "Void approved and applied",
     "void.reject": "Void rejected",
@@ -48,6 +49,8 @@ GROUPS = {
     "account": "Player account",
     "wallet": "Wallet",
     "session": "Player session",
+    "finding": "Payout finding",
+    "complaint": "Complaint",
 }
 # A player's limits (§ 814a.2), by period.
 LIMITS = {
@@ -77,6 +80,10 @@ FIELDS = {
     "terms": "Terms and conditions no.",
     "terms_version": "Terms and conditions version",
     "acknowledged_at": "Accepted at",
+    "ground": "Rests on",
+    "complaint": "Complaint no.",
+    "finding": "Payout finding no.",
+    "text": "Finding",
     "undone_credits": "Adjustment credits taken back",
     "undone_debits": "Adjustment debits given back",
     "session": "Session",

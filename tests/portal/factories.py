@@ -208,3 +208,25 @@ def signed_in_api(player, password: str = PASSWORD):
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
     client.session_id = answer.json()["session"]
     return client
+
+
+def finding_on(round_id, officer=None) -> int:
+    """A compliance officer's written payout finding on the round, the recorded payout
+    error an adjustment of it rests on (reading:adjustment-grounds); by ``officer``, or the
+    first compliance officer there is."""
+    from django.contrib.auth import get_user_model
+
+    from portal.game.corrections.services import payout_finding_record
+
+    if officer is None:
+        officer = (
+            get_user_model()
+            .objects.filter(groups__name=Role.COMPLIANCE.value)
+            .order_by("pk")
+            .first()
+        ) or make_user("finder", Role.COMPLIANCE)
+    round_id = getattr(round_id, "pk", round_id)
+    finding = payout_finding_record(
+        actor=officer, round_id=round_id, text="The round was paid at the wrong odds."
+    )
+    return finding.pk

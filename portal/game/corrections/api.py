@@ -83,6 +83,12 @@ class CorrectionOut(serializers.Serializer):
         "the round's stakes less its returns; for an adjustment, the difference."
     )
     reason = serializers.CharField(help_text="Why it was proposed.")
+    ground = serializers.CharField(
+        allow_blank=True,
+        help_text="What an adjustment rests on (reading:adjustment-grounds): dispute (an "
+        "upheld one), resettled (the round settles otherwise), finding (an officer's), "
+        "void_residual; blank for voids and for adjustments made before grounds were kept.",
+    )
     notice = serializers.CharField(
         help_text="The notification the player was sent (§ 812a.7(a)(9)); may be blank for a void."
     )
@@ -144,6 +150,12 @@ class CorrectionIn(StrictInput):
         required=False,
         help_text="The notification the player is sent, kept as sent: required for an "
         "adjustment (§ 812a.7(a)(9)), optional for a void.",
+    )
+    finding = GivenInteger(
+        required=False,
+        allow_null=True,
+        help_text="Adjustments: the payout finding of the round it rests on (reading:"
+        "adjustment-grounds); without one, the round must settle otherwise when settled again.",
     )
 
 
@@ -291,5 +303,6 @@ class CorrectionViewSet(DecisionActions, ApiViewSet):
             reason=data["reason"],
             amount=data.get("amount"),
             notice=data.get("notice", ""),
+            finding_id=data.get("finding"),
         )
         return self.respond(proposed, status=status.HTTP_201_CREATED)

@@ -74,12 +74,45 @@ class AdjustmentForm(ServiceForm):
         help_text="§ 812a.7(a)(9): what the player is told about this adjustment, kept as sent.",
     )
 
+    def __init__(self, *args, findings=(), **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # What it rests on (reading:adjustment-grounds): an officer's finding of the round,
+        # or the round settling otherwise, which the service checks.
+        self.fields["finding"] = forms.TypedChoiceField(
+            label="Rests on",
+            choices=[("", "The round settling otherwise when settled again")]
+            + [(f.pk, finding_label(f)) for f in findings],
+            coerce=int,
+            empty_value=None,
+            required=False,
+            help_text="§ 812a.7(a)(9): a credit rests on an upheld dispute (from its complaint) "
+            "or a recorded payout error; a debit only on a recorded payout error.",
+        )
+
     def clean(self):
         cleaned = super().clean()
         amount, direction = cleaned.get("amount"), cleaned.get("direction")
         if amount is not None and direction == DEBIT:
             cleaned["amount"] = -amount
         return cleaned
+
+
+def finding_label(finding) -> str:
+    text = finding.text if len(finding.text) <= 80 else finding.text[:79] + "…"
+    return f"Finding no. {finding.pk} by {finding.found_by.get_username()}: {text}"
+
+
+class FindingForm(ServiceForm):
+    """A compliance officer's written finding that the round was paid wrongly."""
+
+    text = forms.CharField(
+        label="Your finding",
+        required=False,
+        max_length=MAX_TEXT,
+        widget=_text_box(4),
+        help_text="What was paid, what should have been, how you found it. An adjustment, "
+        "a debit too, may then rest on it (§ 812a.7(a)(9)).",
+    )
 
 
 class DecisionForm(ServiceForm):

@@ -26,6 +26,23 @@ RESIDUAL_ONLY = (
     "leave {left} moved; the only adjustment it takes is {owed} of exactly {left}, which "
     "leaves the player as if the round had never been played (reading:corrections-compose)"
 )
+NO_SUCH_FINDING = "no payout finding {id} on round {round}"
+CREDIT_NEEDS_GROUND = (
+    "§ 812a.7(a)(9): an adjustment credit rests on an upheld dispute (settled from its "
+    "complaint) or a recorded payout error: this round settles as it was paid, so name an "
+    "officer's written finding of the error (reading:adjustment-grounds)"
+)
+DEBIT_NEEDS_ERROR = (
+    "§ 812a.7(a)(9): an adjustment debit rests only on a recorded payout error: this round "
+    "settles as it was paid, so name an officer's written finding of the error "
+    "(reading:adjustment-grounds)"
+)
+DEBIT_ON_COMPLAINT = (
+    "§ 812a.7(a)(9): a complaint never rests a debit: only a recorded payout error does "
+    "(reading:adjustment-grounds)"
+)
+OWN_FINDING = "§ 812a.7(a)(9): you may not record a finding on a round you played"
+FINDING_NEEDED = "write the finding: what was paid, what should have been, how it was found"
 VOID_OUTDATED = (
     "§ 617a.6: the adjustments of round {round} changed since this void was proposed; reject "
     "it and propose the void again"

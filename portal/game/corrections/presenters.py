@@ -34,6 +34,7 @@ def correction_data(correction: RoundCorrection) -> dict:
         "status_label": CorrectionStatus(correction.status).label,
         "amount": correction.amount,
         "reason": correction.reason,
+        "ground": correction.ground,
         "notice": correction.notice,
         "proposed_by": correction.proposed_by.get_username(),
         "proposed_at": correction.proposed_at,

@@ -20,16 +20,18 @@ from portal.audit.services import audit_record
 from portal.core.errors import Conflict, NotFound, ValidationFailed
 from portal.core.money import dollars
 from portal.core.validation import MAX_ID
-from portal.game.corrections import composition
+from portal.game.corrections import composition, grounds
 from portal.game.corrections import messages as msg
 from portal.game.corrections.selectors import correction_or_404, round_account
 from portal.game.corrections.workflow import CLAUSES, WORKFLOW, action_name, clause_of, picture
 from portal.game.models import (
+    AdjustmentGround,
     CorrectionKind,
     CorrectionStatus,
     GamingAccount,
     LedgerEntry,
     LedgerKind,
+    PayoutFinding,
     Round,
     RoundCorrection,
 )
@@ -73,10 +75,12 @@ def _adjustment_amount(amount) -> int:
     return amount
 
 
-def _refuse_clash(round_obj: Round, kind: CorrectionKind, amount: int) -> None:
+def _refuse_clash(round_obj: Round, kind: CorrectionKind, amount: int):
     """A round is voided once, and has one correction waiting at a time; an adjustment of
     a void round would correct what no longer counts, except the one adjustment that puts
-    right a round voided before voids undid adjustments (``composition.residual``)."""
+    right a round voided before voids undid adjustments (``composition.residual``): that
+    one rests on the void (its ground is returned)."""
+    ground = None
     others = RoundCorrection.objects.filter(round=round_obj).exclude(status=S.REJECTED)
     for other in others.only("kind", "status"):
         if other.kind == CorrectionKind.VOID and other.status == S.APPROVED:
@@ -90,16 +94,49 @@ def _refuse_clash(round_obj: Round, kind: CorrectionKind, amount: int) -> None:
                         round=round_obj.pk, left=dollars(abs(left)), owed=_owed(-left)
                     ),
                 )
+            ground = AdjustmentGround.VOID_RESIDUAL
         if other.status == S.PROPOSED:
             if other.kind == CorrectionKind.VOID and kind == CorrectionKind.VOID:
                 raise Conflict(msg.VOID_WAITING.format(round=round_obj.pk))
             label = CorrectionKind(other.kind).label.lower()
             raise Conflict(msg.ONE_WAITING.format(round=round_obj.pk, kind=label))
+    return ground
+
+
+def _finding(finding_id, round_obj: Round) -> PayoutFinding | None:
+    if finding_id is None:
+        return None
+    if type(finding_id) is not int or not 0 < finding_id <= MAX_ID:
+        raise NotFound(msg.NO_SUCH_FINDING.format(id=finding_id, round=round_obj.pk))
+    found = PayoutFinding.objects.filter(pk=finding_id, round=round_obj).first()
+    if found is None:
+        raise NotFound(msg.NO_SUCH_FINDING.format(id=finding_id, round=round_obj.pk))
+    return found
+
+
+def _ground(round_obj: Round, amount: int, complaint, finding) -> AdjustmentGround:
+    """What the adjustment rests on (reading:adjustment-grounds), or a refusal saying what
+    it may rest on: a credit on an upheld dispute or a recorded payout error, a debit only
+    on a recorded payout error."""
+    if complaint is not None:
+        if amount < 0:
+            raise ValidationFailed.on("amount", msg.DEBIT_ON_COMPLAINT)
+        return AdjustmentGround.DISPUTE
+    error = grounds.payout_error(round_obj, finding)
+    if error is not None:
+        return error
+    raise ValidationFailed.on(
+        "finding", msg.CREDIT_NEEDS_GROUND if amount > 0 else msg.DEBIT_NEEDS_ERROR
+    )
 
 
 @transaction.atomic
-def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="") -> RoundCorrection:
-    """Propose a void or an adjustment of a settled round; a second person decides it."""
+def correction_propose(
+    *, actor, round_id, kind, reason, amount=None, notice="", finding_id=None, complaint=None
+) -> RoundCorrection:
+    """Propose a void or an adjustment of a settled round; a second person decides it. An
+    adjustment names what it rests on: an officer's payout finding (``finding_id``), the
+    round settling otherwise, or (from ``complaints``) the upheld dispute it settles."""
     if kind not in CorrectionKind.values:
         raise ValidationFailed.on("kind", msg.KIND_UNKNOWN)
     kind = CorrectionKind(kind)
@@ -121,6 +158,7 @@ def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="")
     else:
         amount = _adjustment_amount(amount)
         notice = _text(notice, field="notice", needed=msg.NOTICE_NEEDED, limit=MAX_NOTICE)
+    finding = _finding(finding_id, round_obj)
     # The player's money lock: corrections of one player's rounds are proposed one by one.
     locked(account.pk, account.player_id)
     if kind == CorrectionKind.VOID:  # it undoes the round's adjustments too
@@ -128,7 +166,9 @@ def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="")
         amount = composition.void_amount(
             staked=round_obj.total_staked, returned=round_obj.total_returned, undone=undone
         )
-    _refuse_clash(round_obj, kind, amount)
+    ground = _refuse_clash(round_obj, kind, amount)
+    if kind == CorrectionKind.ADJUSTMENT and ground is None:
+        ground = _ground(round_obj, amount, complaint, finding)
     try:
         with transaction.atomic():
             correction = RoundCorrection.objects.create(
@@ -136,6 +176,9 @@ def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="")
                 account=account,
                 kind=kind,
                 amount=amount,
+                ground=ground or "",
+                complaint=complaint,
+                finding=finding,
                 undone_credits=undone.credits,
                 undone_debits=undone.debits,
                 reason=reason,
@@ -155,6 +198,27 @@ def correction_propose(*, actor, round_id, kind, reason, amount=None, notice="")
         reason=reason,
     )
     return correction
+
+
+@transaction.atomic
+def payout_finding_record(*, actor, round_id, text) -> PayoutFinding:
+    """A compliance officer's written finding that a round was paid wrongly: a recorded
+    payout error, on which an adjustment (a debit too) may rest (reading:adjustment-grounds)."""
+    round_obj = _round_or_404(round_id)
+    require(actor, Action.DECIDE, round_obj.offering)
+    require_not_own(actor, player_id=round_obj.player_id, message=msg.OWN_FINDING)
+    text = _text(text, field="text", needed=msg.FINDING_NEEDED, limit=MAX_TEXT)
+    finding = PayoutFinding.objects.create(
+        round=round_obj, found_by=actor, found_at=timezone.now(), text=text
+    )
+    audit_record(
+        actor=actor,
+        action="finding.record",
+        object_type="round",
+        object_id=round_obj.pk,
+        after={"finding": finding.pk, "text": text},
+    )
+    return finding
 
 
 @dataclass(frozen=True)

@@ -88,22 +88,35 @@ def action_name(correction: RoundCorrection, verb: str) -> str:
 
 def picture(correction: RoundCorrection) -> dict:
     """What the audit trail keeps of it (``verify_records`` holds each to its event)."""
-    return {
-        "round_id": correction.round_id,
-        "account_id": correction.account_id,
-        "kind": correction.kind,
-        "status": correction.status,
-        "amount": correction.amount,
-        "reason": correction.reason,
-        "notice": correction.notice,
-        "credited": correction.credited,
-        "debited": correction.debited,
-        "uncollected": correction.uncollected,
-        "credit_entry": correction.credit_entry_id,
-        "debit_entry": correction.debit_entry_id,
-    } | (
-        # What a void undoes of the round's adjustments (reading:corrections-compose).
-        {"undone_credits": correction.undone_credits, "undone_debits": correction.undone_debits}
-        if correction.kind == "void"
-        else {}
+    return (
+        {
+            "round_id": correction.round_id,
+            "account_id": correction.account_id,
+            "kind": correction.kind,
+            "status": correction.status,
+            "amount": correction.amount,
+            "reason": correction.reason,
+            "notice": correction.notice,
+            "credited": correction.credited,
+            "debited": correction.debited,
+            "uncollected": correction.uncollected,
+            "credit_entry": correction.credit_entry_id,
+            "debit_entry": correction.debit_entry_id,
+        }
+        | (
+            # What an adjustment rests on (reading:adjustment-grounds), once grounds are recorded.
+            {
+                "ground": correction.ground,
+                "complaint": correction.complaint_id,
+                "finding": correction.finding_id,
+            }
+            if correction.ground
+            else {}
+        )
+        | (
+            # What a void undoes of the round's adjustments (reading:corrections-compose).
+            {"undone_credits": correction.undone_credits, "undone_debits": correction.undone_debits}
+            if correction.kind == "void"
+            else {}
+        )
     )

@@ -27,10 +27,34 @@ from portal.game.models.accounts import (
     Withdrawal,
     WithdrawalStatus,
 )
-from portal.game.models.corrections import CorrectionKind, CorrectionStatus, RoundCorrection
+from portal.game.models.complaints import (
+    CLOSED_STATUSES,
+    OPEN_STATUSES,
+    Complaint,
+    ComplaintCounter,
+    ComplaintKind,
+    ComplaintNote,
+    ComplaintStatus,
+    PayoutFinding,
+)
+from portal.game.models.corrections import (
+    AdjustmentGround,
+    CorrectionKind,
+    CorrectionStatus,
+    RoundCorrection,
+)
 from portal.game.models.records import Bet, Round, RoundStatus
 
 __all__ = [
+    "CLOSED_STATUSES",
+    "OPEN_STATUSES",
+    "AdjustmentGround",
+    "Complaint",
+    "ComplaintCounter",
+    "ComplaintKind",
+    "ComplaintNote",
+    "ComplaintStatus",
+    "PayoutFinding",
     "CORRECTION_KINDS",
     "CREDITS",
     "DEBITS",

@@ -40,6 +40,16 @@ class CorrectionStatus(models.TextChoices):
     REJECTED = "rejected", "Rejected"
 
 
+class AdjustmentGround(models.TextChoices):
+    """What an adjustment rests on (reading:adjustment-grounds): a credit on an upheld
+    dispute or a recorded payout error; a debit only on a recorded payout error."""
+
+    DISPUTE = "dispute", "An upheld dispute"
+    RESETTLED = "resettled", "The round settles otherwise when settled again"
+    FINDING = "finding", "An officer's written finding of a payout error"
+    VOID_RESIDUAL = "void_residual", "A void that left the round's adjustments in place"
+
+
 class RoundCorrection(models.Model):
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="corrections")
     # The account the round was played from: its money moves, its holder's staff decide.
@@ -53,6 +63,23 @@ class RoundCorrection(models.Model):
         "the round's stakes less its returns; for an adjustment, the difference."
     )
     reason = models.TextField(help_text="Why it was proposed.")
+    # What an adjustment rests on; blank for voids and for adjustments made before grounds
+    # were recorded (they stay as they were).
+    ground = models.CharField(max_length=16, choices=AdjustmentGround.choices, blank=True)
+    complaint = models.ForeignKey(
+        "game.Complaint",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="adjustments",
+    )
+    finding = models.ForeignKey(
+        "game.PayoutFinding",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="adjustments",
+    )
     notice = models.TextField(
         blank=True, help_text="What the player is told (§ 812a.7(a)(9)), kept as sent."
     )

@@ -24,14 +24,14 @@ from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.pages import PAGE_SIZE, domain_errors
 from portal.game import retention
 from portal.game.chain import heads_digest
-from portal.game.corrections.forms import AdjustmentForm, VoidForm
+from portal.game.corrections.forms import AdjustmentForm, FindingForm, VoidForm
 from portal.game.corrections.selectors import (
     may_see_corrections,
     round_corrections,
     with_corrections,
 )
-from portal.game.corrections.services import correction_propose
-from portal.game.models import CorrectionKind, GamingAccount
+from portal.game.corrections.services import correction_propose, payout_finding_record
+from portal.game.models import CorrectionKind, GamingAccount, PayoutFinding
 from portal.game.money.play_state import refusals_by_holder
 from portal.game.pages import Posted, player_of, posted_action, run
 from portal.game.play import presenters, selectors
@@ -182,11 +182,28 @@ PROPOSALS = {"void": CorrectionKind.VOID, "adjustment": CorrectionKind.ADJUSTMEN
 PROPOSAL_FORMS = {CorrectionKind.VOID: VoidForm, CorrectionKind.ADJUSTMENT: AdjustmentForm}
 
 
-def _proposal_form(kind: CorrectionKind, data=None):
-    return PROPOSAL_FORMS[kind](data, auto_id=f"{kind.value}_%s")
+def _proposal_form(kind: CorrectionKind, data=None, findings=()):
+    extra = {"findings": findings} if kind == CorrectionKind.ADJUSTMENT else {}
+    return PROPOSAL_FORMS[kind](data, auto_id=f"{kind.value}_%s", **extra)
 
 
-def _propose(request: HttpRequest, round_obj, kind: CorrectionKind) -> tuple[Posted, int | None]:
+def _findings(round_obj) -> list:
+    return list(PayoutFinding.objects.filter(round=round_obj).select_related("found_by"))
+
+
+def _record_finding(request: HttpRequest, round_obj) -> Posted:
+    def call(data) -> str:
+        finding = payout_finding_record(
+            actor=request.user, round_id=round_obj.pk, text=data["text"]
+        )
+        return f"Finding no. {finding.pk} recorded: an adjustment may rest on it."
+
+    return run(Posted("finding", FindingForm(request.POST, auto_id="finding_%s")), call)
+
+
+def _propose(
+    request: HttpRequest, round_obj, kind: CorrectionKind, findings
+) -> tuple[Posted, int | None]:
     """Read the form and propose; the proposal's id when it was made."""
     made: list[int] = []
 
@@ -198,13 +215,14 @@ def _propose(request: HttpRequest, round_obj, kind: CorrectionKind) -> tuple[Pos
             reason=data["reason"],
             amount=data.get("amount"),
             notice=data.get("notice", ""),
+            finding_id=data.get("finding"),
         )
         made.append(proposed.pk)
         return (
             f"{kind.label} of round {round_obj.pk} proposed: someone else approves or rejects it."
         )
 
-    posted = run(Posted(kind.value, _proposal_form(kind, request.POST)), call)
+    posted = run(Posted(kind.value, _proposal_form(kind, request.POST, findings)), call)
     return posted, (made[0] if made else None)
 
 
@@ -218,12 +236,21 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
     on the form and its status (400, 403, 404, 409), and nothing is written."""
     round_obj = _visible_round(request, pk)
     holder_id = round_obj.offering.holder_id
-    forms = {name: _proposal_form(kind) for name, kind in PROPOSALS.items()}
+    may_correct = may(request.user, Action.CORRECT_ROUNDS, holder_id=holder_id)
+    findings = _findings(round_obj) if may_correct else []
+    forms = {name: _proposal_form(kind, findings=findings) for name, kind in PROPOSALS.items()}
+    forms["finding"] = FindingForm(auto_id="finding_%s")
     failed, status = "", 200
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("action") == "finding":
+        posted = _record_finding(request, round_obj)
+        if posted.status == 200:
+            messages.success(request, posted.done)
+            return redirect("game:round", round_obj.pk)
+        forms["finding"], failed, status = posted.form, "finding", posted.status
+    elif request.method == "POST":
         policy.require(request.user, Action.CORRECT_ROUNDS, holder_id=holder_id)
         action = posted_action(request, PROPOSALS)
-        posted, proposed = _propose(request, round_obj, PROPOSALS[action])
+        posted, proposed = _propose(request, round_obj, PROPOSALS[action], findings)
         if proposed is not None:
             messages.success(request, posted.done)
             return redirect("game:correction", proposed)
@@ -234,7 +261,11 @@ def round_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "records": presenters.round_records(round_obj),
         "odds_shown": presenters.recorded_odds(round_obj.paytable_odds),
         **_corrections_context(request, round_obj),
-        "may_correct": may(request.user, Action.CORRECT_ROUNDS, holder_id=holder_id),
+        "may_correct": may_correct,
+        # A compliance officer records payout findings on it (reading:adjustment-grounds).
+        "may_find": may(request.user, Action.DECIDE) and round_obj.player_id != request.user.pk,
+        "findings": findings,
+        "finding_form": forms["finding"],
         "void_form": forms["void"],
         "adjustment_form": forms["adjustment"],
         "failed": failed,

@@ -13,6 +13,7 @@ from portal.game.money.services.withdrawals import withdrawal_request
 from portal.game.play.services import PlayedRound
 from portal.integrity.records import verify_records
 from tests.portal.concurrency import run_together
+from tests.portal.factories import finding_on
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 
@@ -118,6 +119,7 @@ def test_617a6_two_deciders_of_a_void_after_an_adjustment_undo_it_once(
         actor=supervisor_a,
         round_id=played.round.pk,
         kind="adjustment",
+        finding_id=finding_on(played.round.pk),
         reason="Paid at the wrong odds",
         amount=250,
         notice="We corrected the payout of this round.",

@@ -26,7 +26,7 @@ from portal.game.models import (
     RoundCorrection,
 )
 from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
-from tests.portal.factories import approved_offering
+from tests.portal.factories import approved_offering, finding_on
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 from tests.portal.page_helpers import field_errors, text
@@ -53,6 +53,10 @@ def propose_void(client, round_obj, reason=WHY):
 
 
 def propose_adjustment(client, round_obj, **fields):
+    """The round page's adjustment form, resting on a payout finding recorded on the round
+    (reading:adjustment-grounds) unless ``finding`` says otherwise."""
+    if "finding" not in fields:
+        fields["finding"] = str(finding_on(round_obj))
     given = {
         "action": "adjustment",
         "direction": "credit",
@@ -412,6 +416,7 @@ def two_holders(played, supervisor_a, supervisor_b, officer, manager_b, holder_b
         actor=supervisor_b,
         round_id=round_b.pk,
         kind="adjustment",
+        finding_id=finding_on(round_b.pk),
         amount=-300,
         reason="Paid twice",
         notice="We took back $3.00 paid twice.",
@@ -520,9 +525,14 @@ def test_617a6_the_round_lists_and_their_csv_show_each_rounds_state(
     void = correction_propose(actor=supervisor_a, round_id=round_obj.pk, kind="void", reason=WHY)
     correction_approve(actor=officer, correction_id=void.pk)
     adjustment = correction_propose(
-        actor=officer, round_id=adjusted.pk, kind="adjustment", amount=100, reason="Short",
+        actor=officer,
+        round_id=adjusted.pk,
+        kind="adjustment",
+        finding_id=finding_on(adjusted.pk),
+        amount=100,
+        reason="Short",
         notice="We credited you $1.00.",
-    )  # fmt: skip
+    )
     correction_approve(actor=officer2, correction_id=adjustment.pk)
     waiting = correction_propose(actor=supervisor_a, round_id=other.pk, kind="void", reason=WHY)
     expected = {round_obj.pk: "Void", adjusted.pk: "Adjusted", other.pk: "Complete"}

@@ -14,6 +14,7 @@ from django.contrib.messages import get_messages
 from portal.audit.models import AuditEvent
 from portal.game.corrections.services import correction_approve, correction_propose
 from portal.game.models import GamingAccount, LedgerEntry, Round, RoundCorrection
+from tests.portal.factories import finding_on
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 
@@ -150,6 +151,7 @@ def test_812a7_a_9_the_admin_rejects_an_adjustment_only_with_a_reason(
         actor=officer,
         round_id=played.pk,
         kind="adjustment",
+        finding_id=finding_on(played.pk),
         amount=250,
         reason="Dispute",
         notice="We have credited $2.50 to your account.",

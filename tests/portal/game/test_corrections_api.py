@@ -23,7 +23,7 @@ from portal.game.corrections.services import (
     correction_reject,
 )
 from portal.game.models import GamingAccount, LedgerEntry, Round, RoundCorrection
-from tests.portal.factories import approved_offering, events_written, make_user
+from tests.portal.factories import approved_offering, events_written, finding_on, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 
@@ -35,7 +35,7 @@ AFTER_PLAY = DEPOSIT - STAKED + RETURNED
 REASON = "The draw repeated a segment of the wheel: a malfunction"
 NOTICE = "We have credited $2.50 to your account for a split paid short."
 CORRECTION_KEYS = [
-    *("id", "round", "kind", "status", "amount", "reason", "notice", "proposed_by"),
+    *("id", "round", "kind", "status", "amount", "reason", "ground", "notice", "proposed_by"),
     *("proposed_at", "decided_by", "decided_at", "decision_reason", "credited", "debited"),
     "uncollected",
 ]
@@ -79,8 +79,13 @@ def void_body(round_obj, **changes) -> dict:
 
 
 def adjustment_body(round_obj, **changes) -> dict:
+    """An adjustment resting on a payout finding recorded on the round (reading:adjustment-
+    grounds)."""
     body = {"round": round_obj.pk, "kind": "adjustment", "reason": "Dispute upheld"}
-    return body | {"amount": 250, "notice": NOTICE} | changes
+    body |= {"amount": 250, "notice": NOTICE}
+    if "finding" not in changes:
+        body["finding"] = finding_on(round_obj)
+    return body | changes
 
 
 def propose(client, body) -> dict:
@@ -358,11 +363,10 @@ def test_617a6_a_malformed_void_is_a_400_on_its_field_and_nothing_is_written(
 def test_812a7_a_9_a_malformed_adjustment_is_a_400_on_its_field_and_nothing_is_written(
     api_as, played, player, officer, changes, field
 ):
+    body = adjustment_body(played, **changes)  # its payout finding recorded first
     written = events_written()
 
-    answer = api_as(officer).post(
-        "/api/corrections/", adjustment_body(played, **changes), format="json"
-    )
+    answer = api_as(officer).post("/api/corrections/", body, format="json")
 
     assert answer.status_code == 400
     assert field in answer.json()["errors"]

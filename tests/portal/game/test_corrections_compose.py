@@ -17,6 +17,7 @@ from portal.game.models import GamingAccount, RoundCorrection
 from portal.game.money.services.withdrawals import withdrawal_request
 from portal.integrity.records import verify_records
 from portal.reports.audit_report.document import audit_report
+from tests.portal.factories import finding_on
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 
@@ -41,6 +42,7 @@ def _adjust(supervisor, officer, round_obj, amount: int) -> RoundCorrection:
         actor=supervisor,
         round_id=round_obj.pk,
         kind="adjustment",
+        finding_id=finding_on(round_obj.pk),
         reason="Paid at the wrong odds",
         amount=amount,
         notice="We corrected the payout of this round.",
@@ -118,6 +120,7 @@ def test_617a6_nothing_is_adjusted_on_a_void_round(played, supervisor_a, officer
             actor=supervisor_a,
             round_id=round_obj.pk,
             kind="adjustment",
+            finding_id=finding_on(round_obj.pk),
             reason="More",
             amount=100,
             notice="More money.",
@@ -170,6 +173,7 @@ def test_617a6_a_round_voided_before_voids_undid_adjustments_is_listed_and_put_r
             actor=supervisor_a,
             round_id=round_obj.pk,
             kind="adjustment",
+            finding_id=finding_on(round_obj.pk),
             reason="The void left the adjustment in place",
             amount=amount,
             notice="We took back the correction the void should have undone.",

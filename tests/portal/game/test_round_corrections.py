@@ -28,7 +28,7 @@ from portal.game.models import (
     RoundCorrection,
 )
 from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_request
-from tests.portal.factories import make_user
+from tests.portal.factories import finding_on, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 
@@ -125,6 +125,7 @@ def test_812a7_a_9_an_adjustment_credits_the_difference_with_the_notice_kept(
         actor=supervisor_a,
         round_id=round_obj.pk,
         kind="adjustment",
+        finding_id=finding_on(round_obj.pk),
         amount=250,
         reason="Dispute upheld: the split paid short",
         notice="We have credited $2.50 to your account for round 1.",
@@ -150,6 +151,7 @@ def test_812a7_a_9_an_adjustment_debit_beyond_the_balance_is_recorded_as_uncolle
         actor=officer,
         round_id=round_obj.pk,
         kind="adjustment",
+        finding_id=finding_on(round_obj.pk),
         amount=-20_000,
         reason="Paid twice",
         notice="We have taken back the payment made twice.",
@@ -221,18 +223,28 @@ def test_617a6_a_round_is_voided_once_and_a_void_round_is_not_adjusted(
         propose_void(officer, round_obj)
     with pytest.raises(Conflict, match="already has a void waiting"):
         correction_propose(
-            actor=officer, round_id=round_obj.pk, kind="adjustment", amount=2,
-            reason="x", notice="y",
-        )  # fmt: skip
+            actor=officer,
+            round_id=round_obj.pk,
+            kind="adjustment",
+            finding_id=finding_on(round_obj.pk),
+            amount=2,
+            reason="x",
+            notice="y",
+        )
     correction_approve(actor=officer, correction_id=proposed.pk)
 
     with pytest.raises(Conflict, match=r"§ 617a\.6: round \d+ is already void"):
         propose_void(officer, round_obj)
     with pytest.raises(Conflict, match="already void"):
         correction_propose(
-            actor=officer, round_id=round_obj.pk, kind="adjustment", amount=2,
-            reason="x", notice="y",
-        )  # fmt: skip
+            actor=officer,
+            round_id=round_obj.pk,
+            kind="adjustment",
+            finding_id=finding_on(round_obj.pk),
+            amount=2,
+            reason="x",
+            notice="y",
+        )
 
 
 @pytest.mark.parametrize(

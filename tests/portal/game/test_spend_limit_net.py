@@ -10,6 +10,7 @@ from portal.core.errors import ValidationFailed
 from portal.game.corrections.services import correction_approve, correction_propose
 from portal.game.models import LimitKind
 from portal.game.money.services.limit_changes import limit_set
+from tests.portal.factories import finding_on
 from tests.portal.game.conftest import play_round
 
 pytestmark = pytest.mark.django_db
@@ -52,6 +53,7 @@ def test_814a2_an_adjustment_credited_today_counts_against_todays_loss(
         actor=supervisor_a,
         round_id=lost.pk,
         kind="adjustment",
+        finding_id=finding_on(lost.pk),
         reason="A split was paid short",
         amount=400,
         notice="We credited $4.00 to your account for a split paid short.",

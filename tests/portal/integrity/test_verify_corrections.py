@@ -18,6 +18,7 @@ from portal.game.corrections.services import (
 )
 from portal.game.models import LedgerEntry, LedgerKind, RoundCorrection, Wallet
 from portal.integrity.records import verify_records
+from tests.portal.factories import finding_on
 from tests.portal.game.conftest import play_round
 
 pytestmark = pytest.mark.django_db
@@ -46,7 +47,11 @@ def corrected(funded_player, live_offering, officer, supervisor_a):
     adjustment = correction_approve(
         actor=officer,
         correction_id=propose(
-            rounds[1], "adjustment", amount=-300, notice="We took back $3.00 paid twice."
+            rounds[1],
+            "adjustment",
+            amount=-300,
+            notice="We took back $3.00 paid twice.",
+            finding_id=finding_on(rounds[1], officer),  # the payout error it rests on
         ).pk,
     )
     correction_reject(actor=officer, correction_id=propose(rounds[2], "void").pk, reason="fine")

@@ -15,7 +15,7 @@ from portal.game.corrections.services import (
     correction_reject,
 )
 from portal.notifications.sources import notices_for
-from tests.portal.factories import make_user
+from tests.portal.factories import finding_on, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 
@@ -77,7 +77,9 @@ def played(player, live_offering, holder_a):
 
 
 def _propose(supervisor, round_obj, kind, amount):
-    extra = {"amount": amount, "notice": NOTICE} if kind == "adjustment" else {}
+    extra = {}
+    if kind == "adjustment":  # resting on a payout finding (reading:adjustment-grounds)
+        extra = {"amount": amount, "notice": NOTICE, "finding_id": finding_on(round_obj)}
     return correction_propose(
         actor=supervisor, round_id=round_obj.pk, kind=kind, reason="Table fault logged", **extra
     )

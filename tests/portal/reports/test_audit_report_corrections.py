@@ -37,7 +37,7 @@ from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_re
 from portal.game.play.services import round_play
 from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.values import sqrt_text
-from tests.portal.factories import in_session
+from tests.portal.factories import finding_on, in_session
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import FixedBits
 
@@ -78,6 +78,7 @@ def corrected(player, live_offering, payments_a, supervisor_a, officer):
             actor=supervisor_a,
             round_id=rounds[2].pk,
             kind="adjustment",
+            finding_id=finding_on(rounds[2].pk),
             amount=150,
             reason="Dispute upheld",
             notice="We credited $1.50 for round 3.",
