@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status
+from rest_framework.decorators import action
 from rest_framework.response import Response
 
 import jinzi
@@ -24,6 +25,7 @@ from portal.game.api_fields import GivenChoice, GivenInteger, GivenList, GivenTe
 from portal.game.corrections.api import CorrectionOut
 from portal.game.corrections.presenters import STATE_WORDS, correction_data, state_of
 from portal.game.corrections.selectors import corrections_of
+from portal.game.corrections.services import payout_finding_record
 from portal.game.models import Round, RoundStatus
 from portal.game.play import presenters, selectors
 from portal.game.play.filtersets import RoundFilter
@@ -65,6 +67,18 @@ ROUND_STATES = tuple(STATE_WORDS.items())  # complete, void, adjusted
 class RoundStateField(serializers.ChoiceField):
     def __init__(self, **kwargs) -> None:
         super().__init__(choices=ROUND_STATES, **kwargs)
+
+
+class FindingIn(StrictInput):
+    text = GivenText(help_text="What was paid, what should have been, how it was found.")
+
+
+class FindingOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    round = serializers.IntegerField(source="round_id")
+    found_by = serializers.CharField(source="found_by.username")
+    found_at = serializers.DateTimeField()
+    text = serializers.CharField()
 
 
 class RoundOut(serializers.Serializer):
@@ -169,6 +183,11 @@ class RoundViewSet(ApiViewSet):
             "number drawn, balances, hashes), with any void or adjustment, if it is one "
             "you may see."
         ),
+        "findings": (
+            "Record a compliance officer's written finding that the round was paid wrongly: "
+            "a recorded payout error, on which an adjustment (a debit too) may rest "
+            "(§ 812a.7(a)(9))."
+        ),
         "create": (
             "Play a round at a live table (players): the wagers, in cents, are staked from "
             "your account with the table's holder, the wheel is spun and the round settled "
@@ -181,7 +200,7 @@ class RoundViewSet(ApiViewSet):
     serializer_class = RoundOut
     filterset_class = RoundFilter
     http_method_names = ["get", "post", "head", "options"]
-    write_actions = {"create": Action.PLAY}
+    write_actions = {"create": Action.PLAY, "findings": Action.DECIDE}
 
     def read_denial(self, user) -> str | None:
         if not user.is_authenticated:
@@ -230,3 +249,13 @@ class RoundViewSet(ApiViewSet):
             played.round, played.bets, corrections=corrections.get(played.round.pk, ())
         )
         return Response(self.get_serializer(answer).data, status=code)
+
+    @extend_schema(request=FindingIn, responses={201: FindingOut})
+    @action(detail=True, methods=["post"])
+    def findings(self, request, pk=None):
+        """Record a compliance officer's written finding that the round was paid wrongly
+        (reading:adjustment-grounds): an adjustment, a debit too, may then rest on it."""
+        data = self.parse(FindingIn)
+        round_id = int(pk) if pk.isascii() and pk.isdigit() else pk
+        finding = payout_finding_record(actor=request.user, round_id=round_id, text=data["text"])
+        return Response(FindingOut(finding).data, status=status.HTTP_201_CREATED)

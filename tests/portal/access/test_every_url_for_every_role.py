@@ -156,6 +156,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "api-docs": ("302 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
     "round-list": ("403 200 200 403 403 200 200", "403 400 403 403 403 403 403"),
     "round-detail": ("403 200 200 403 403 200 200", "403 405 405 405 405 405 405"),
+    # A payout finding on a round (reading:adjustment-grounds): compliance officers only;
+    # an empty body is refused as such.
+    "round-findings": ("403 405 405 405 405 405 405", "403 403 403 403 403 400 400"),
     "wallet-list": ("403 200 403 403 403 403 403", "403 405 405 405 405 405 405"),
     "wallet-top-up": ("403 405 405 405 405 405 405", "403 400 403 403 403 403 403"),
     # The player's accounts and withdrawals (Chapter 812a): a player's own, the holder's

@@ -81,3 +81,20 @@ def test_812a7_a_9_a_finding_is_an_officers_on_another_round_it_is_not_found(
         _adjust(supervisor_a, played, 250, finding_id=finding.pk)
     with pytest.raises(NotFound):
         _adjust(supervisor_a, played, 250, finding_id="1")
+
+
+def test_812a7_a_9_an_officer_records_a_finding_through_the_api_and_an_adjustment_rests_on_it(
+    api_as, played, supervisor_a, officer
+):
+    found = api_as(officer).post(
+        f"/api/rounds/{played.pk}/findings/", {"text": "Split paid 4 to 1"}, format="json"
+    )
+    assert found.status_code == 201 and found.json()["found_by"] == officer.username
+    refused = api_as(supervisor_a).post(
+        f"/api/rounds/{played.pk}/findings/", {"text": "Mine"}, format="json"
+    )
+    assert refused.status_code == 403
+    body = {"round": played.pk, "kind": "adjustment", "reason": "Paid short", "amount": -100}
+    body |= {"notice": "We took back $1.00.", "finding": found.json()["id"]}
+    proposed = api_as(supervisor_a).post("/api/corrections/", body, format="json")
+    assert proposed.status_code == 201 and proposed.json()["ground"] == "finding"
