@@ -39,6 +39,15 @@ MONEY_ACTIONS = {
     # The single wallet's top-ups, from before accounts per holder: still in the trail.
     "wallet.top_up": "Wallet topped up",
 }
+# Complaints (reading:complaint-number): beside the corrections they may end in.
+COMPLAINT_ACTIONS = {
+    "complaint.file": "Complaint filed",
+    "complaint.take": "Complaint taken",
+    "complaint.note": "Note added to a complaint",
+    "complaint.uphold": "Complaint upheld: adjustment proposed",
+    "complaint.close": "Complaint answered and closed",
+    "complaint.reopen": "Complaint reopened: its adjustment was rejected",
+}
 # A player's sessions (§ 812a.3(a)(5)-(6), § 814a.1): beside the sign-ins of the accounts.
 SESSION_ACTIONS = {
     "session.api_start": "Signed in through the API",
@@ -81,13 +90,21 @@ FIELDS = {
     "terms_version": "Terms and conditions version",
     "acknowledged_at": "Accepted at",
     "ground": "Rests on",
+    "number": "Number",
+    "subject": "Subject",
+    "rounds": "Rounds",
+    "movements": "Movements",
+    "outcome": "Decision",
+    "answer": "Answer",
+    "round": "Round no.",
+    "adjustment": "Adjustment no.",
+    "note": "Note no.",
     "complaint": "Complaint no.",
     "finding": "Payout finding no.",
     "text": "Finding",
     "undone_credits": "Adjustment credits taken back",
     "undone_debits": "Adjustment debits given back",
     "session": "Session",
-    "number": "Notice no.",
     "elapsed_seconds": "Seconds since sign-in",
     "wagered": "Wagered",
     "won": "Won",
@@ -133,10 +150,13 @@ def _correction(correction: PicturedObject, names: LoadedNames) -> str | None:
 
 def register() -> None:
     labels.register_actions(CORRECTION_ACTIONS, order=CORRECTIONS_ORDER)
+    labels.register_actions(COMPLAINT_ACTIONS, order=CORRECTIONS_ORDER)
     labels.register_actions(MONEY_ACTIONS, order=MONEY_ORDER)
     labels.register_actions(SESSION_ACTIONS, order=MONEY_ORDER)
     labels.register_action_groups(GROUPS)
-    labels.register_object_kinds(["player_account", "withdrawal", "void", "adjustment"])
+    labels.register_object_kinds(
+        ["player_account", "withdrawal", "void", "adjustment", "complaint"]
+    )
     labels.register_fields(
         FIELDS, money=MONEY, codes=("method",), people=("proposed_by_id", "player_id")
     )

@@ -4,6 +4,7 @@ statements; the holder's payments and players' accounts)."""
 
 from django.urls import path
 
+from portal.game.complaints import views as complaints
 from portal.game.corrections import views as corrections
 from portal.game.money.views import account, payments, statements, terms
 from portal.game.play import checks
@@ -26,6 +27,10 @@ urlpatterns = [
     # round's record, decided on their own page.
     path("corrections/", corrections.queue, name="corrections"),
     path("corrections/<int:pk>/", corrections.correction, name="correction"),
+    # Complaints and disputes, each with its number (reading:complaint-number).
+    path("complaints/", complaints.complaints, name="complaints"),
+    path("complaints/new/", complaints.file_complaint, name="complaint-new"),
+    path("complaints/<int:pk>/", complaints.complaint, name="complaint"),
     # The player's accounts (Chapter 812a) and statements (§ 812a.11).
     path("account/", account.account, name="account"),
     path("account/<int:pk>/statement/", statements.statement, name="statement"),

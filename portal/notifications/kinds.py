@@ -138,6 +138,20 @@ REGISTRATION_REFUSED = _kind(
     {R.COMPLIANCE},
 )
 
+COMPLAINT = _kind(
+    "complaint",
+    "A complaint or dispute is filed, or reopened after its adjustment was rejected",
+    "everyone who handles it: the holder's supervisors and the compliance officers",
+    {R.SUPERVISOR, R.COMPLIANCE},
+    Delivery.EMAIL,
+)
+COMPLAINT_ANSWERED = _kind(
+    "complaint_answered",
+    "The casino answered your complaint",
+    "the player who made it",
+    {R.PLAYER},
+    Delivery.EMAIL,
+)
 ACCOUNT_ACCESSED = _kind(
     "account_accessed",
     "Someone signed in to your account, on the pages or through the API (when you chose on "
@@ -165,6 +179,8 @@ KINDS: dict[str, Kind] = {
         PLAYER_EXCLUDED,
         REGISTRATION_REFUSED,
         ACCOUNT_ACCESSED,
+        COMPLAINT,
+        COMPLAINT_ANSWERED,
     )
 }
 

@@ -25,7 +25,9 @@ from portal.compliance.models import (
 )
 from portal.core.money import dollars
 from portal.core.padates import pa_stamp
+from portal.game.complaints.messages import BOARD as COMPLAINT_BOARD
 from portal.game.models import (
+    Complaint,
     CorrectionKind,
     Deposit,
     DepositMethod,
@@ -505,6 +507,54 @@ def account_accessed(event: AuditEvent) -> list[Notice]:
     ]
 
 
+# Complaints (reading:complaint-number) ------------------------------------------------------
+
+
+def complaint_changed(event: AuditEvent) -> list[Notice]:
+    """Filed or reopened: everyone who handles it is told; answered: the player, with the
+    answer and how to take it to the Board."""
+    complaint = Complaint.objects.filter(pk=event.object_id).select_related("holder").first()
+    if complaint is None:
+        return []
+    key = f"audit:{event.sequence}"
+    link = reverse("game:complaint", args=[complaint.pk])
+    if event.action == "complaint.close":
+        return [
+            Notice(
+                kind=k.COMPLAINT_ANSWERED,
+                key=key,
+                recipients=active([complaint.player_id]),
+                subject=f"{complaint.holder.name} answered your complaint {complaint.number}",
+                body=(
+                    f"{complaint.holder.name} answered your complaint {complaint.number} "
+                    f"({complaint.subject}) on {_when(event)}: it is "
+                    f"{complaint.get_status_display().lower()}.\n\n{complaint.answer}\n\n"
+                    + COMPLAINT_BOARD.format(number=complaint.number)
+                ),
+                link=link,
+            )
+        ]
+    if event.action not in ("complaint.file", "complaint.reopen"):
+        return []
+    handlers = people(Role.SUPERVISOR, holder_id=complaint.holder_id) | people(Role.COMPLIANCE)
+    done = (
+        "was made" if event.action == "complaint.file" else "reopened: its adjustment was rejected"
+    )
+    return [
+        Notice(
+            kind=k.COMPLAINT,
+            key=key,
+            recipients=_except_actor(handlers, event) - {complaint.player_id},
+            subject=f"Complaint {complaint.number} {done.split(':')[0]}",
+            body=(
+                f"Complaint {complaint.number} to {complaint.holder.name} ({complaint.subject}) "
+                f"{done} on {_when(event)}. It waits for an answer."
+            ),
+            link=link,
+        )
+    ]
+
+
 # The table of audit actions -------------------------------------------------------------
 
 Source = Callable[[AuditEvent], list[Notice]]
@@ -533,6 +583,8 @@ def source_for(action: str) -> Source | None:
         return player_listed
     if action in ("auth.sign_in", "session.api_start"):
         return account_accessed
+    if thing == "complaint":
+        return complaint_changed
     if action in ("player.registration_refused", "exclusion_list.import"):
         return list_attention
     return None

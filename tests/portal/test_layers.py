@@ -51,7 +51,7 @@ GAME_PLAN = (
     ("pages", "api_fields", "rounds", "retention", "sessions", "audit_labels"),
     "money",
     "corrections",
-    "play",
+    ("play", "complaints"),
     ("urls", "api", "admin", "templatetags", "management", "apps"),
 )
 LAYERS = "One house plan: each layer imports only its own layer or lower"

@@ -4,6 +4,7 @@ the voids and adjustments of rounds."""
 
 from portal.api.routers import Route
 from portal.game.api.sessions import SessionViewSet
+from portal.game.complaints.api import ComplaintViewSet
 from portal.game.corrections.api import CorrectionViewSet
 from portal.game.money.api.accounts import AccountViewSet
 from portal.game.money.api.wallet import WalletViewSet
@@ -17,4 +18,5 @@ routes = [
     Route("withdrawals", WithdrawalViewSet, "withdrawal"),
     Route("corrections", CorrectionViewSet, "correction"),
     Route("sessions", SessionViewSet, "session"),
+    Route("complaints", ComplaintViewSet, "complaint"),
 ]

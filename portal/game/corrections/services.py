@@ -310,7 +310,21 @@ def _decide(*, actor, correction_id, verb: str, reason) -> RoundCorrection:
         after=after,
         reason=reason,
     )
+    if correction.complaint_id is not None:
+        for hook in _SETTLES_A_COMPLAINT:
+            hook(correction, actor=actor)
     return correction
+
+
+# What other parts of the game do once a correction that settles a complaint is decided
+# (the complaint is upheld, or reopens): added from the app's ``ready``, since the
+# complaints sit above the corrections.
+_SETTLES_A_COMPLAINT: list = []
+
+
+def when_complaint_settled(hook) -> None:
+    if hook not in _SETTLES_A_COMPLAINT:
+        _SETTLES_A_COMPLAINT.append(hook)
 
 
 @transaction.atomic

@@ -130,8 +130,8 @@ class ComplaintNote(models.Model):
 
 
 class PayoutFinding(models.Model):
-    """An officer's written finding that a round was paid wrongly (reading:adjustment-
-    grounds): a recorded payout error, on which an adjustment, a debit too, may rest."""
+    """An officer's written finding that a round was paid wrongly: a recorded payout error,
+    on which an adjustment, a debit too, may rest (reading:adjustment-grounds)."""
 
     round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="payout_findings")
     found_by = models.ForeignKey(

@@ -25,4 +25,5 @@ def money_nav(context) -> dict:
         "corrections": may_see_corrections(user),
         "holder_rounds": may(user, Action.CORRECT_ROUNDS) and not may(user, Action.VIEW_AUDIT),
         "table_checks": may(user, Action.SUSPEND_TABLES),
+        "complaints": may(user, Action.CORRECT_ROUNDS) or may(user, Action.VIEW_ROUNDS),
     }

@@ -35,6 +35,8 @@ OBJECT_FOR = (
     ("game:player-account", "account"),
     ("game:withdrawal", "withdrawal"),
     ("game:correction", "correction"),
+    ("game:complaint", "complaint"),
+    ("complaint-", "complaint"),
     ("players:identity", "player_user"),
     ("correction-", "correction"),
     ("account-", "account"),
@@ -156,6 +158,16 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "api-docs": ("302 200 200 200 200 200 200", "403 405 405 405 405 405 405"),
     "round-list": ("403 200 200 403 403 200 200", "403 400 403 403 403 403 403"),
     "round-detail": ("403 200 200 403 403 200 200", "403 405 405 405 405 405 405"),
+    # Complaints (reading:complaint-number): a player's own, the holder's supervisors and the
+    # officers handle them, auditors read the log; managers have none.
+    "game:complaints": ("302 200 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "game:complaint-new": ("302 200 403 403 403 403 403", "302 400 403 403 403 403 403"),
+    "game:complaint": ("302 200 200 403 403 200 200", "302 403 403 403 403 400 400"),
+    "complaint-list": ("403 200 200 403 403 200 200", "403 400 403 403 403 403 403"),
+    "complaint-detail": ("403 200 200 403 403 200 200", "403 405 405 403 403 405 405"),
+    "complaint-take": ("403 405 405 403 403 405 405", "403 403 403 403 403 200 200"),
+    "complaint-note": ("403 405 405 403 403 405 405", "403 403 403 403 403 400 400"),
+    "complaint-close": ("403 405 405 403 403 405 405", "403 403 403 403 403 400 400"),
     # A payout finding on a round (reading:adjustment-grounds): compliance officers only;
     # an empty body is refused as such.
     "round-findings": ("403 405 405 405 405 405 405", "403 403 403 403 403 400 400"),

@@ -15,6 +15,7 @@ from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
 from portal.compliance.services.terms import terms_amend
+from portal.game.complaints.services import complaint_file
 from portal.game.models import PlaySession
 from portal.game.money.services.withdrawals import withdrawal_request
 from portal.game.play.services import round_play
@@ -76,6 +77,11 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         idempotency_key="world-round-1",
     ).round
     withdrawal = withdrawal_request(player=player, account_id=account.pk, amount=1_000)
+    # The player's dispute about the round (reading:complaint-number), waiting for a handler.
+    complaint = complaint_file(
+        player=player, holder_id=holder_a.pk, kind="dispute", subject="Paid short",
+        description="My red was paid short.", request="The difference.", rounds=[round_obj.pk],
+    )  # fmt: skip
     # The holder's terms in force, and an amendment of them in draft (a holder keeps one
     # series of terms, § 811a.3); made after the world's player accepted none, so that
     # player is asked to accept them.
@@ -100,6 +106,7 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         "account": account,
         "player_user": player,  # a player's file is found by the player's own id
         "withdrawal": withdrawal,
+        "complaint": complaint,
         "holder": holder_a,
         "event": AuditEvent.objects.order_by("sequence").first(),
         "availability": AvailabilityChange.objects.get(offering=offering),

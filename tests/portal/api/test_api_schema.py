@@ -21,6 +21,7 @@ ROOT_RESOURCES += ["accounts", "withdrawals"]  # the player's accounts (§ 812a.
 ROOT_RESOURCES += ["corrections"]  # voids and adjustments of rounds (§ 617a.6, § 812a.7(a)(9))
 ROOT_RESOURCES += ["terms"]  # each holder's terms and conditions (§ 811a.3)
 ROOT_RESOURCES += ["sessions"]  # a player's sessions (§ 812a.3(a)(6))
+ROOT_RESOURCES += ["complaints"]  # complaints and disputes (reading:complaint-number)
 ACTIONS = ["submit", "approve", "reject", "request-changes", "withdraw", "amend"]
 
 

@@ -103,6 +103,7 @@ TEMPLATED = {
     "compliance/services/audited.py": 2,
     "compliance/services/offerings.py": 1,
     "game/corrections/services.py": 2,
+    "game/complaints/services.py": 1,  # f"complaint.{action}", each labelled: checked below
 }
 # Written, but read by the fallback, not by a label of their own: none.
 UNLABELLED: set[str] = set()
@@ -235,7 +236,10 @@ def test_811a7_every_action_the_portal_writes_has_a_label_of_its_own():
 def test_811a7_every_action_written_from_a_kind_and_a_verb_has_a_label_of_its_own():
     records = ("layout", "paytable", "rules_submission")
     written = {f"{kind}.{step.verb}" for kind in records for step in RECORD_WORKFLOW}
-    written |= {f"offering.{verb}" for verb in ("create", "update", "retire")}
+    written |= {f"offering.{verb}" for verb in ("create", "update", "retire", "suspend", "reopen")}
+    written |= {
+        f"complaint.{verb}" for verb in ("file", "take", "note", "uphold", "close", "reopen")
+    }
     written |= {
         f"{kind}.{verb}"
         for kind in CorrectionKind

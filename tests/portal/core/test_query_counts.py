@@ -61,8 +61,9 @@ def _fill_dashboard(manager, officer, holder, rows):
         ("/compliance/offerings/", _fill_offerings, 8, 7),
         # The dashboard: one more for the tables the expiring approvals' expiry takes dark
         # (and one for those tables' listings, when there are tables); and two for the
-        # holders' terms and conditions, a fourth kind of record (its count and its list).
-        ("/compliance/", _fill_dashboard, 13, 13),
+        # holders' terms and conditions, a fourth kind of record (its count and its list);
+        # and for an officer, the voids and adjustments and the complaints waiting for them.
+        ("/compliance/", _fill_dashboard, 15, 13),
     ],
 )
 def test_list_pages_run_a_constant_number_of_queries(

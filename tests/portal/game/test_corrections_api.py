@@ -79,8 +79,8 @@ def void_body(round_obj, **changes) -> dict:
 
 
 def adjustment_body(round_obj, **changes) -> dict:
-    """An adjustment resting on a payout finding recorded on the round (reading:adjustment-
-    grounds)."""
+    """An adjustment resting on a payout finding recorded on the round
+    (reading:adjustment-grounds)."""
     body = {"round": round_obj.pk, "kind": "adjustment", "reason": "Dispute upheld"}
     body |= {"amount": 250, "notice": NOTICE}
     if "finding" not in changes:
