@@ -77,6 +77,18 @@ def env_list(name: str, default: list[str], *, env: Mapping[str, str] | None = N
     return items
 
 
+def env_int_list(
+    name: str, default: list[int], *, env: Mapping[str, str] | None = None
+) -> list[int]:
+    """A comma-separated list of whole numbers of days, each from 1 to 365."""
+    items = env_list(name, [str(item) for item in default], env=env)
+    if not all(item.isascii() and item.isdigit() and 1 <= int(item) <= 365 for item in items):
+        raise ImproperlyConfigured(
+            f"{name} is a comma-separated list of whole numbers from 1 to 365: {items!r}"
+        )
+    return sorted({int(item) for item in items})
+
+
 def env_choice(
     name: str, default: str, choices: tuple[str, ...], *, env: Mapping[str, str] | None = None
 ) -> str:

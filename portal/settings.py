@@ -13,7 +13,15 @@ from pathlib import Path
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from portal.env import env_bool, env_choice, env_database, env_int, env_list, env_str
+from portal.env import (
+    env_bool,
+    env_choice,
+    env_database,
+    env_int,
+    env_int_list,
+    env_list,
+    env_str,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("JINZI_VAR_DIR", str(BASE_DIR / "var")))
@@ -202,6 +210,9 @@ AXES_VERBOSE = False
 JINZI_REQUIRE_2FA = env_bool("JINZI_REQUIRE_2FA", not DEBUG)
 OTP_TOTP_ISSUER = "Jinzi Roulette back office"
 JINZI_RECOVERY_CODES = 10
+# A complaint not yet answered reminds its handlers this many days after it was made
+# (Pennsylvania days; reading:complaint-number).
+JINZI_COMPLAINT_REMINDER_DAYS = env_int_list("JINZI_COMPLAINT_REMINDER_DAYS", [7, 14, 28])
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
 # A player's session ends after 15 minutes without activity (§ 812a.3(a)(6)); staff's after
 # this many minutes, their own.

@@ -1,6 +1,7 @@
 """Dated reminders: an approval about to expire (30, 7 and 1 days before), a layout review
 due within 3 days of § 601a.10(a)'s 15-day window or overdue, and the sunset of § 617b.8
-(90, 30 and 7 days before 2028-06-14). All dates are Pennsylvania dates.
+(90, 30 and 7 days before 2028-06-14); a complaint not yet answered as it ages
+(``JINZI_COMPLAINT_REMINDER_DAYS``). All dates are Pennsylvania dates.
 
 Each thing reminded of is a series of steps, least urgent first, each with the day it is
 due. The daily job (``services.reminders_send``) sends, of the steps due, only the most
@@ -14,12 +15,15 @@ import datetime
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 
 from portal.access.roles import Role
 from portal.compliance.models import SUNSET, Layout, OfferingStatus, RecordStatus
 from portal.compliance.selectors import TABLE_PARTS
+from portal.core.padates import day_starts, pa_date
+from portal.game.models import OPEN_STATUSES, Complaint
 from portal.notifications import kinds as k
 from portal.notifications.audiences import people
 from portal.notifications.kinds import Notice
@@ -46,6 +50,49 @@ def series(today: datetime.date) -> Iterator[list[Step]]:
     yield from _expiring(today)
     yield from _reviews(today)
     yield from _sunset(today)
+    yield from _complaints(today)
+
+
+def _complaints(today: datetime.date) -> Iterator[list[Step]]:
+    """Open complaints as they age (``JINZI_COMPLAINT_REMINDER_DAYS`` after they were
+    made, Pennsylvania days): their handlers are reminded (reading:complaint-number)."""
+    days = sorted(settings.JINZI_COMPLAINT_REMINDER_DAYS)
+    if not days:
+        return
+    made_by = day_starts(today - datetime.timedelta(days=days[0]) + datetime.timedelta(days=1))
+    found = Complaint.objects.filter(
+        status__in=OPEN_STATUSES, opened_at__lt=made_by
+    ).select_related("holder")
+    for complaint in found:
+        opened = pa_date(complaint.opened_at)
+        base = f"reminder:complaint:{complaint.pk}"
+        yield [
+            Step(
+                f"{base}:{n}",
+                opened + datetime.timedelta(days=n),
+                _complaint_notice(complaint, today, f"{base}:{n}"),
+            )
+            for n in days
+        ]
+
+
+def _complaint_notice(complaint, today: datetime.date, key: str) -> Callable[[], Notice]:
+    def build() -> Notice:
+        waited = (today - pa_date(complaint.opened_at)).days
+        handlers = people(Role.SUPERVISOR, holder_id=complaint.holder_id) | people(Role.COMPLIANCE)
+        return Notice(
+            kind=k.COMPLAINT,
+            key=key,
+            recipients=handlers - {complaint.player_id},
+            subject=f"Complaint {complaint.number} has waited {_days(waited)}",
+            body=(
+                f"Complaint {complaint.number} to {complaint.holder.name} "
+                f"({complaint.subject}) was made {_days(waited)} ago and is not answered yet."
+            ),
+            link=reverse("game:complaint", args=[complaint.pk]),
+        )
+
+    return build
 
 
 # An approval whose expiry will close tables: an approved version, or a superseded one still

@@ -205,3 +205,34 @@ def test_complaints_through_the_api_and_the_pages(
     log = client.get("/play/complaints/?format=csv")
     assert number in b"".join(log.streaming_content).decode()
     assert GamingAccount.objects.filter(player=player).exists()
+
+
+@pytest.mark.clause("reading:complaint-number", kind="proves")
+def test_an_unanswered_complaint_reminds_its_handlers_as_it_ages(
+    played, player, holder_a, supervisor_a, officer, settings
+):
+    import datetime
+
+    from portal.core.padates import pa_date
+    from portal.notifications.models import Notification
+    from portal.notifications.services import reminders_send
+
+    settings.JINZI_COMPLAINT_REMINDER_DAYS = [7, 14]
+    complaint = _file(player, holder_a, kind="complaint", rounds=[])
+    made = pa_date(complaint.opened_at)
+
+    def reminded() -> set[int]:
+        found = Notification.objects.filter(kind="complaint", subject__contains="has waited")
+        return set(found.values_list("recipient_id", flat=True))
+
+    reminders_send(today=made + datetime.timedelta(days=6))
+    assert reminded() == set()
+    reminders_send(today=made + datetime.timedelta(days=7))
+    assert reminded() == {supervisor_a.pk, officer.pk}
+    reminders_send(today=made + datetime.timedelta(days=8))  # once per step
+    assert Notification.objects.filter(subject__contains="has waited").count() == 2
+    complaint_close(
+        actor=supervisor_a, complaint_id=complaint.pk, outcome="not_upheld", answer="No."
+    )
+    reminders_send(today=made + datetime.timedelta(days=14))  # answered: no more
+    assert Notification.objects.filter(subject__contains="has waited").count() == 2
