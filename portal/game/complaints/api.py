@@ -4,7 +4,7 @@ them; auditors read the log. Thin: parse, call a service, answer."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from portal.access.policy import NOT_SIGNED_IN, Action, may
 from portal.api.base import ApiViewSet
 from portal.api.fields import StrictInput
+from portal.api.schema import ErrorSerializer
 from portal.game.api_fields import GivenChoice, GivenInteger, GivenList, GivenText, UtcInstantField
 from portal.game.complaints import messages as msg
 from portal.game.complaints import services
@@ -19,6 +20,11 @@ from portal.game.complaints.selectors import complaints_visible_to
 from portal.game.models import Complaint, ComplaintKind
 
 HIDDEN = "your role may not see complaints"
+# A casino the player holds no account with, or a round or movement not theirs (404).
+NOT_THERE = OpenApiResponse(
+    ErrorSerializer,
+    description="No account with that holder, or a round or movement that is not yours.",
+)
 
 
 class ComplaintIn(StrictInput):
@@ -79,7 +85,7 @@ class ComplaintOut(serializers.Serializer):
 
 
 @extend_schema_view(
-    create=extend_schema(request=ComplaintIn, responses={201: ComplaintOut}),
+    create=extend_schema(request=ComplaintIn, responses={201: ComplaintOut, 404: NOT_THERE}),
     take=extend_schema(request=None, responses={200: ComplaintOut}),
     note=extend_schema(request=NoteIn, responses={200: ComplaintOut}),
     close=extend_schema(request=CloseIn, responses={200: ComplaintOut}),

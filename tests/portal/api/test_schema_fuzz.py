@@ -94,6 +94,7 @@ RECORDS_FOR = {
     "corrections": ("correction",),
     "terms": ("terms", "draft_terms"),
     "sessions": ("session",),
+    "complaints": ("complaint",),
 }
 REPORT_FORMATS = ("json", "csv", "xlsx", "pdf", "parquet")
 
