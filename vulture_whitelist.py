@@ -71,3 +71,11 @@ two_factor, mixed, draft_offering, admin_formats, email_messages
 requests_on_the_test_connection
 _.rules_submissions
 RefusingBackend
+
+# Read by templates and the admin, which vulture does not read: a table's suspension (who,
+# since when), a complaint's answerer, a note's and a finding's dates.
+_.suspended_at, _.answered_by, _.written_at, _.found_at
+# Read by DRF: a serializer's method fields (``get_<field>``).
+_.get_rounds, _.get_movements, _.get_answer
+# Read by the settings module, which vulture is not given.
+env_int_list

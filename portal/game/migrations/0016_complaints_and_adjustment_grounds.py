@@ -74,7 +74,6 @@ class Migration(migrations.Migration):
                     models.TextField(blank=True, help_text="The written answer to the player."),
                 ),
                 ("closed_at", models.DateTimeField(blank=True, null=True)),
-                ("reminders_sent", models.PositiveSmallIntegerField(default=0)),
                 (
                     "account",
                     models.ForeignKey(

@@ -93,8 +93,6 @@ class Complaint(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     closed_at = models.DateTimeField(null=True, blank=True)
-    # Reminders sent as it aged: how many (the days are a setting).
-    reminders_sent = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["opened_at", "pk"]
