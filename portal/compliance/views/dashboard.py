@@ -130,5 +130,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         # adjustments of rounds, complaints): one query each that concerns them.
         "waiting": waiting_for(user),
         "may_audit": policy.may(user, Action.VIEW_AUDIT),
+        "may_check_tables": policy.may(user, Action.SUSPEND_TABLES),
     }
     return render(request, "compliance/dashboard.html", context)

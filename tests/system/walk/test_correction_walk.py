@@ -58,7 +58,7 @@ def test_617a6_a_void_is_proposed_decided_by_another_and_read_by_the_player(
 
     walk.sign_out()
     walk.sign_in(officer.username)
-    page.get_by_role("link", name="Voids and adjustments").click()
+    page.get_by_role("link", name="Voids and adjustments", exact=True).click()
     _checked(walk, axe, "voids and adjustments queue")
     void = RoundCorrection.objects.get()
     page.get_by_role("link", name=f"Void #{void.pk}").click()
