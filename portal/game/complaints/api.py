@@ -9,14 +9,14 @@ from rest_framework import serializers, status
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from portal.access.policy import NOT_SIGNED_IN, Action, may
+from portal.access.policy import NOT_SIGNED_IN, Action
 from portal.api.base import ApiViewSet
 from portal.api.fields import StrictInput
 from portal.api.schema import ErrorSerializer
 from portal.game.api_fields import GivenChoice, GivenInteger, GivenList, GivenText, UtcInstantField
 from portal.game.complaints import messages as msg
 from portal.game.complaints import services
-from portal.game.complaints.selectors import complaints_visible_to
+from portal.game.complaints.selectors import complaints_visible_to, may_see_complaints
 from portal.game.models import Complaint, ComplaintKind
 
 HIDDEN = "your role may not see complaints"
@@ -124,7 +124,7 @@ class ComplaintViewSet(ApiViewSet):
     def read_denial(self, user) -> str | None:
         if not user.is_authenticated:
             return NOT_SIGNED_IN
-        if any(may(user, a) for a in (Action.PLAY, Action.CORRECT_ROUNDS, Action.VIEW_ROUNDS)):
+        if may_see_complaints(user):
             return None
         return HIDDEN
 

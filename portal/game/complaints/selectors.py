@@ -19,6 +19,11 @@ def may_handle(user, complaint: Complaint) -> bool:
     return own is None or own == complaint.holder_id or may(user, Action.VIEW_ROUNDS)
 
 
+def may_see_complaints(user) -> bool:
+    """Players (their own), the holders' supervisors, compliance officers and auditors."""
+    return any(may(user, a) for a in (Action.PLAY, Action.CORRECT_ROUNDS, Action.VIEW_ROUNDS))
+
+
 def complaints_visible_to(user) -> QuerySet[Complaint]:
     """A player's own; every holder's for compliance officers and auditors (the log);
     their holder's for its supervisors; none for anyone else."""

@@ -24,7 +24,11 @@ from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors
 from portal.game.complaints import messages as msg
 from portal.game.complaints import services
-from portal.game.complaints.selectors import complaints_visible_to, may_handle
+from portal.game.complaints.selectors import (
+    complaints_visible_to,
+    may_handle,
+    may_see_complaints,
+)
 from portal.game.forms import ServiceForm
 from portal.game.models import (
     OPEN_STATUSES,
@@ -128,9 +132,7 @@ def file_complaint(request: HttpRequest) -> HttpResponse:
 
 
 def _visible(request, pk: int):
-    if not any(
-        may(request.user, a) for a in (Action.PLAY, Action.CORRECT_ROUNDS, Action.VIEW_ROUNDS)
-    ):
+    if not may_see_complaints(request.user):
         raise PermissionDenied(HIDDEN)
     complaint = (
         complaints_visible_to(request.user)
@@ -148,9 +150,7 @@ def _visible(request, pk: int):
 def complaints(request: HttpRequest) -> HttpResponse:
     """A player's own complaints; for staff the queue (open ones first, with their age), for
     auditors and officers every one: the complaints log, also as CSV."""
-    if not any(
-        may(request.user, a) for a in (Action.PLAY, Action.CORRECT_ROUNDS, Action.VIEW_ROUNDS)
-    ):
+    if not may_see_complaints(request.user):
         raise PermissionDenied(HIDDEN)
     rows = list(
         complaints_visible_to(request.user)
