@@ -98,7 +98,9 @@ class Definition:
     title: str
     version: str
     parameters: tuple[str, ...]
-    # The run's stored parameters read into their values, once; the document built from them.
+    # The run's stored parameters read into their values, once; the document built from
+    # them: ``build(parameters, progress, cutoff, last_round)``, as of the run's instant
+    # (and, for the audit report, up to its last round).
     read: Callable[[dict], Any]
     build: Callable[..., dict]
     # A worker's (soft, hard) limits in seconds for one run, files included.
@@ -187,17 +189,22 @@ def clean_audit(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _build_audit(parameters: AuditParameters, progress) -> dict:
+def _build_audit(parameters: AuditParameters, progress, cutoff, last_round) -> dict:
     return audit_report.audit_report(
-        **parameters.scope_arguments(), win_threshold=parameters.win_threshold, progress=progress
+        **parameters.scope_arguments(),
+        win_threshold=parameters.win_threshold,
+        progress=progress,
+        now=cutoff,
+        last_round=last_round,
     )
 
 
-def _build_expiry(parameters: ExpiryParameters, progress) -> dict:
+def _build_expiry(parameters: ExpiryParameters, progress, cutoff, last_round) -> dict:
     return expiry.expiry_report(
         as_of=parameters.as_of,
         holder_id=parameters.holder,
         offering_id=parameters.offering,
+        now=cutoff,
         progress=progress,
     )
 

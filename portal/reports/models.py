@@ -45,11 +45,11 @@ class ReportRun(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True)
-    # The instant the report reads the rounds as of, fixed when a run is split into parts
-    # run on several workers (every part and the join read the same rounds); empty when
-    # the run is made in one piece.
+    # The instant the report reads the records as of, fixed when a worker starts it (every
+    # part of a split run and its join read the same rounds). Empty while it waits, and on
+    # runs made before it was kept for every run (their start is the nearest instant known).
     cutoff = models.DateTimeField(null=True, blank=True)
-    # With it, the highest round id every part and the join read (fixed at the same moment).
+    # With it, the highest round id an audit run reads (fixed at the same moment).
     last_round = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
@@ -71,6 +71,12 @@ class ReportRun(models.Model):
     @property
     def active(self) -> bool:
         return self.status in ACTIVE_STATUSES
+
+    @property
+    def as_of(self):
+        """The instant the run read the records as of (its start, for runs that did not
+        keep it)."""
+        return self.cutoff or self.started_at
 
 
 class ReportFile(models.Model):

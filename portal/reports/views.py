@@ -12,11 +12,13 @@ from portal.access import policy
 from portal.access.policy import Action
 from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.pages import domain_errors
+from portal.game.corrections.selectors import may_see_corrections
 from portal.reports import render as formats
 from portal.reports.filtersets import RunFilter
 from portal.reports.forms import ReportForm
 from portal.reports.models import ReportRun
 from portal.reports.presenters import offering_names, parameter_lines, run_figures
+from portal.reports.selectors import corrected_since
 from portal.reports.services.files import report_file_downloaded
 from portal.reports.services.runs import QUEUE_DOWN, report_run_request, report_run_retry
 from portal.reports.stored_charts import stored_chart, stored_charts, stored_document
@@ -44,8 +46,10 @@ def _list_page(request, form: ReportForm | None = None) -> HttpResponse:
         return csv_download(runs.qs, runs.columns, "report-runs")
     page, listed = filtered_page(request, runs)
     names = offering_names(page)
+    corrected = corrected_since(page)
     for run in page:  # the page's runs, read once: each says its parameters in words
         run.parameter_words = parameter_lines(run, names)
+        run.corrected_since = corrected.get(run.pk, [])
     context = {
         "filter": runs,
         "columns": runs.columns,
@@ -89,6 +93,8 @@ def run_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "parameters": parameter_lines(run),
         "figures": run_figures(document),
         "charts": stored_charts(run, document) if document else [],
+        "corrected_since": [] if request.htmx else corrected_since([run]).get(run.pk, []),
+        "may_see_corrections": may_see_corrections(request.user),
     }
     response = render(request, template, context)
     if request.htmx and not run.active:

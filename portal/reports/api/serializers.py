@@ -3,19 +3,53 @@
 from __future__ import annotations
 
 from django.urls import reverse
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from portal.api.fields import StrictInput
+from portal.game.models import CorrectionKind
 from portal.reports.audit_report.resettlement.findings import PROBLEMS_LISTED
 from portal.reports.document import COLUMN_TYPES
 from portal.reports.forms import ReportForm
 from portal.reports.models import ReportKind, ReportRun
+from portal.reports.selectors import corrected_since
+
+
+class LaterCorrectionSerializer(serializers.Serializer):
+    """A correction decided after an audit run read the records (reading:late-corrections)."""
+
+    correction = serializers.IntegerField(help_text="The void's or adjustment's id.")
+    kind = serializers.ChoiceField(choices=CorrectionKind.choices)
+    round = serializers.IntegerField()
+    applied_at = serializers.DateTimeField()
+    applied_day = serializers.DateField(help_text="The gaming day it was applied in.")
+    reported_in = serializers.IntegerField(
+        allow_null=True,
+        help_text="The audit run that lists it under corrections to earlier gaming days; "
+        "null until the report of the day it was applied has run.",
+    )
+
+
+class ReportRunListSerializer(serializers.ListSerializer):
+    """A page of runs: which of them later corrections changed, read once for the page
+    (``corrected_since``: at most two queries)."""
+
+    def to_representation(self, data):
+        runs = list(data.all() if hasattr(data, "all") else data)
+        found = corrected_since(runs)
+        for run in runs:
+            run.later_corrections = found.get(run.pk, [])
+        return super().to_representation(runs)
 
 
 class ReportRunSerializer(serializers.ModelSerializer):
     requested_by = serializers.SerializerMethodField()
     progress = serializers.SerializerMethodField()
     files = serializers.SerializerMethodField()
+    corrected_since = serializers.SerializerMethodField(
+        help_text="An audit run's rounds corrected after it read the records: each void or "
+        "adjustment, and the run that reports it (reading:late-corrections). Empty when none."
+    )
 
     class Meta:
         model = ReportRun
@@ -34,14 +68,23 @@ class ReportRunSerializer(serializers.ModelSerializer):
             "finished_at",
             "error",
             "files",
+            "corrected_since",
         )
         read_only_fields = fields
+        list_serializer_class = ReportRunListSerializer
 
     def get_requested_by(self, run: ReportRun) -> str:
         return run.requested_by.get_username() if run.requested_by else "schedule"
 
     def get_progress(self, run: ReportRun) -> dict:
         return {"done": run.progress_done, "total": run.progress_total}
+
+    @extend_schema_field(LaterCorrectionSerializer(many=True))
+    def get_corrected_since(self, run: ReportRun) -> list[dict]:
+        later = getattr(run, "later_corrections", None)
+        if later is None:  # one run: read for it alone
+            later = corrected_since([run]).get(run.pk, [])
+        return LaterCorrectionSerializer(later, many=True).data
 
     def get_files(self, run: ReportRun) -> list[dict]:
         return [

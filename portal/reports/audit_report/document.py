@@ -16,8 +16,9 @@ Its parts, in order (each timed in ``timings``, in seconds):
    own totals;
 3. ``reconciliation``: ledger, accounts (``reading.ledger``) and the audit chain
    (``figures.reconciliation``);
-4. ``exceptions``: big wins, generous paytables, void rounds and adjustments, changes,
-   exports, violations (``sections.exceptions``, ``sections.voids_and_adjustments``);
+4. ``exceptions``: big wins, generous paytables, void rounds and adjustments, corrections
+   to earlier gaming days, changes, exports, violations (``sections.exceptions``,
+   ``sections.voids_and_adjustments``, ``sections.late_corrections``);
 and the detail (``sections.detail``), streamed again each time a CSV or XLSX file is
 written.
 """
@@ -43,6 +44,7 @@ from portal.reports.audit_report.sections import (
     checks,
     detail,
     exceptions,
+    late_corrections,
     summary,
     voids_and_adjustments,
 )
@@ -116,6 +118,7 @@ def _reconciled(
         account_lines=lines,
         found=found,
         corrections=reconciliation.corrected(scope),
+        late=reconciliation.corrected_late(scope),
     )
 
 
@@ -128,6 +131,7 @@ def _exception_sections(
         exceptions.big_wins_section(scope, wins, win_threshold),
         exceptions.generous_section(scope, by_spot),
         *voids_and_adjustments.sections(scope),
+        *late_corrections.sections(scope),
         *exceptions.record_sections(scope),
         exceptions.exports_section(scope),
     ]

@@ -14,6 +14,10 @@ A round voided by then (§ 617a.6, reading:voids-and-adjustments: an approved vo
 before the cutoff) stays in the period of the round but is counted apart from play:
 ``played`` leaves it out of handle, win, E and SD, while the pass still re-settles and
 chain-checks every round of ``q`` and the reconciliation accounts for the void's money.
+
+**Reading** (reading:late-corrections): a correction decided over the period's instants to
+a round of an earlier gaming day is reported by this period, apart (``applied_late``); the
+handle and win of the round's own period are not rewritten.
 """
 
 from __future__ import annotations
@@ -98,6 +102,27 @@ class Scope:
         if self.offering_id is not None:
             condition &= Q(**{f"{prefix}offering_id": self.offering_id})
         return condition & Q(**{f"{prefix}pk__lte": self.last_round})
+
+    def applied_late(self) -> Q:
+        """The filter of the corrections applied (decided) over the period's instants to
+        rounds of earlier gaming days (reading:late-corrections), from a ``RoundCorrection``:
+        per holder, decided within its days (up to the cutoff), its round started before
+        its first day. A correction of a round of the period is not late: it is reported
+        with its round."""
+        spans = self.spans()
+        if not spans:
+            return Q(pk__in=[])
+        condition = Q()
+        for first, end, pks in spans:
+            condition |= Q(
+                round__offering__holder_id__in=pks,
+                decided_at__gte=first,
+                decided_at__lt=end,
+                round__started_at__lt=first,
+            )
+        if self.offering_id is not None:
+            condition &= Q(round__offering_id=self.offering_id)
+        return condition
 
     def part(self, first: datetime.date, last: datetime.date) -> Scope:
         """The same scope over some of its gaming days, ``first`` to ``last``: the same

@@ -26,7 +26,7 @@ from portal.audit.services import audit_record
 from portal.core.errors import Conflict
 from portal.reports import definitions, render
 from portal.reports.audit_report.scope import last_round_before
-from portal.reports.models import ACTIVE_STATUSES, ReportRun, RunStatus
+from portal.reports.models import ACTIVE_STATUSES, ReportKind, ReportRun, RunStatus
 from portal.reports.services import files, split
 
 log = logging.getLogger(__name__)
@@ -160,18 +160,22 @@ def report_run_execute(*, run_id: int) -> None:
     report = definitions.definition(run.kind)
     parameters = report.read(run.parameters)  # read once, for the split and the build
     plan = split.split_plan(run, parameters)
+    # The run reads the records as of this instant, kept with it: every part of a split
+    # run and its join read the same rounds, and a correction decided later is known to
+    # have come after it (``corrected_since``).
+    cutoff = timezone.now()
+    last_round = last_round_before(cutoff) if run.kind == ReportKind.AUDIT else None
+    fixed = {"cutoff": cutoff, "last_round": last_round}
     if plan is not None:
-        # Every part and the join read the rounds as of this instant.
-        cutoff = timezone.now()
         ReportRun.objects.filter(pk=run_id).update(
-            cutoff=cutoff,
-            last_round=last_round_before(cutoff),
-            progress_done=0,
-            progress_total=len(plan) + 1,
+            **fixed, progress_done=0, progress_total=len(plan) + 1
         )
         split.split_launch(run, cutoff, plan)
         return
-    document = report.build(parameters, lambda done, total: _progress(run_id, done, total))
+    ReportRun.objects.filter(pk=run_id).update(**fixed)
+    document = report.build(
+        parameters, lambda done, total: _progress(run_id, done, total), cutoff, last_round
+    )
     report_run_finish(run=run, document=document)
 
 

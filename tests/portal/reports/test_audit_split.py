@@ -237,7 +237,10 @@ def test_811a9_without_a_result_backend_an_audit_run_is_made_in_one_piece(
     run = _request(auditor)
 
     assert run.status == RunStatus.SUCCEEDED, run.error
-    assert run.cutoff is None
+    # Made in one piece, it still keeps the instant it read the records as of.
+    document = json.loads(stored(run, "json"))
+    assert document["cutoff"]["utc"] == run.cutoff.isoformat()
+    assert document["cutoff"]["last_round"] == run.last_round
     assert (run.progress_done, run.progress_total) == (4, 4)  # the report's own four steps
     assert split.split_plan(run) is None
     settings.CELERY_RESULT_BACKEND = "redis://127.0.0.1:1/0"

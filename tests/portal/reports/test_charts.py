@@ -264,8 +264,8 @@ def charted_run(db, reports_folder, auditor, holder_a, monkeypatch):
     def with_charts(kind):
         report = real(kind)
 
-        def build(parameters, progress):
-            return report.build(parameters, progress) | {
+        def build(parameters, progress, *fixed):
+            return report.build(parameters, progress, *fixed) | {
                 "charts": [outcomes_chart(), daily_hold_chart(DAYS[:30])]
             }
 

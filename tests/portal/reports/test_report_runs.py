@@ -137,7 +137,7 @@ def test_811a9_a_download_is_audited_and_served_only_through_the_view(auditor, p
 def test_a_failing_run_is_retried_with_back_off_then_says_why_and_can_be_retried(
     auditor, monkeypatch
 ):
-    def broken(parameters, progress):
+    def broken(parameters, progress, *fixed):
         raise RuntimeError("the database went away")
 
     real = definitions.definition

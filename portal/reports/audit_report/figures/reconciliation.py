@@ -6,7 +6,9 @@
 - **Voids and adjustments** (§ 617a.6, § 812a.7(a)(9)): the void rounds' stakes (with
   what their earlier adjustments debited, reading:corrections-compose) were given back,
   their returns (with what those adjustments credited) taken back or recorded as
-  uncollected; each adjustment's difference was credited, or debited and uncollected.
+  uncollected; each adjustment's difference was credited, or debited and uncollected. The
+  same holds, apart, for the corrections applied in the period to rounds of earlier
+  gaming days (reading:late-corrections), whose money the account lines carry.
 - **Every account** that moved in the period (reading:one-account-per-holder; and the
   single wallet of before accounts per holder, where its older entries fall in it):
   opening balance (its last entry before) + deposits (older top-ups among them) −
@@ -96,15 +98,31 @@ class Corrected:
 
 
 def corrected(scope: Scope) -> Corrected:
-    """Two queries: the corrections' sums (with their rounds'), their entries' sums.
-    A void of a round in the period counts here whenever the money moved, since it is
-    the round's period it corrects."""
-    decided = RoundCorrection.objects.filter(
-        scope.q("round__"), status=CorrectionStatus.APPROVED, decided_at__lt=scope.cutoff
+    """The money of the period's void rounds and of its rounds' adjustments, decided before
+    the cutoff: two queries. A void of a round in the period counts here whenever the money
+    moved, since it is the round's period it corrects."""
+    return _corrections_money(
+        RoundCorrection.objects.filter(
+            scope.q("round__"), status=CorrectionStatus.APPROVED, decided_at__lt=scope.cutoff
+        )
     )
+
+
+def corrected_late(scope: Scope) -> Corrected:
+    """The money of the corrections applied in the period to rounds of earlier gaming days
+    (reading:late-corrections): two queries."""
+    return _corrections_money(
+        RoundCorrection.objects.filter(scope.applied_late(), status=CorrectionStatus.APPROVED)
+    )
+
+
+def _corrections_money(decided) -> Corrected:
+    """Two queries: the ``decided`` corrections' sums (with their rounds'), their entries'
+    sums."""
     void, adjustment = Q(kind=CorrectionKind.VOID), Q(kind=CorrectionKind.ADJUSTMENT)
     # A round is voided at most once: the voids' rounds' totals are the void rounds'.
     sums = decided.aggregate(
+        void_rounds=Count("pk", filter=void),
         void_staked=Sum("round__total_staked", filter=void),
         void_returned=Sum("round__total_returned", filter=void),
         void_uncollected=Sum("uncollected", filter=void),
@@ -128,7 +146,7 @@ def corrected(scope: Scope) -> Corrected:
         }
     )
     return Corrected(
-        void_rounds=len(scope.voided),
+        void_rounds=sums["void_rounds"],
         void_staked=sums["void_staked"] or 0,
         void_returned=sums["void_returned"] or 0,
         void_undone_debits=sums["void_undone_debits"] or 0,
@@ -142,6 +160,31 @@ def corrected(scope: Scope) -> Corrected:
         adjusted_out=-(moved[LedgerKind.ADJUSTMENT_DEBIT] or 0),
         adjustment_uncollected=sums["adjustment_uncollected"] or 0,
     )
+
+
+def _voids_json(c: Corrected) -> dict:
+    return {
+        "ok": c.voids_ok,
+        "rounds": c.void_rounds,
+        "staked": c.void_staked,
+        "returned": c.void_returned,
+        "given_back": c.given_back,
+        "taken_back": c.taken_back,
+        "uncollected": c.void_uncollected,
+        "adjustment_debits_given_back": c.void_undone_debits,
+        "adjustment_credits_taken_back": c.void_undone_credits,
+    }
+
+
+def _adjustments_json(c: Corrected) -> dict:
+    return {
+        "ok": c.adjustments_ok,
+        "count": c.adjustments,
+        "difference": c.adjusted,
+        "credited": c.adjusted_in,
+        "debited": c.adjusted_out,
+        "uncollected": c.adjustment_uncollected,
+    }
 
 
 def ledger_label(row: dict) -> str:
@@ -158,8 +201,10 @@ def reconciliation(
     account_lines: list[dict],
     found: Pass,
     corrections: Corrected,
+    late: Corrected,
 ) -> dict:
-    """The contract's ``reconciliation`` object; the audit chain is verified here."""
+    """The contract's ``reconciliation`` object; the audit chain is verified here.
+    ``late``: the corrections applied in the period to rounds of earlier gaming days."""
     audit = verify_stored()
     sequence, head = stored_head()
     bad = [row for row in account_lines if not row["ok"]]
@@ -169,29 +214,19 @@ def reconciliation(
         and returns.ok
         and c.voids_ok
         and c.adjustments_ok
+        and late.voids_ok
+        and late.adjustments_ok
         and not bad
         and found.chain_problem_count == 0
         and audit.ok,
         "stakes": {"rounds": stakes.rounds, "bets": stakes.bets, "ledger": stakes.ledger},
         "returns": {"rounds": returns.rounds, "bets": returns.bets, "ledger": returns.ledger},
-        "voids": {
-            "ok": c.voids_ok,
-            "rounds": c.void_rounds,
-            "staked": c.void_staked,
-            "returned": c.void_returned,
-            "given_back": c.given_back,
-            "taken_back": c.taken_back,
-            "uncollected": c.void_uncollected,
-            "adjustment_debits_given_back": c.void_undone_debits,
-            "adjustment_credits_taken_back": c.void_undone_credits,
-        },
-        "adjustments": {
-            "ok": c.adjustments_ok,
-            "count": c.adjustments,
-            "difference": c.adjusted,
-            "credited": c.adjusted_in,
-            "debited": c.adjusted_out,
-            "uncollected": c.adjustment_uncollected,
+        "voids": _voids_json(c),
+        "adjustments": _adjustments_json(c),
+        "late_corrections": {
+            "ok": late.voids_ok and late.adjustments_ok,
+            "voids": _voids_json(late),
+            "adjustments": _adjustments_json(late),
         },
         "accounts": {"checked": len(account_lines), "mismatched": [ledger_label(r) for r in bad]},
         "round_chains": {

@@ -73,59 +73,73 @@ def resettlement_section(found: Pass) -> dict:
     return section("resettlement", "Independent re-settlement", columns, rows, notes=notes)
 
 
+def _ok(flag: bool) -> str:
+    return PASSED if flag else "does not reconcile"
+
+
+def _correction_rows(voids: dict, adjusted: dict, void_label: str, label: str) -> list[dict]:
+    """The reconciliation's three lines of a set of corrections (§ 617a.6, § 812a.7(a)(9)):
+    the voids' stakes, their returns, the adjustments' differences."""
+    given_back = voids["staked"] + voids["adjustment_debits_given_back"]
+    owed = voids["returned"] + voids["adjustment_credits_taken_back"]
+    return [
+        {
+            "check": f"{void_label} ({voids['rounds']:,}): their stakes and the adjustment "
+            "debits they undid = stakes given back",
+            "rounds": given_back,
+            "ledger": voids["given_back"],
+            "flag": _ok(given_back == voids["given_back"]),
+        },
+        {
+            "check": f"{void_label}: their returns and the adjustment credits they undid = "
+            f"returns taken back + uncollected ({voids['uncollected']:,} cents uncollected)",
+            "rounds": owed,
+            "ledger": voids["taken_back"] + voids["uncollected"],
+            "flag": _ok(owed == voids["taken_back"] + voids["uncollected"]),
+        },
+        {
+            "check": f"{label} ({adjusted['count']:,}): differences = credited − debited "
+            f"− uncollected ({adjusted['uncollected']:,} cents uncollected)",
+            "rounds": adjusted["difference"],
+            "ledger": adjusted["credited"] - adjusted["debited"] - adjusted["uncollected"],
+            "flag": _ok(adjusted["ok"]),
+        },
+    ]
+
+
 def reconciliation_section(reconciliation: dict) -> dict:
-    def ok(flag: bool) -> str:
-        return PASSED if flag else "does not reconcile"
 
     stakes, returns = reconciliation["stakes"], reconciliation["returns"]
     voids, adjusted = reconciliation["voids"], reconciliation["adjustments"]
     chains, audit = reconciliation["round_chains"], reconciliation["audit_chain"]
+    late = reconciliation["late_corrections"]
     rows = [
         {
             "check": "Stakes: rounds = bets = − stake ledger entries",
             "rounds": stakes["rounds"],
             "bets": stakes["bets"],
             "ledger": stakes["ledger"],
-            "flag": ok(stakes["rounds"] == stakes["bets"] == stakes["ledger"]),
+            "flag": _ok(stakes["rounds"] == stakes["bets"] == stakes["ledger"]),
         },
         {
             "check": "Returns: rounds = bets = return ledger entries",
             "rounds": returns["rounds"],
             "bets": returns["bets"],
             "ledger": returns["ledger"],
-            "flag": ok(returns["rounds"] == returns["bets"] == returns["ledger"]),
+            "flag": _ok(returns["rounds"] == returns["bets"] == returns["ledger"]),
         },
-        {
-            "check": f"Void rounds ({voids['rounds']:,}): their stakes and the adjustment "
-            "debits they undid = stakes given back",
-            "rounds": voids["staked"] + voids["adjustment_debits_given_back"],
-            "ledger": voids["given_back"],
-            "flag": ok(
-                voids["staked"] + voids["adjustment_debits_given_back"] == voids["given_back"]
-            ),
-        },
-        {
-            "check": "Void rounds: their returns and the adjustment credits they undid = "
-            f"returns taken back + uncollected ({voids['uncollected']:,} cents uncollected)",
-            "rounds": voids["returned"] + voids["adjustment_credits_taken_back"],
-            "ledger": voids["taken_back"] + voids["uncollected"],
-            "flag": ok(
-                voids["returned"] + voids["adjustment_credits_taken_back"]
-                == voids["taken_back"] + voids["uncollected"]
-            ),
-        },
-        {
-            "check": f"Adjustments ({adjusted['count']:,}): differences = credited − debited "
-            f"− uncollected ({adjusted['uncollected']:,} cents uncollected)",
-            "rounds": adjusted["difference"],
-            "ledger": adjusted["credited"] - adjusted["debited"] - adjusted["uncollected"],
-            "flag": ok(adjusted["ok"]),
-        },
+        *_correction_rows(voids, adjusted, "Void rounds", "Adjustments"),
+        *_correction_rows(
+            late["voids"],
+            late["adjustments"],
+            "Voids applied to earlier gaming days",
+            "Adjustments applied to earlier gaming days",
+        ),
         {
             "check": "Player accounts: opening + deposits − withdrawals paid − stakes + "
             f"returns (+ carried in − carried out, + voids and adjustments in − out) = closing "
             f"({reconciliation['accounts']['checked']:,} accounts)",
-            "flag": ok(not reconciliation["accounts"]["mismatched"]),
+            "flag": _ok(not reconciliation["accounts"]["mismatched"]),
         },
         {
             "check": f"Round chains of the period ({chains['rounds_checked']:,} rounds, "

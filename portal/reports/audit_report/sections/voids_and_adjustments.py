@@ -51,7 +51,7 @@ def _decided(scope: Scope) -> dict[str, list[dict]]:
     return found
 
 
-def _common(scope: Scope, row: dict) -> dict:
+def common(scope: Scope, row: dict) -> dict:
     offering = row["round__offering_id"]
     return {
         "round": row["round_id"],
@@ -65,7 +65,7 @@ def _common(scope: Scope, row: dict) -> dict:
     }
 
 
-# The columns every row starts with (``_common``): the round corrected.
+# The columns every row starts with (``common``): the round corrected.
 ROUND = [
     column("round", "Round id", "integer"),
     column("holder", "Certificate holder"),
@@ -130,7 +130,7 @@ def sections(scope: Scope) -> list[dict]:
 def voids_section(scope: Scope, decided: list[dict], waiting: dict[str, int], residuals=()) -> dict:
     rows = [
         {
-            **_common(scope, row),
+            **common(scope, row),
             "staked": row["round__total_staked"],
             "returned": row["round__total_returned"],
             "adjustment_debits": row["undone_debits"],
@@ -180,7 +180,7 @@ def voids_section(scope: Scope, decided: list[dict], waiting: dict[str, int], re
 def adjustments_section(scope: Scope, decided: list[dict], waiting: dict[str, int]) -> dict:
     rows = [
         {
-            **_common(scope, row),
+            **common(scope, row),
             "difference": row["amount"],
             "credited": row["credited"],
             "debited": row["debited"],
