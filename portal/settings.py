@@ -380,6 +380,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "reports.audit_daily",
         "schedule": crontab(minute=15),
     },
+    # § 811a.9(d)(1)'s Player Account Summary, per holder, the same way.
+    "account-summary-daily": {
+        "task": "reports.account_summary_daily",
+        "schedule": crontab(minute=20),
+    },
     "audit-report-monthly": {
         "task": "reports.audit_monthly",
         "schedule": crontab(minute=45),

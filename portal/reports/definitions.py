@@ -20,7 +20,7 @@ from portal.accounts.models import CertificateHolder
 from portal.compliance.models import Offering
 from portal.core.errors import ValidationFailed
 from portal.core.padates import pa_today
-from portal.reports import audit_report, expiry
+from portal.reports import account_summary, audit_report, expiry
 from portal.reports.models import ReportKind
 
 AS_OF_TEXT = "as_of is a Pennsylvania date, YYYY-MM-DD (reading:pennsylvania-dates)"
@@ -90,6 +90,18 @@ class AuditParameters:
             "holder_id": self.holder,
             "offering_id": self.offering,
         }
+
+
+@dataclass(frozen=True)
+class AccountSummaryParameters:
+    """A Player Account Summary run's stored parameters, read (``Definition.read``)."""
+
+    day: datetime.date
+    holder: int | None
+
+    @classmethod
+    def read(cls, stored: dict) -> AccountSummaryParameters:
+        return cls(datetime.date.fromisoformat(stored["day"]), stored["holder"])
 
 
 @dataclass(frozen=True)
@@ -189,6 +201,22 @@ def clean_audit(raw: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def clean_account_summary(raw: dict[str, Any]) -> dict[str, Any]:
+    """{"day": a gaming day (yesterday if blank), "holder": id (every holder if blank)}."""
+    holder = clean_expiry({"holder": raw.get("holder")})["holder"]
+    yesterday = pa_today() - datetime.timedelta(days=1)
+    day = _gaming_day("day", raw.get("day"), max(yesterday, jinzi.EFFECTIVE))
+    return {"day": day.isoformat(), "holder": holder}
+
+
+def _build_account_summary(
+    parameters: AccountSummaryParameters, progress, cutoff, last_round
+) -> dict:
+    return account_summary.account_summary(
+        day=parameters.day, holder_id=parameters.holder, now=cutoff, progress=progress
+    )
+
+
 def _build_audit(parameters: AuditParameters, progress, cutoff, last_round) -> dict:
     return audit_report.audit_report(
         **parameters.scope_arguments(),
@@ -229,8 +257,20 @@ DEFINITIONS: dict[str, Definition] = {
         # a sheet's rows, Parquet).
         time_limits=(4 * 3600, 4 * 3600 + 300),
     ),
+    ReportKind.ACCOUNT_SUMMARY: Definition(
+        kind=ReportKind.ACCOUNT_SUMMARY,
+        title=account_summary.TITLE,
+        version=account_summary.DEFINITION_VERSION,
+        parameters=("day", "holder"),
+        read=AccountSummaryParameters.read,
+        build=_build_account_summary,
+    ),
 }
-CLEANERS = {ReportKind.EXPIRY: clean_expiry, ReportKind.AUDIT: clean_audit}
+CLEANERS = {
+    ReportKind.EXPIRY: clean_expiry,
+    ReportKind.AUDIT: clean_audit,
+    ReportKind.ACCOUNT_SUMMARY: clean_account_summary,
+}
 
 
 def definition(kind: str) -> Definition:

@@ -63,6 +63,7 @@ class ReportForm(forms.Form):
     as_of = _day("As of (Pennsylvania date; expiry report)")
     start = _day("From gaming day (audit report)")
     end = _day("To gaming day (audit report; yesterday if blank)")
+    day = _day("Gaming day (player account summary; yesterday if blank)")
     win_threshold = forms.Field(
         required=False,
         label="Big win from (dollars; audit report)",

@@ -12,6 +12,7 @@ from portal.accounts.models import CertificateHolder
 class ReportKind(models.TextChoices):
     EXPIRY = "expiry", "Expiry report"
     AUDIT = "audit", "Audit report"
+    ACCOUNT_SUMMARY = "account_summary", "Player Account Summary"
 
 
 class RunStatus(models.TextChoices):

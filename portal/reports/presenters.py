@@ -68,6 +68,8 @@ def parameter_lines(run: ReportRun, names: dict[int, str] | None = None) -> list
     lines = []
     if "as_of" in parameters:
         lines.append(f"As of {long_date(parameters['as_of'])}")
+    if "day" in parameters:
+        lines.append(f"Gaming day {long_date(parameters['day'])}")
     if "start" in parameters or "end" in parameters:
         start, end = long_date(parameters.get("start")), long_date(parameters.get("end"))
         if start == end:
@@ -88,7 +90,7 @@ def parameter_lines(run: ReportRun, names: dict[int, str] | None = None) -> list
         lines.append(f"Offering: {name or ALL_OFFERINGS}")
     if parameters.get("win_threshold") is not None:
         lines.append(f"Win threshold {dollars(parameters['win_threshold'])}")
-    known = {"as_of", "start", "end", "holder", "offering", "win_threshold"}
+    known = {"as_of", "day", "start", "end", "holder", "offering", "win_threshold"}
     for name in sorted(set(parameters) - known):
         lines.append(f"{name.replace('_', ' ').capitalize()}: {parameters[name]}")
     return lines

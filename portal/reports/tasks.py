@@ -19,7 +19,11 @@ from portal.reports.services.runs import (
     report_run_request,
     report_runs_resend_stuck,
 )
-from portal.reports.services.schedules import audit_runs_daily, audit_runs_monthly
+from portal.reports.services.schedules import (
+    account_summaries_daily,
+    audit_runs_daily,
+    audit_runs_monthly,
+)
 from portal.reports.services.split import FAILED_TASK, JOIN_TASK, PART_TASK
 
 MAX_RETRIES = 3
@@ -89,6 +93,12 @@ def expiry_report_daily() -> int:
 def audit_report_daily() -> list[int]:
     """Each holder's audit report of its previous gaming day (hourly; made once)."""
     return [run.pk for run in audit_runs_daily(now=timezone.now())]
+
+
+@shared_task(name="reports.account_summary_daily")
+def account_summary_daily() -> list[int]:
+    """Each holder's Player Account Summary of its previous gaming day (hourly; made once)."""
+    return [run.pk for run in account_summaries_daily(now=timezone.now())]
 
 
 @shared_task(name="reports.audit_monthly")

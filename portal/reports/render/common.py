@@ -49,6 +49,8 @@ def _period_text(period: dict[str, Any]) -> str:
         return f"{period['from']} to {period['to']}"
     if set(period) == {"start", "end"}:
         return f"Gaming days {period['start']} to {period['end']} (Pennsylvania dates)"
+    if set(period) == {"gaming_day"}:
+        return f"Gaming day {period['gaming_day']} (a Pennsylvania date)"
     return "; ".join(f"{key}: {value}" for key, value in sorted(period.items()))
 
 

@@ -33,20 +33,43 @@ def report_run_schedule(*, kind: str, parameters: dict) -> tuple[ReportRun, bool
     return report_run_request(actor=None, kind=kind, parameters=cleaned, via="schedule")
 
 
-def audit_runs_daily(*, now: datetime.datetime) -> list[ReportRun]:
-    """Each holder's audit report of its previous gaming day, once that day has ended.
-
-    The schedule calls this hourly, since a holder's gaming day may start at any hour
-    (reading:gaming-day); a report already made is not asked for again."""
-    runs = []
+def _previous_gaming_days(now: datetime.datetime) -> list[tuple[int, datetime.date]]:
+    """Each holder and its last gaming day that has ended by ``now`` (within § 617b.8's
+    life)."""
+    days = []
     for holder_pk, start_hour in CertificateHolder.objects.order_by("pk").values_list(
         "pk", "gaming_day_start_hour"
     ):
         day = gaming_day(now, start_hour) - datetime.timedelta(days=1)
         if jinzi.EFFECTIVE <= day < jinzi.SUNSET:
-            period = {"start": day.isoformat(), "end": day.isoformat(), "holder": holder_pk}
-            runs.append(report_run_schedule(kind=ReportKind.AUDIT, parameters=period)[0])
-    return runs
+            days.append((holder_pk, day))
+    return days
+
+
+def audit_runs_daily(*, now: datetime.datetime) -> list[ReportRun]:
+    """Each holder's audit report of its previous gaming day, once that day has ended.
+
+    The schedule calls this hourly, since a holder's gaming day may start at any hour
+    (reading:gaming-day); a report already made is not asked for again."""
+    return [
+        report_run_schedule(
+            kind=ReportKind.AUDIT,
+            parameters={"start": day.isoformat(), "end": day.isoformat(), "holder": holder},
+        )[0]
+        for holder, day in _previous_gaming_days(now)
+    ]
+
+
+def account_summaries_daily(*, now: datetime.datetime) -> list[ReportRun]:
+    """Each holder's Player Account Summary (§ 811a.9(d)(1)) of its previous gaming day,
+    once that day has ended; hourly, made once, as the audit report's."""
+    return [
+        report_run_schedule(
+            kind=ReportKind.ACCOUNT_SUMMARY,
+            parameters={"day": day.isoformat(), "holder": holder},
+        )[0]
+        for holder, day in _previous_gaming_days(now)
+    ]
 
 
 def audit_runs_monthly(*, now: datetime.datetime) -> list[ReportRun]:

@@ -58,7 +58,6 @@ APPLIED_WITH_IMPACT = ["reading:supersede"]
 # Applied by the players' registration and protection (issue 34): minimum-age,
 # exclusion-list-import, self-exclusion; and spend-limit-net, with the limits (issue 35).
 PLANNED_READINGS = (
-    "reading:late-corrections",
     "reading:software-approval",
     "reading:filing-package",
 )
