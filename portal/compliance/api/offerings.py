@@ -2,19 +2,34 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.decorators import action
+from rest_framework.response import Response
 
 from portal.access.policy import Action, may, visible
 from portal.api.base import ApiViewSet
 from portal.api.fields import ChangesInput, StrictInput, VisibleRecordField, WholeNumberField
+from portal.api.schema import ErrorSerializer
 from portal.compliance import selectors
 from portal.compliance.api.fields import OfferingStatusField
 from portal.compliance.api.workflow import ReasonInput, holder_for_create
 from portal.compliance.filtersets import OfferingFilter
 from portal.compliance.models import IN_SERVICE, Layout, Offering, Paytable, RulesSubmission
 from portal.compliance.services import offerings as offering_services
+
+# No such table, or one of another holder than the supervisor's own.
+NOT_FOUND = OpenApiResponse(ErrorSerializer, description="No such table that you may act on.")
+
+
+def _table_id(pk: str) -> int:
+    """The address's table id; 0 (no table: the service answers 404) when it is not one."""
+    return int(pk) if pk.isascii() and pk.isdigit() and len(pk) <= 18 else 0
+
+
+def _tables():
+    """Every table with the parts its liveness reads, and who set it up."""
+    return selectors.offerings_with_parts().select_related("created_by")
 
 
 class OfferingSerializer(serializers.ModelSerializer):
@@ -37,6 +52,8 @@ class OfferingSerializer(serializers.ModelSerializer):
             "status",
             "live",
             "not_live_reasons",
+            "suspended_at",
+            "suspension_reason",
             "created_by",
             "created_at",
             "updated_at",
@@ -112,6 +129,16 @@ class OfferingViewSet(ApiViewSet):
             "Retire the table for good, saying why: it closes at once and cannot be changed "
             "or reopened. A manager for their own holder, or a superuser."
         ),
+        "suspend": (
+            "Close the table at once while a suspected malfunction is checked, saying why "
+            "(reading:table-suspension): rounds already in play finish, no new one starts, "
+            "and players see that the table is closed while it is checked. A compliance "
+            "officer, or a supervisor of the table's holder (another holder's table: 404)."
+        ),
+        "reopen": (
+            "Reopen a suspended table, saying why: someone other than who suspended it. It "
+            "is live again only if everything a table needs still holds."
+        ),
     }
 
     read_action = Action.VIEW_TABLES
@@ -119,8 +146,15 @@ class OfferingViewSet(ApiViewSet):
     serializer_class = OfferingSerializer
     filterset_class = OfferingFilter
 
+    def read_denial(self, user) -> str | None:
+        # A supervisor reads no list of tables, yet suspends and reopens their holder's:
+        # those two routes are gated by their own action alone.
+        if self.action in ("suspend", "reopen"):
+            return None
+        return super().read_denial(user)
+
     def get_queryset(self):
-        parts = selectors.offerings_with_parts().select_related("created_by")
+        parts = _tables()
         user = self.request.user
         if not may(user, Action.VIEW) and may(user, Action.PLAY):
             return parts.filter(status__in=IN_SERVICE)
@@ -138,6 +172,42 @@ class OfferingViewSet(ApiViewSet):
         return self.respond(
             offering_services.offering_update(actor=request.user, offering=offering, **data)
         )
+
+    @extend_schema(
+        request=ReasonInput,
+        summary="Suspend the table while it is checked",
+        responses={200: OfferingSerializer, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"], policy_action=Action.SUSPEND_TABLES)
+    def suspend(self, request, pk=None):
+        # Not through get_object: a supervisor reads no table list, and the service finds
+        # the table, answering 404 for one of another holder.
+        data = self.parse(ReasonInput)
+        return self._acted_on(
+            offering_services.offering_suspend(
+                actor=request.user, offering_id=_table_id(pk), reason=data["reason"]
+            )
+        )
+
+    @extend_schema(
+        request=ReasonInput,
+        summary="Reopen a suspended table",
+        responses={200: OfferingSerializer, 404: NOT_FOUND},
+    )
+    @action(detail=True, methods=["post"], policy_action=Action.SUSPEND_TABLES)
+    def reopen(self, request, pk=None):
+        data = self.parse(ReasonInput)
+        return self._acted_on(
+            offering_services.offering_reopen(
+                actor=request.user, offering_id=_table_id(pk), reason=data["reason"]
+            )
+        )
+
+    def _acted_on(self, offering: Offering) -> Response:
+        """The table as it now is, for whoever suspended or reopened it (a supervisor has
+        no list of tables to read it from)."""
+        fresh = _tables().get(pk=offering.pk)
+        return Response(self.get_serializer(fresh).data)
 
     @extend_schema(request=ReasonInput, summary="Retire the table for good")
     @action(detail=True, methods=["post"], policy_action=Action.DRAFT)

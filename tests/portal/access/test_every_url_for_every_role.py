@@ -206,6 +206,11 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "offering-list": ("403 200 200 200 200 200 200", "403 403 403 400 400 403 400"),
     "offering-detail": ("403 200 200 200 404 200 200", "403 405 405 405 405 405 405"),
     "offering-retire": ("403 405 405 405 405 405 405", "403 403 403 400 404 403 400"),
+    # A table suspended or reopened (reading:table-suspension): officers and the holder's
+    # supervisors. The empty body gives no reason (400); the world's table is not suspended,
+    # so reopening it is refused first (409).
+    "offering-suspend": ("403 405 405 405 405 405 405", "403 403 403 403 403 400 400"),
+    "offering-reopen": ("403 405 405 405 405 405 405", "403 403 403 403 403 409 409"),
     "api-token-list": ("403 200 200 200 200 200 200", "403 400 400 400 400 400 400"),
     "api-token-detail": ("403 404 404 200 404 404 404", "403 405 405 405 405 405 405"),
     "audit-event-list": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),

@@ -124,3 +124,53 @@ def test_the_tables_to_check_page_suspends_and_reopens(
     client.post("/play/checks/", {"action": "reopen", "table": live_offering.pk, "reason": "Ok"})
     live_offering.refresh_from_db()
     assert live_offering.status == OfferingStatus.ACTIVE
+
+
+def _api(user):
+    from rest_framework.test import APIClient
+
+    client = APIClient()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.clause("reading:table-suspension", kind="proves")
+def test_the_api_suspends_and_reopens_a_table_under_four_eyes(live_offering, supervisor_a, officer):
+    url = f"/api/offerings/{live_offering.pk}/"
+
+    suspended = _api(supervisor_a).post(f"{url}suspend/", {"reason": REASON}, format="json")
+
+    assert suspended.status_code == 200, suspended.content
+    body = suspended.json()
+    assert (body["status"], body["live"], body["suspension_reason"]) == (
+        "suspended",
+        False,
+        REASON,
+    )
+    again = _api(supervisor_a).post(f"{url}reopen/", {"reason": "Checked"}, format="json")
+    assert again.status_code == 403
+    assert "someone other than who suspended it" in again.json()["detail"]
+    closed = AvailabilityChange.objects.filter(offering=live_offering).latest("at", "pk")
+    assert (closed.opened, closed.cause) == (False, AvailabilityCause.TABLE_SUSPENDED)
+    reopened = _api(officer).post(f"{url}reopen/", {"reason": "RNG log clean"}, format="json")
+    assert reopened.status_code == 200
+    assert (reopened.json()["status"], reopened.json()["live"]) == ("active", True)
+    assert reopened.json()["suspended_at"] is None
+
+
+def test_the_api_refuses_a_suspension_it_may_not_make(
+    live_offering, supervisor_b, manager_a, officer
+):
+    url = f"/api/offerings/{live_offering.pk}/"
+
+    other_holder = _api(supervisor_b).post(f"{url}suspend/", {"reason": REASON}, format="json")
+    manager = _api(manager_a).post(f"{url}suspend/", {"reason": REASON}, format="json")
+    no_reason = _api(officer).post(f"{url}suspend/", {"reason": ""}, format="json")
+    no_table = _api(officer).post("/api/offerings/x1/suspend/", {"reason": REASON}, format="json")
+
+    assert other_holder.status_code == 404
+    assert manager.status_code == 403
+    assert no_reason.status_code == 400
+    assert no_table.status_code == 404
+    live_offering.refresh_from_db()
+    assert live_offering.status == OfferingStatus.ACTIVE
