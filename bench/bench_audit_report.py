@@ -99,6 +99,7 @@ def measure() -> dict:
     """The child's part: the floor, the pass, the document; figures as JSON."""
     from detail_formats import Sink  # beside this file
     from django.db import connection
+    from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
     from portal.reports import render
@@ -138,7 +139,8 @@ def measure() -> dict:
         passes.append(time.perf_counter() - clock)
 
     clock = time.perf_counter()
-    document = audit_report(start=START, end=end, now=now)
+    with CaptureQueriesContext(connection) as queries:
+        document = audit_report(start=START, end=end, now=now)
     build = time.perf_counter() - clock
     formats = {}
     for fmt in ("json", "pdf"):
@@ -155,6 +157,7 @@ def measure() -> dict:
         "floor": sorted(floors)[len(floors) // 2] if floors else None,
         "pass": sorted(passes)[len(passes) // 2],
         "build": build,
+        "queries": len(queries),
         "timings": document["timings"],
         "formats": formats,
         "discrepancies": document["resettlement"]["discrepancy_count"],
@@ -210,7 +213,7 @@ def report_size(figures: dict, files: dict, size: int) -> None:
     print(
         "  document: "
         + ", ".join(f"{part} {seconds:.2f} s" for part, seconds in timings.items())
-        + f"; in all {figures['build']:.2f} s"
+        + f"; in all {figures['build']:.2f} s, {figures['queries']} queries"
         + (" (aim < 60 s)" if size >= 1_000_000 else "")
     )
     print(
