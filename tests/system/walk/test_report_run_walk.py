@@ -84,3 +84,29 @@ def test_811a9_an_auditor_runs_the_audit_report_and_reads_its_figures(walk, audi
     downloading.value.save_as(saved)
     assert saved.read_bytes().startswith(b"%PDF")
     assert b"DejaVuSans" in saved.read_bytes()  # the embedded font, named in the file
+
+
+@pytest.mark.clause("811a.9(d)(1)", kind="related")
+def test_811a9_d_1_an_auditor_runs_the_player_account_summary(walk, axe, auditor, played):
+    page = walk.page
+    walk.sign_in("auditor")
+    walk.open("/reports/")
+
+    form = page.get_by_role("form", name="Run a report")
+    form.get_by_label("Report", exact=True).select_option(label="Player Account Summary")
+    form.get_by_label("Gaming day (player account summary").fill("2026-11-16")
+    axe.check("account-summary-form")
+    form.get_by_role("button", name="Run the report").click()
+
+    run = ReportRun.objects.get()
+    heading = f"Player Account Summary — run #{run.pk}"
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    expect(page.get_by_role("definition").filter(has_text="Succeeded")).to_be_visible()
+    parameters = page.get_by_role("definition").filter(has_text="Gaming day")
+    expect(parameters).to_contain_text("Gaming day 16 November 2026")
+    counts = page.get_by_role("table", name="Counts")
+    expect(counts.get_by_role("row").filter(has_text="Player accounts")).to_contain_text("1")
+    walk.shot("account-summary-run")
+    axe.check("account-summary-run")
+    axe.assert_no_serious_violations()
+    assert run.status == RunStatus.SUCCEEDED and run.parameters["day"] == "2026-11-16"
