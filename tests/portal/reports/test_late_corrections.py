@@ -27,11 +27,10 @@ import time_machine
 
 from portal.core.padates import UTC, pa_date
 from portal.game.corrections.services import correction_approve, correction_propose
-from portal.game.play.services import round_play
 from portal.reports.audit_report import audit_report
-from tests.portal.factories import finding_on, in_session
+from tests.portal.factories import finding_on
 from tests.portal.funding import wallet_top_up
-from tests.portal.game.conftest import FixedBits
+from tests.portal.game.conftest import play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -43,14 +42,7 @@ RED = [{"kind": "red", "stake": 200}]
 
 
 def _play(player, offering, wagers, outcome, key):
-    return round_play(
-        player=player,
-        session=in_session(player),
-        offering_id=offering.pk,
-        wagers=wagers,
-        idempotency_key=key,
-        rng=FixedBits(outcome),
-    ).round
+    return play_round(player, offering, key, wagers, outcome).round
 
 
 def _adjust(supervisor, officer, played, amount):
