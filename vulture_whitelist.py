@@ -81,3 +81,5 @@ _.get_rounds, _.get_movements, _.get_answer
 env_int_list
 # DRF's Meta option naming a serializer's list serializer; a page of runs, read by templates.
 _.list_serializer_class, _.corrected_since
+# Read by the decision panel's template: the refusal that named the wagers to acknowledge.
+_.zero_edges_errors

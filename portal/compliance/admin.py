@@ -23,6 +23,7 @@ from portal.compliance.models import (
 from portal.compliance.services import step_service
 from portal.compliance.services.offerings import offering_retire
 from portal.compliance.workflow import RECORD_WORKFLOW
+from portal.compliance.zero_edges import FIELD, ZeroEdges, zero_edges_of
 from portal.core.admin import LookOnlyAdmin, LookOnlyInline
 from portal.core.errors import DomainError
 
@@ -71,6 +72,9 @@ def _workflow_action(step: Step):
     def action(modeladmin, request, queryset):
         data: dict = {}
         form_class = _form_for(modeladmin, step)
+        # Approving a record that leaves wagers at a house edge of zero or less asks for
+        # the acknowledgement of exactly that list, per record (reading:edge-acknowledgement).
+        zero_edges = modeladmin.zero_edges(queryset) if step.verb == "approve" else {}
         if form_class is not None:
             form = form_class(request.POST if "apply" in request.POST else None)
             if not form.is_valid():
@@ -82,14 +86,20 @@ def _workflow_action(step: Step):
                         "title": _description(step),
                         "form": form,
                         "records": queryset,
+                        "zero_edges": [
+                            (r, zero_edges[r.pk]) for r in queryset if r.pk in zero_edges
+                        ],
                         "action": request.POST.get("action"),
                         "opts": modeladmin.model._meta,
                     },
                 )
             data = form.cleaned_data
         for record in queryset:
+            given = dict(data)
+            if record.pk in zero_edges:
+                given[FIELD] = request.POST.get(f"{FIELD}_{record.pk}", "")
             try:
-                result = step_service(record, step.verb)(actor=request.user, **data)
+                result = step_service(record, step.verb)(actor=request.user, **given)
             except DomainError as exc:
                 modeladmin.message_user(request, f"{record}: {exc.message}", messages.ERROR)
             else:
@@ -107,10 +117,11 @@ class RecordAdmin(LookOnlyAdmin):
     actions = WORKFLOW_ACTIONS
     # What approving asks; the other steps ask a reason or nothing, as the table says.
     approve_form: type[forms.Form] = ReasonForm
-    list_display = ("__str__", "holder", "version", "status", "submitted_at", "expiry_date")
-    list_filter = ("status", "holder")
-    list_select_related = ("holder",)
-    search_fields = ("series",)
+
+    def zero_edges(self, records) -> dict[int, ZeroEdges]:
+        """The wagers approving each of ``records`` would leave at an edge of zero or less
+        (reading:edge-acknowledgement), for those that leave any."""
+        return {record.pk: edges for record in records if (edges := zero_edges_of(record))}
 
 
 @admin.register(Layout)

@@ -292,6 +292,9 @@ class PaytableApproveForm(ServiceForm):
         widget=_text_area(),
         help_text="§ 617b.8(f): required when a house edge is zero or less.",
     )
+    # The fingerprint of the wagers acknowledged at an edge of zero or less: the decision
+    # panel's own checkbox sends it (reading:edge-acknowledgement).
+    edge_acknowledged = forms.CharField(required=False, widget=forms.HiddenInput)
 
 
 class TermsForm(ServiceForm):
@@ -436,6 +439,7 @@ class RulesSubmissionForm(ServiceForm):
 
 class RulesApproveForm(ServiceForm):
     reason = forms.CharField(required=False, widget=_text_area())
+    edge_acknowledged = forms.CharField(required=False, widget=forms.HiddenInput)
 
 
 class OfferingForm(ServiceForm):

@@ -50,20 +50,28 @@ ARTWORK_REQUIRED = "§ 601a.10(a): a layout is submitted with its artwork (PDF, 
 REFERENCE_REQUIRED = "§ 601a.10(a): record the Bureau of Gaming Operations reference number"
 DATES_REQUIRED = "an approval needs an effective date and an expiry date"
 EDGE_OVERRIDE_REQUIRED = (
-    "§ 617b.8(f): paid with each return rounded up to the cent, this paytable gives the house "
-    "an edge of zero or less on {spots} (at the stake in brackets); approving it needs an "
-    "explicit override reason"
+    "§ 617b.8(f): paid with each return rounded up to the cent, this paytable leaves the "
+    "house no edge, or an edge in the player's favour, on some wagers; approving it needs "
+    "an override reason saying why"
 )
 LISTING_EDGE_REASON_REQUIRED = (
-    "§ 617b.8(f): at the stakes its table allows ({stakes}), paid with each return rounded up "
-    "to the cent, paytable {paytable} gives the house an edge of zero or less on {spots} (at "
-    "the stake in brackets); approving this rules submission needs a reason that accepts it"
+    "§ 617b.8(f): at the stakes its table allows, a paytable this rules submission lists "
+    "leaves the house no edge, or an edge in the player's favour, on some wagers; approving "
+    "it needs a reason saying why"
+)
+EDGE_ACKNOWLEDGEMENT_REQUIRED = (
+    "§ 617b.8(f) (reading:edge-acknowledgement): this decision leaves these wagers with a "
+    "house edge of zero or less: {wagers}. Tick the box that acknowledges exactly this list "
+    "to decide it; a reason alone does not"
+)
+EDGE_ACKNOWLEDGEMENT_CHANGED = (
+    "The wagers this decision leaves with a house edge of zero or less are no longer those "
+    "you acknowledged (reading:edge-acknowledgement). Nothing was changed: read the list as "
+    "it now is and decide again"
 )
 LISTING_STAKES = "multiples of {unit} from {lowest} to {highest}"
 LOWEST_AT_STAKE = "lowest on a stake of {stake}, its return rounded up"
 SPOT_AT_STAKE = "{label} ({stake})"
-MORE_SPOTS = "{spots} and {more} more"
-SPOTS_NAMED = 6  # a message names this many flagged spots, then counts the rest
 CHIP_UNIT_ODD = (
     "chip unit must be an even number of minor units so that the § 617b.8(g) half-back is "
     "exact; got {value}"
@@ -133,10 +141,3 @@ def flagged_spots(flags: Sequence[jinzi.SpotEdge]) -> tuple[str, ...]:
         else SPOT_AT_STAKE.format(label=flag.wager.label, stake=cents(flag.stake))
         for flag in flags
     )
-
-
-def spots_named(flags: Sequence[jinzi.SpotEdge]) -> str:
-    """The first ``SPOTS_NAMED`` flagged spots, then how many more."""
-    named = ", ".join(flagged_spots(flags[:SPOTS_NAMED]))
-    more = len(flags) - SPOTS_NAMED
-    return MORE_SPOTS.format(spots=named, more=more) if more > 0 else named

@@ -38,6 +38,7 @@ from portal.compliance.services.rules import (
     rules_submission_submit,
     rules_submission_update,
 )
+from portal.compliance.zero_edges import zero_edges_of
 from portal.core.hashing import GENESIS_HASH
 from portal.game.models import GamingAccount, RoundStatus, Wallet
 from portal.game.money.selectors import account_picture
@@ -157,6 +158,7 @@ class _Holder:
             actor=self.officer,
             paytable=draft,
             override_reason="Played only with $1 chips, where every edge stays above 0",
+            edge_acknowledged=zero_edges_of(draft).fingerprint,
         )
 
     def rules(self, draft):

@@ -59,6 +59,7 @@ from portal.compliance.services.rules import (
     rules_submission_withdraw,
 )
 from portal.compliance.services.terms import terms_approve, terms_create, terms_submit
+from portal.compliance.zero_edges import zero_edges_of
 from portal.core.padates import pa_today
 from portal.game.corrections.services import correction_propose
 from portal.game.models import DepositMethod, Round, SessionChannel
@@ -225,8 +226,11 @@ def _more_statuses(holder, manager, officer, paytable, layout) -> None:
     # that stake, so approving it takes an override reason (§ 617b.8(f)).
     paytable_approve(
         actor=officer,
-        paytable=paytable_submit(actor=manager, paytable=second),
+        paytable=(submitted := paytable_submit(actor=manager, paytable=second)),
         override_reason="Only for tables with a $1 chip, where the house keeps its edge",
+        # The demo's one deliberate override, acknowledged as an officer would on its page
+        # (reading:edge-acknowledgement).
+        edge_acknowledged=zero_edges_of(submitted).fingerprint,
     )  # supersedes v1
     gone = _paytable(manager, holder, "Holiday table", "approved", officer)
     paytable_withdraw(actor=officer, paytable=gone, reason="Holiday over")

@@ -230,3 +230,11 @@ def finding_on(round_id, officer=None) -> int:
         actor=officer, round_id=round_id, text="The round was paid at the wrong odds."
     )
     return finding.pk
+
+
+def acknowledged(record) -> str:
+    """The fingerprint of the wagers approving ``record`` would leave at a house edge of zero
+    or less (reading:edge-acknowledgement), as the decision panel's box sends it back."""
+    from portal.compliance.zero_edges import zero_edges_of
+
+    return zero_edges_of(record).fingerprint

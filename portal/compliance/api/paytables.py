@@ -12,6 +12,7 @@ from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
+    edge_acknowledged_field,
     holder_for_create,
     with_impact,
 )
@@ -116,6 +117,7 @@ class PaytableApproveInput(StrictInput):
     override_reason = ReasonField(
         help_text="Needed when the paytable leaves the house an edge of zero or less."
     )
+    edge_acknowledged = edge_acknowledged_field()
 
 
 @extend_schema_view(

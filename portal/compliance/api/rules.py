@@ -13,6 +13,7 @@ from portal.compliance.api.workflow import (
     RECORD_FIELDS,
     RecordSerializer,
     RecordViewSet,
+    edge_acknowledged_field,
     holder_for_create,
     with_impact,
 )
@@ -99,6 +100,7 @@ class RulesSubmissionApproveInput(StrictInput):
     read_only_from = RulesSubmissionSerializer
 
     reason = ReasonField()
+    edge_acknowledged = edge_acknowledged_field()
 
 
 def _listings(data: dict) -> None:

@@ -30,9 +30,11 @@ from portal.api.base import ApiViewSet
 from portal.api.fields import NoInput, StrictInput
 from portal.api.workflow import step_action
 from portal.compliance.api.fields import ReasonField, RecordStatusField
+from portal.compliance.models import RecordStatus
 from portal.compliance.selectors import impacts_of
 from portal.compliance.services import step_service
 from portal.compliance.workflow import RECORD_WORKFLOW
+from portal.compliance.zero_edges import zero_edges_of
 from portal.core.errors import NotPermitted, ValidationFailed
 
 HOLDER_REQUIRED = "say which certificate holder this record is for: holder (its id)"
@@ -85,6 +87,19 @@ IMPACT_HELP = (
 )
 
 
+EDGE_ACKNOWLEDGED_HELP = (
+    "Needed when approving leaves wagers with a house edge of zero or less "
+    "(reading:edge-acknowledgement): the fingerprint of that list, as GET …/impact/ gives it "
+    "(zero_edges). A list changed since is refused with 409; a reason alone does not count."
+)
+
+
+def edge_acknowledged_field() -> serializers.CharField:
+    return serializers.CharField(
+        required=False, allow_blank=True, max_length=64, help_text=EDGE_ACKNOWLEDGED_HELP
+    )
+
+
 def impact_field() -> serializers.CharField:
     return serializers.CharField(
         required=False, min_length=64, max_length=64, help_text=IMPACT_HELP
@@ -113,9 +128,19 @@ class StepImpactSerializer(serializers.Serializer):
     fingerprint = serializers.CharField()
 
 
+class ZeroEdgesSerializer(serializers.Serializer):
+    wagers = serializers.ListField(child=serializers.CharField())
+    fingerprint = serializers.CharField()
+
+
 class ImpactSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     steps = serializers.DictField(child=StepImpactSerializer())
+    zero_edges = ZeroEdgesSerializer(
+        allow_null=True,
+        help_text="The wagers approving would leave with a house edge of zero or less, and "
+        "the fingerprint approve/ takes back as edge_acknowledged; null when none.",
+    )
 
 
 def _tables(offerings) -> list[dict]:
@@ -135,7 +160,15 @@ def impact_body(record) -> dict:
             }
             for name, impact in impacts_of(record).items()
         },
+        "zero_edges": _zero_edges(record),
     }
+
+
+def _zero_edges(record) -> dict | None:
+    if record.status != RecordStatus.SUBMITTED:
+        return None
+    found = zero_edges_of(record)
+    return {"wagers": list(found.lines), "fingerprint": found.fingerprint} if found else None
 
 
 def workflow_action(name: str):

@@ -24,14 +24,17 @@ def save_with_audit(
     changes: dict[str, Any],
     reason: str = "",
     apply: Callable[[R], None] | None = None,
+    noted: dict[str, Any] | None = None,
 ) -> R:
+    """``noted``: what the event records beside the record's own fields (the wagers an
+    approval acknowledged at an edge of zero or less, reading:edge-acknowledgement)."""
     before = snapshot(record)
     for field, value in changes.items():
         setattr(record, field, value)
     record.save()
     if apply is not None:
         apply(record)
-    after = snapshot(record)
+    after = {**snapshot(record), **(noted or {})}
     if verb == "update" and _content(after) == _content(before):
         return record  # nothing changed: no event (the authors list alone is no change)
     audit_record(

@@ -11,6 +11,7 @@ from portal.compliance import messages as msg
 from portal.compliance.models import Paytable
 from portal.compliance.services import workflow
 from portal.compliance.services.audited import create_with_audit
+from portal.compliance.zero_edges import FIELD, paytable_zero_edges, require_acknowledged
 from portal.core.errors import ValidationFailed
 
 MAX_NAME = 200
@@ -53,31 +54,28 @@ def paytable_update(*, actor, paytable: Paytable, name=None, odds=None) -> Payta
     return workflow.update_draft(paytable, actor=actor, build=build)
 
 
-def paytable_flags(
-    paytable: Paytable, stakes: jinzi.Stakes = jinzi.EVERY_EVEN_STAKE
-) -> tuple[jinzi.SpotEdge, ...]:
-    """Spots where this paytable gives the house an edge of zero or less at some allowed
-    stake, each return rounded up to the cent as it is paid (reading:round-up). Before any
-    table lists it, every even stake from 2 cents is allowed (reading:even-stakes)."""
-    return jinzi.paytable_flags(paytable.to_domain(), stakes=stakes)
-
-
 def paytable_approve(
     *,
     actor,
     paytable: Paytable,
     reason: str = "",
     override_reason: str = "",
+    edge_acknowledged: str | None = None,
     impact: str | None = None,
 ) -> Paytable:
+    """Approve a paytable. One that leaves any wager with a house edge of zero or less
+    (over every even stake, each return rounded up) needs the acknowledgement of exactly
+    that list and an override reason (§ 617b.8(f), reading:edge-acknowledgement)."""
     override_reason = (override_reason or "").strip()
+    acknowledged: dict = {}
 
     def check(locked: Paytable) -> None:
-        flags = paytable_flags(locked)
-        if flags and not override_reason:
-            raise ValidationFailed.on(
-                "override_reason", msg.EDGE_OVERRIDE_REQUIRED.format(spots=msg.spots_named(flags))
-            )
+        found = paytable_zero_edges(locked.to_domain())
+        require_acknowledged(found, edge_acknowledged)
+        if found and not override_reason:
+            raise ValidationFailed.on("override_reason", msg.EDGE_OVERRIDE_REQUIRED)
+        if found:
+            acknowledged[FIELD] = list(found.lines)  # recorded by the approval's event
 
     return workflow.take(
         paytable,
@@ -87,6 +85,7 @@ def paytable_approve(
         check=check,
         changes={"edge_override_reason": override_reason},
         impact=impact,
+        noted=acknowledged,
     )
 
 

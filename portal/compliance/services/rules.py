@@ -23,6 +23,7 @@ from portal.compliance.models import (
 from portal.compliance.services import workflow
 from portal.compliance.services.audited import create_with_audit
 from portal.compliance.workflow import titled_version
+from portal.compliance.zero_edges import FIELD, listings_zero_edges, require_acknowledged
 from portal.core.errors import ValidationFailed
 from portal.core.validation import clean_text
 
@@ -205,42 +206,21 @@ def _listed_records_approved(listings: list[ListedGame]) -> None:
         raise ValidationFailed(" ".join(errors), field_errors={"games": errors})
 
 
-def listing_flags(listing: ListedGame) -> tuple[jinzi.SpotEdge, ...]:
-    """Spots where the listed paytable gives the house an edge of zero or less at a stake the
-    listing allows (a multiple of its chip unit from its minimum to its maximum wager), each
-    return rounded up to the cent as it is paid (§ 617b.8(f), reading:round-up)."""
-    stakes = jinzi.Stakes(listing.chip_unit, listing.min_wager, listing.max_wager)
-    return jinzi.paytable_flags(listing.paytable.to_domain(), listing.layout.wheel(), stakes=stakes)
-
-
-def _listings_accepted(listings: list[ListedGame], accepted: bool) -> None:
-    """The edge ≤ 0 flag, checked again at the stakes each table allows: a paytable approved
-    over every even stake may still leave the house no edge at this table's stakes, and
-    approving such a listing needs a reason that accepts it (``accepted``: one was given)."""
-    if accepted:
-        return
-    errors: list[str] = []
-    for listing in listings:
-        try:
-            flags = listing_flags(listing)
-        except jinzi.JinziError as error:
-            errors.append(str(error))
-            continue
-        if flags:
-            stakes = msg.LISTING_STAKES.format(
-                unit=msg.cents(listing.chip_unit),
-                lowest=msg.cents(listing.min_wager),
-                highest=msg.cents(listing.max_wager),
-            )
-            errors.append(
-                msg.LISTING_EDGE_REASON_REQUIRED.format(
-                    stakes=stakes,
-                    paytable=titled_version(listing.paytable),
-                    spots=msg.spots_named(flags),
-                )
-            )
-    if errors:
-        raise ValidationFailed(" ".join(errors), field_errors={"reason": errors})
+def _zero_edges_accepted(
+    listings: list[ListedGame], reason: str, acknowledged: str | None
+) -> tuple[str, ...]:
+    """The edge ≤ 0 check at the stakes each table allows: a paytable approved over every
+    even stake may still leave the house no edge at this table's stakes. Approving such a
+    listing needs the acknowledgement of exactly those wagers and a reason
+    (reading:edge-acknowledgement); returns the wagers acknowledged."""
+    try:
+        found = listings_zero_edges(listings)
+    except jinzi.JinziError as error:
+        raise ValidationFailed.on("games", str(error)) from None
+    require_acknowledged(found, acknowledged)
+    if found and not reason.strip():
+        raise ValidationFailed.on("reason", msg.LISTING_EDGE_REASON_REQUIRED)
+    return found.lines
 
 
 def rules_submission_submit(*, actor, submission: RulesSubmission) -> RulesSubmission:
@@ -253,11 +233,18 @@ def rules_submission_submit(*, actor, submission: RulesSubmission) -> RulesSubmi
 
 
 def rules_submission_approve(
-    *, actor, submission: RulesSubmission, reason: str = "", impact: str | None = None
+    *,
+    actor,
+    submission: RulesSubmission,
+    reason: str = "",
+    edge_acknowledged: str | None = None,
+    impact: str | None = None,
 ) -> RulesSubmission:
     """Approve a rules submission (§ 601a.2): an amendment supersedes the approved version
-    and moves its tables onto this one, with what it lists (reading:supersede)."""
-    accepted = bool((reason or "").strip())
+    and moves its tables onto this one, with what it lists (reading:supersede). A listing
+    that leaves a wager with a house edge of zero or less at its stakes needs that list
+    acknowledged and a reason (reading:edge-acknowledgement)."""
+    noted: dict = {}
 
     def check(locked: RulesSubmission) -> None:
         if locked.effective_date is None or locked.expiry_date is None:
@@ -265,10 +252,12 @@ def rules_submission_approve(
         check_dates(locked.effective_date, locked.expiry_date)
         listings = list(locked.games.select_related("paytable", "layout"))
         _listed_records_approved(listings)
-        _listings_accepted(listings, accepted)
+        lines = _zero_edges_accepted(listings, reason or "", edge_acknowledged)
+        if lines:
+            noted[FIELD] = list(lines)  # recorded by the approval's event
 
     return workflow.take(
-        submission, "approve", actor=actor, reason=reason, check=check, impact=impact
+        submission, "approve", actor=actor, reason=reason, check=check, impact=impact, noted=noted
     )
 
 

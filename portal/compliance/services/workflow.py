@@ -88,13 +88,15 @@ def take(
     check: Callable[[R], None] | None = None,
     changes: dict[str, Any] | Callable[[Any], dict[str, Any]] | None = None,
     impact: str | None = None,
+    noted: dict[str, Any] | None = None,
 ) -> R:
     """Take the step ``name`` on ``record``, as the table says: the record's own ``check``
     runs on the locked row after the table's; ``changes`` (or ``changes(now)``, called after
     every check) are the step's own fields. Approving supersedes the series' approved
     version, and a rules submission's approval moves the tables of its earlier versions onto
     it (reading:supersede). ``impact``: the fingerprint of the impact shown to whoever took
-    it (``Impact.fingerprint``); the step is refused if the impact is now another."""
+    it (``Impact.fingerprint``); the step is refused if the impact is now another.
+    ``noted``: what the step's audit event records beside the fields (``save_with_audit``)."""
     step = W[name]
     if step.target is None:
         raise ValueError(f"{step.name} makes a new version: call amend()")
@@ -122,7 +124,7 @@ def take(
         supersede_previous(record, actor=actor)
     all_changes = {"status": step.target, **_stamps(step.verb, record, actor, reason, now), **own}
     record = save_with_audit(
-        record, actor=actor, verb=step.verb, changes=all_changes, reason=reason
+        record, actor=actor, verb=step.verb, changes=all_changes, reason=reason, noted=noted
     )
     move_tables(plan, actor=actor)
     if step.verb in CLOSED_CAUSES:

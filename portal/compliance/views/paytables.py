@@ -13,12 +13,13 @@ from portal.access import policy
 from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance.forms import PaytableApproveForm, PaytableForm
-from portal.compliance.models import Paytable
+from portal.compliance.models import Paytable, RecordStatus
 from portal.compliance.presenters.edge import edge_report
 from portal.compliance.services import paytables as paytable_services
 from portal.compliance.views import records
 from portal.compliance.views.common import acting_holder, form_page, holder_choices
 from portal.compliance.workflow import RECORD_WORKFLOW
+from portal.compliance.zero_edges import paytable_zero_edges
 from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors
 
@@ -44,6 +45,10 @@ def describe(paytable: Paytable) -> dict:
     flagged = context["report"] is not None and context["report"].flagged
     # The override reason is asked for only where § 617b.8(f) flags the paytable.
     context["hide_fields"] = () if flagged else ("override_reason",)
+    if flagged and paytable.status == RecordStatus.SUBMITTED:
+        # The wagers an approval would leave at an edge of zero or less, to acknowledge
+        # (reading:edge-acknowledgement).
+        context["zero_edges"] = paytable_zero_edges(jinzi.Paytable.from_dict(paytable.odds))
     return context
 
 

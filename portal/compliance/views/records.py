@@ -8,6 +8,7 @@ buttons and who may take them are the workflow's table (``portal.compliance.work
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -30,6 +31,7 @@ from portal.compliance.presenters.history import history_rows as event_rows
 from portal.compliance.services import step_service
 from portal.compliance.services.workflow import ImpactChanged
 from portal.compliance.workflow import RECORD_WORKFLOW, label
+from portal.compliance.zero_edges import FIELD, ZeroEdges, ZeroEdgesChanged
 from portal.core.errors import DomainError, ValidationFailed
 from portal.core.lists import csv_download, filtered_page, wants_csv
 
@@ -145,6 +147,10 @@ class DecisionPanel:
     buttons: list[tuple[str, Step]]
     impact: ImpactShown | None = None  # what approving would open or close
     refused: ServiceForm | None = None  # the refused decision, summed up atop the page
+    # The wagers approving would leave at an edge of zero or less, to acknowledge
+    # (reading:edge-acknowledgement), and the refusal that named them.
+    zero_edges: ZeroEdges | None = None
+    zero_edges_errors: list[str] = dataclasses.field(default_factory=list)
 
 
 def _decision_panel(
@@ -153,6 +159,7 @@ def _decision_panel(
     failed: tuple[str, ServiceForm] | None,
     hide_fields: tuple[str, ...],
     impact: ImpactShown | None = None,
+    zero_edges: ZeroEdges | None = None,
 ) -> DecisionPanel:
     """The three decisions as one form. After a refused decision its own form fills the
     panel (its errors inline); what was typed for an approval is kept."""
@@ -171,6 +178,8 @@ def _decision_panel(
         buttons=[(name, RECORD_WORKFLOW[name]) for name in DECISIONS],
         impact=impact,
         refused=refused,
+        zero_edges=zero_edges or None,
+        zero_edges_errors=list(refused.errors.get(FIELD, [])) if refused is not None else [],
     )
 
 
@@ -201,7 +210,9 @@ def render_detail(
     panel = None
     if all(name in actions for name in DECISIONS):
         hidden = described.get("hide_fields", ())
-        panel = _decision_panel(kind, forms, failed, hidden, impacts.get("approve"))
+        panel = _decision_panel(
+            kind, forms, failed, hidden, impacts.get("approve"), described.get("zero_edges")
+        )
     context = {
         "kind": kind,
         "record": record,
@@ -261,7 +272,7 @@ def act(request: HttpRequest, kind: RecordKind, pk: int, action: str) -> HttpRes
                 result = step_service(record, step.verb)(actor=request.user, **given)
             except ValidationFailed as error:
                 form.add_service_errors(error)
-            except ImpactChanged as error:
+            except (ImpactChanged, ZeroEdgesChanged) as error:
                 # The tables it opens or closes changed: the decision again, with the
                 # impact as it now is, and what was typed kept.
                 record = detail_queryset(kind).get(pk=pk)

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_safe
 
+import jinzi
 from portal.access import policy
 from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance.forms import RulesApproveForm, RulesSubmissionForm
-from portal.compliance.models import Layout, Paytable, RulesSubmission
+from portal.compliance.models import Layout, Paytable, RecordStatus, RulesSubmission
 from portal.compliance.presenters.diffs import LISTING_AMOUNTS
 from portal.compliance.services import rules as rules_services
 from portal.compliance.views import records
@@ -23,6 +26,7 @@ from portal.compliance.views.common import (
     holder_choices,
 )
 from portal.compliance.workflow import RECORD_WORKFLOW
+from portal.compliance.zero_edges import listings_zero_edges
 from portal.core.errors import ValidationFailed
 from portal.core.money import dollars
 from portal.core.pages import domain_errors
@@ -40,7 +44,13 @@ def listed_games(submission: RulesSubmission) -> dict:
         }
         for listing in games
     ]
-    return {"games": rows}
+    found = {"games": rows}
+    if submission.status == RecordStatus.SUBMITTED:
+        # What an approval would leave at an edge of zero or less, to acknowledge
+        # (reading:edge-acknowledgement); a listing that does not read is refused on approval.
+        with contextlib.suppress(jinzi.JinziError):
+            found["zero_edges"] = listings_zero_edges([row["listing"] for row in rows])
+    return found
 
 
 KIND = records.RecordKind(

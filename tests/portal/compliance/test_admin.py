@@ -7,6 +7,7 @@ from portal.compliance.services.paytables import paytable_submit
 from portal.compliance.services.rules import rules_submission_submit
 from tests.portal.factories import (
     MINIMUM_ODDS,
+    acknowledged,
     approved_layout,
     approved_paytable,
     make_layout,
@@ -254,7 +255,7 @@ def test_admin_approves_a_paytable(admin_client, manager_a, holder_a):
 
 
 @pytest.mark.clause("617b.8(f)", kind="related")
-def test_617b8_f_admin_approves_a_flagged_paytable_only_with_an_override_reason(
+def test_617b8_f_admin_approves_a_flagged_paytable_only_acknowledged_with_a_reason(
     admin_client, manager_a, holder_a
 ):
     odds = {**MINIMUM_ODDS, "straight": 12}
@@ -267,7 +268,22 @@ def test_617b8_f_admin_approves_a_flagged_paytable_only_with_an_override_reason(
     assert paytable.status == RecordStatus.SUBMITTED
     assert "617b.8(f)" in refused.content.decode()
 
+    # A reason alone does not count (reading:edge-acknowledgement): the action's page lists
+    # the wagers with their box.
     _approve(admin_client, "paytable", paytable, override_reason="Promotional table")
+    paytable.refresh_from_db()
+    assert paytable.status == RecordStatus.SUBMITTED
+    page = _approve_form(admin_client, "paytable", paytable)
+    assert "Straight up: in the player&#x27;s favour" in page
+    assert f'name="edge_acknowledged_{paytable.pk}" value="{acknowledged(paytable)}"' in page
+
+    _approve(
+        admin_client,
+        "paytable",
+        paytable,
+        override_reason="Promotional table",
+        **{f"edge_acknowledged_{paytable.pk}": acknowledged(paytable)},
+    )
     paytable.refresh_from_db()
     assert paytable.status == RecordStatus.APPROVED
     assert paytable.edge_override_reason == "Promotional table"

@@ -318,23 +318,34 @@ def test_an_officer_approves_a_submitted_paytable(api_as, manager_a, officer, ho
 
 
 @pytest.mark.clause("617b.8(f)", kind="related")
-def test_617b8_f_api_approval_of_a_flagged_paytable_needs_an_override_reason(
+@pytest.mark.clause("reading:edge-acknowledgement", kind="proves")
+def test_617b8_f_api_approval_of_a_flagged_paytable_needs_the_list_acknowledged(
     api_as, manager_a, officer, holder_a
 ):
     paytable = _submitted(manager_a, holder_a, odds=dict(MINIMUM_ODDS, straight=12))
     client = api_as(officer)
+    approve = f"{URL}{paytable.pk}/approve/"
+    reason = {"override_reason": "promotional table, board informed"}
 
     assert client.get(f"{URL}{paytable.pk}/").json()["house_edge"]["flagged"] is True
+    shown = client.get(f"{URL}{paytable.pk}/impact/").json()["zero_edges"]
+    assert shown["wagers"] == [
+        "Straight up: in the player's favour (house edge -3.846 %) on all 13 spots, lowest "
+        "from a stake of 2 cents"
+    ]
     with nothing_written(paytable):
-        refused = client.post(f"{URL}{paytable.pk}/approve/", {}, format="json")
+        alone = client.post(approve, reason, format="json")
+        stale = client.post(approve, {**reason, "edge_acknowledged": "0" * 64}, format="json")
+        no_reason = client.post(approve, {"edge_acknowledged": shown["fingerprint"]}, format="json")
     approved = client.post(
-        f"{URL}{paytable.pk}/approve/",
-        {"override_reason": "promotional table, board informed"},
-        format="json",
+        approve, {**reason, "edge_acknowledged": shown["fingerprint"]}, format="json"
     )
 
-    assert refused.status_code == 400
-    assert "§ 617b.8(f)" in refused.json()["errors"]["override_reason"][0]
+    assert alone.status_code == 400
+    assert "reading:edge-acknowledgement" in alone.json()["errors"]["edge_acknowledged"][0]
+    assert stale.status_code == 409
+    assert no_reason.status_code == 400
+    assert "§ 617b.8(f)" in no_reason.json()["errors"]["override_reason"][0]
     assert approved.status_code == 200
     assert approved.json()["edge_override_reason"] == "promotional table, board informed"
 

@@ -14,7 +14,7 @@ from portal.compliance.services.paytables import (
     paytable_submit,
     paytable_update,
 )
-from tests.portal.factories import MINIMUM_ODDS, make_paytable
+from tests.portal.factories import MINIMUM_ODDS, acknowledged, make_paytable
 from tests.portal.page_helpers import text
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,12 @@ def test_811a7_the_history_names_each_event_and_who_took_it(login, manager_a, of
     paytable_update(actor=manager_a, paytable=paytable, odds={**MINIMUM_ODDS, "red": 2})
     submitted = paytable_submit(actor=manager_a, paytable=paytable)
     # Red at 2 to 1 gives the house no edge: approving it takes a reason (§ 617b.8(f)).
-    paytable = paytable_approve(actor=officer, paytable=submitted, override_reason="Promotion")
+    paytable = paytable_approve(
+        actor=officer,
+        paytable=submitted,
+        override_reason="Promotion",
+        edge_acknowledged=acknowledged(submitted),
+    )
 
     history = _history(
         text(login(manager_a).get(f"/compliance/paytables/{paytable.pk}/?tab=history"))

@@ -6,7 +6,7 @@ from portal.audit.models import AuditEvent
 from portal.compliance import messages as msg
 from portal.compliance.models import Paytable, RecordStatus
 from portal.compliance.services.paytables import paytable_approve
-from tests.portal.factories import MINIMUM_ODDS, make_paytable
+from tests.portal.factories import MINIMUM_ODDS, acknowledged, make_paytable
 from tests.portal.page_helpers import field_errors, submitted_paytable, text
 
 pytestmark = pytest.mark.django_db
@@ -151,14 +151,31 @@ def test_the_override_field_is_asked_for_only_when_flagged(login, officer, manag
 
 
 @pytest.mark.clause("617b.8(f)", kind="related")
-def test_617b8_f_approving_a_flagged_paytable_needs_the_override_reason(
+@pytest.mark.clause("reading:edge-acknowledgement", kind="proves")
+def test_617b8_f_approving_a_flagged_paytable_needs_the_list_acknowledged_and_a_reason(
     login, officer, manager_a, holder_a
 ):
     paytable = submitted_paytable(manager_a, holder_a, GENEROUS)
     client = login(officer)
 
+    page = client.get(f"/compliance/paytables/{paytable.pk}/").content.decode()
+    assert "Wagers approving leaves with a house edge of zero or less" in page
+    fingerprint = acknowledged(paytable)
+    assert (
+        f'name="edge_acknowledged" id="id_approve_edge_acknowledged" value="{fingerprint}"' in page
+    )
+
+    typed = {"step": "approve", "reason": "ok", "override_reason": "Promotional table"}
+    alone = client.post(f"/compliance/paytables/{paytable.pk}/", typed)
+    assert alone.status_code == 400
+    assert "reading:edge-acknowledgement" in alone.content.decode()
+    stale = client.post(
+        f"/compliance/paytables/{paytable.pk}/", {**typed, "edge_acknowledged": "0" * 64}
+    )
+    assert stale.status_code == 409  # the list as it now is, shown again
     refused = client.post(
-        f"/compliance/paytables/{paytable.pk}/", {"step": "approve", "reason": "ok"}
+        f"/compliance/paytables/{paytable.pk}/",
+        {"step": "approve", "reason": "ok", "edge_acknowledged": fingerprint},
     )
     paytable.refresh_from_db()
     assert refused.status_code == 400
@@ -168,7 +185,12 @@ def test_617b8_f_approving_a_flagged_paytable_needs_the_override_reason(
 
     approved = client.post(
         f"/compliance/paytables/{paytable.pk}/",
-        {"step": "approve", "reason": "ok", "override_reason": "Promotional table, capped stakes"},
+        {
+            "step": "approve",
+            "reason": "ok",
+            "override_reason": "Promotional table, capped stakes",
+            "edge_acknowledged": fingerprint,
+        },
     )
     paytable.refresh_from_db()
     assert approved.status_code == 302

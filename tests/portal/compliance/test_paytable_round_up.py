@@ -24,14 +24,12 @@ from portal.compliance import messages as msg
 from portal.compliance.models import RecordStatus
 from portal.compliance.presenters.edge import edge_report
 from portal.compliance.services.paytables import paytable_approve, paytable_submit
-from portal.compliance.services.rules import (
-    listing_flags,
-    rules_submission_approve,
-    rules_submission_submit,
-)
+from portal.compliance.services.rules import rules_submission_approve, rules_submission_submit
+from portal.compliance.zero_edges import listing_flags, zero_edges_of
 from portal.core.errors import ValidationFailed
 from tests.portal.factories import (
     MINIMUM_ODDS,
+    acknowledged,
     approved_layout,
     events_written,
     listing,
@@ -42,7 +40,6 @@ from tests.portal.factories import (
 pytestmark = pytest.mark.django_db
 
 STRAIGHT_34_3 = {**MINIMUM_ODDS, "straight": "34/3"}
-FLAGGED_STRAIGHTS = ", ".join(f"Straight up {n} (2 cents)" for n in range(1, 7))
 
 
 def _submitted(manager, holder, odds=STRAIGHT_34_3):
@@ -50,10 +47,12 @@ def _submitted(manager, holder, odds=STRAIGHT_34_3):
 
 
 def _approved(manager, officer, holder, odds=STRAIGHT_34_3):
+    submitted = _submitted(manager, holder, odds)
     return paytable_approve(
         actor=officer,
-        paytable=_submitted(manager, holder, odds),
+        paytable=submitted,
         override_reason="Promotional table, board notified",
+        edge_acknowledged=acknowledged(submitted),
     )
 
 
@@ -99,16 +98,22 @@ def test_reading_round_up_approving_a_straight_at_34_to_3_needs_an_override(
     before = events_written()
 
     with pytest.raises(ValidationFailed) as caught:
-        paytable_approve(actor=officer, paytable=paytable)
+        paytable_approve(actor=officer, paytable=paytable, override_reason="Promotion")
 
-    message = caught.value.field_errors["override_reason"][0]
-    assert message == msg.EDGE_OVERRIDE_REQUIRED.format(spots=f"{FLAGGED_STRAIGHTS} and 6 more")
-    assert message.startswith("§ 617b.8(f): paid with each return rounded up to the cent")
+    message = caught.value.field_errors["edge_acknowledged"][0]
+    assert message.startswith("§ 617b.8(f) (reading:edge-acknowledgement)")
+    assert "Straight up: no house edge (zero) on 12 of its 13 spots" in message
+    with pytest.raises(ValidationFailed) as caught:
+        paytable_approve(actor=officer, paytable=paytable, edge_acknowledged=acknowledged(paytable))
+    assert caught.value.field_errors["override_reason"] == [msg.EDGE_OVERRIDE_REQUIRED]
     paytable.refresh_from_db()
     assert paytable.status == RecordStatus.SUBMITTED and events_written() == before
 
     approved = paytable_approve(
-        actor=officer, paytable=paytable, override_reason="Promotional table, board notified"
+        actor=officer,
+        paytable=paytable,
+        override_reason="Promotional table, board notified",
+        edge_acknowledged=acknowledged(paytable),
     )
     assert approved.status == RecordStatus.APPROVED
 
@@ -144,24 +149,29 @@ def test_reading_round_up_a_table_taking_2_cent_stakes_needs_a_reason_to_approve
     before = events_written()
 
     with pytest.raises(ValidationFailed) as caught:
-        rules_submission_approve(actor=officer, submission=rules, reason="   ")
+        rules_submission_approve(actor=officer, submission=rules, reason="A reason alone")
 
-    [message] = caught.value.field_errors["reason"]
-    assert message == msg.LISTING_EDGE_REASON_REQUIRED.format(
-        stakes="multiples of 2 cents from 2 cents to 1,000 cents",
-        paytable="'Standard' v1",
-        spots=f"{FLAGGED_STRAIGHTS} and 6 more",
-    )
-    assert message.startswith("§ 617b.8(f): at the stakes its table allows")
+    [message] = caught.value.field_errors["edge_acknowledged"]
+    assert "Straight up: no house edge (zero) on 12 of its 13 spots" in message
+    assert "(stakes: multiples of 2 cents from 2 cents to 1,000 cents)" in message
+    with pytest.raises(ValidationFailed) as caught:
+        rules_submission_approve(
+            actor=officer, submission=rules, reason="  ", edge_acknowledged=acknowledged(rules)
+        )
+    assert caught.value.field_errors["reason"] == [msg.LISTING_EDGE_REASON_REQUIRED]
     rules.refresh_from_db()
     assert rules.status == RecordStatus.SUBMITTED and events_written() == before
 
     approved = rules_submission_approve(
-        actor=officer, submission=rules, reason="Promotional table at 2-cent stakes, accepted"
+        actor=officer,
+        submission=rules,
+        reason="Promotional table at 2-cent stakes, accepted",
+        edge_acknowledged=acknowledged(rules),
     )
     assert approved.status == RecordStatus.APPROVED
     event = AuditEvent.objects.filter(action="rules_submission.approve").latest("sequence")
     assert event.reason == "Promotional table at 2-cent stakes, accepted"
+    assert event.after["edge_acknowledged"] == list(zero_edges_of(rules).lines)
 
 
 def test_reading_round_up_a_table_from_6_cents_is_not_flagged(manager_a, officer, holder_a):
@@ -196,14 +206,27 @@ def test_reading_round_up_the_pages_preview_and_decision_show_the_flag_with_its_
     page = client.get(f"/compliance/paytables/{paytable.pk}/").content.decode()
     assert "Straight up 12 (2 cents)" in page
 
-    refused = client.post(f"/compliance/rules/{rules.pk}/", {"step": "approve", "reason": ""})
+    decision = client.get(f"/compliance/rules/{rules.pk}/").content.decode()
+    assert "Wagers approving leaves with a house edge of zero or less" in decision
+    assert "Straight up: no house edge (zero) on 12 of its 13 spots" in decision
+
+    refused = client.post(
+        f"/compliance/rules/{rules.pk}/", {"step": "approve", "reason": "A reason alone"}
+    )
 
     assert refused.status_code == 400
     errors = re.search(
-        r'<ul class="errorlist" id="id_approve_reason_error">(.*?)</ul>',
+        r'<ul class="errorlist" id="id_approve_edge_acknowledged_error">(.*?)</ul>',
         refused.content.decode(),
         re.S,
     )
-    assert errors and "§ 617b.8(f): at the stakes its table allows" in errors.group(1)
+    assert errors and "§ 617b.8(f) (reading:edge-acknowledgement)" in errors.group(1)
     rules.refresh_from_db()
     assert rules.status == RecordStatus.SUBMITTED
+    approved = client.post(
+        f"/compliance/rules/{rules.pk}/",
+        {"step": "approve", "reason": "Promotion", "edge_acknowledged": acknowledged(rules)},
+    )
+    assert approved.status_code == 302
+    rules.refresh_from_db()
+    assert rules.status == RecordStatus.APPROVED

@@ -4,8 +4,9 @@ from portal.audit.models import AuditEvent
 from portal.compliance.models import Paytable, RecordStatus
 from portal.compliance.presenters.edge import edge_report
 from portal.compliance.services.paytables import paytable_approve, paytable_submit, paytable_update
+from portal.compliance.zero_edges import ZeroEdgesChanged
 from portal.core.errors import ValidationFailed
-from tests.portal.factories import MINIMUM_ODDS, events_written, make_paytable
+from tests.portal.factories import MINIMUM_ODDS, acknowledged, events_written, make_paytable
 
 pytestmark = pytest.mark.django_db
 
@@ -106,13 +107,23 @@ def test_617b8_f_paytable_with_edge_at_or_below_zero_needs_an_override_to_approv
     assert edge_report(generous).flagged
 
     with pytest.raises(ValidationFailed) as caught:
-        paytable_approve(actor=officer, paytable=generous)
+        paytable_approve(actor=officer, paytable=generous, override_reason="A reason alone")
+    assert "617b.8(f)" in caught.value.field_errors["edge_acknowledged"][0]
+    with pytest.raises(ZeroEdgesChanged):  # another list than there is (409)
+        paytable_approve(
+            actor=officer, paytable=generous, override_reason="x", edge_acknowledged="0" * 64
+        )
+    with pytest.raises(ValidationFailed) as caught:
+        paytable_approve(actor=officer, paytable=generous, edge_acknowledged=acknowledged(generous))
     assert "617b.8(f)" in caught.value.field_errors["override_reason"][0]
     generous.refresh_from_db()
     assert generous.status == RecordStatus.SUBMITTED
 
     approved = paytable_approve(
-        actor=officer, paytable=generous, override_reason="Promotional table, board notified"
+        actor=officer,
+        paytable=generous,
+        override_reason="Promotional table, board notified",
+        edge_acknowledged=acknowledged(generous),
     )
     assert approved.status == RecordStatus.APPROVED
     assert approved.edge_override_reason == "Promotional table, board notified"

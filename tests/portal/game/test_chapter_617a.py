@@ -21,6 +21,7 @@ from portal.game.play.services import round_play
 from tests.portal.factories import (
     MINIMUM_ODDS,
     STANDARD_ORDER,
+    acknowledged,
     approved_layout,
     approved_paytable,
     approved_rules,
@@ -133,7 +134,10 @@ def test_617a4_a_win_is_paid_at_the_odds_its_tables_paytable_posts(
     # At 2 cents, the smallest stake of all, 45/4 rounds up to no edge: approved knowingly;
     # at this table's chip unit of 100 cents it pays exactly and keeps the house an edge.
     generous = paytable_approve(
-        actor=officer, paytable=generous, override_reason="No edge only below a 1 dollar chip"
+        actor=officer,
+        paytable=generous,
+        override_reason="No edge only below a 1 dollar chip",
+        edge_acknowledged=acknowledged(generous),
     )
     offering = _table(manager_a, officer, holder_a, paytable=generous)
     wallet_top_up(player=player, amount=100_000, holder=holder_a)

@@ -15,6 +15,7 @@ from portal.game.money.services.accounts import account_set_status
 from portal.game.money.services.limit_changes import pause_play
 from tests.portal.factories import (
     MINIMUM_ODDS,
+    acknowledged,
     approved_layout,
     approved_rules,
     make_offering,
@@ -98,8 +99,9 @@ def test_617b8_f_the_table_shows_what_each_bet_pays_as_paid(
     paytable = make_paytable(manager_a, holder_a, odds=generous, name="Split bonus")
     paytable = paytable_approve(
         actor=officer,
-        paytable=paytable_submit(actor=manager_a, paytable=paytable),
+        paytable=(submitted := paytable_submit(actor=manager_a, paytable=paytable)),
         override_reason="Promotion: splits favour the player at the smallest stakes",
+        edge_acknowledged=acknowledged(submitted),
     )
     layout = approved_layout(manager_a, officer, holder_a)
     rules = approved_rules(manager_a, officer, holder_a, paytable, layout)

@@ -38,6 +38,7 @@ from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_re
 from portal.integrity.records import verify_records
 from tests.portal.factories import (
     MINIMUM_ODDS,
+    acknowledged,
     approved_offering,
     make_layout,
     make_paytable,
@@ -82,7 +83,12 @@ def world(manager_a, officer, holder_a, funded_player, payments_a):
         actor=manager_a, paytable=draft, odds={**MINIMUM_ODDS, "split": "51/10"}
     )
     draft = paytable_submit(actor=manager_a, paytable=draft)
-    paytable_approve(actor=officer, paytable=draft, override_reason="$1 chips only")
+    paytable_approve(
+        actor=officer,
+        paytable=draft,
+        override_reason="$1 chips only",
+        edge_acknowledged=acknowledged(draft),
+    )
     rejected = layout_submit(
         actor=manager_a, layout=make_layout(manager_a, holder_a, title="Rejected")
     )

@@ -38,6 +38,7 @@ from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.values import decimal_text
 from tests.portal.factories import (
     MINIMUM_ODDS,
+    acknowledged,
     approved_layout,
     in_session,
     listing,
@@ -65,12 +66,22 @@ def generous_table(manager_a, officer, holder_a):
     paytable = paytable_submit(
         actor=manager_a, paytable=make_paytable(manager_a, holder_a, odds=ODDS)
     )
-    paytable = paytable_approve(actor=officer, paytable=paytable, override_reason="Promotion")
+    paytable = paytable_approve(
+        actor=officer,
+        paytable=paytable,
+        override_reason="Promotion",
+        edge_acknowledged=acknowledged(paytable),
+    )
     layout = approved_layout(manager_a, officer, holder_a)
     small = listing(paytable, layout, chip_unit=2, min_wager=2, max_wager=1_000)
     rules = make_rules(manager_a, holder_a, paytable, layout, games=[small])
     rules = rules_submission_submit(actor=manager_a, submission=rules)
-    rules = rules_submission_approve(actor=officer, submission=rules, reason="2-cent promotion")
+    rules = rules_submission_approve(
+        actor=officer,
+        submission=rules,
+        reason="2-cent promotion",
+        edge_acknowledged=acknowledged(rules),
+    )
     return make_offering(manager_a, holder_a, rules, layout, paytable)
 
 

@@ -33,6 +33,7 @@ from portal.reports.audit_report.sections import detail
 from portal.reports.render.tabular import csv_column_title, percent_number
 from tests.portal.factories import (
     MINIMUM_ODDS,
+    acknowledged,
     approved_layout,
     approved_offering,
     in_session,
@@ -57,12 +58,22 @@ def _generous_table(manager, officer, holder):
     paytable = paytable_submit(
         actor=manager, paytable=make_paytable(manager, holder, odds=GENEROUS)
     )
-    paytable = paytable_approve(actor=officer, paytable=paytable, override_reason="Promotion")
+    paytable = paytable_approve(
+        actor=officer,
+        paytable=paytable,
+        override_reason="Promotion",
+        edge_acknowledged=acknowledged(paytable),
+    )
     layout = approved_layout(manager, officer, holder)
     small = listing(paytable, layout, chip_unit=2, min_wager=2, max_wager=1_000)
     rules = make_rules(manager, holder, paytable, layout, games=[small])
     rules = rules_submission_submit(actor=manager, submission=rules)
-    rules = rules_submission_approve(actor=officer, submission=rules, reason="2-cent promotion")
+    rules = rules_submission_approve(
+        actor=officer,
+        submission=rules,
+        reason="2-cent promotion",
+        edge_acknowledged=acknowledged(rules),
+    )
     return make_offering(manager, holder, rules, layout, paytable, name="Promo table")
 
 
