@@ -28,6 +28,7 @@ from portal.compliance.models import (
     TermsAndConditions,
     VersionedRecord,
 )
+from portal.compliance.table_changes import TableChange, table_change
 from portal.compliance.workflow import BEING_WRITTEN_STATUSES, RECORD_WORKFLOW, authors
 from portal.core.padates import pa_date, pa_today
 
@@ -162,21 +163,28 @@ def offerings_using(record: VersionedRecord) -> Q:
 
 @dataclass(frozen=True)
 class Impact:
-    """The tables a step would take live (``opens``) or dark (``closes``)."""
+    """The tables a step would take live (``opens``) or dark (``closes``), and what it
+    changes for the players at each table it moves (``changes``)."""
 
     opens: tuple[Offering, ...] = ()
     closes: tuple[Offering, ...] = ()
+    changes: tuple[TableChange, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.opens or self.closes)
+        return bool(self.opens or self.closes or self.changes)
 
     @property
     def fingerprint(self) -> str:
         """What a decision carries of the impact it was shown: the sha256 of the tables'
-        ids going live and dark, so that a changed impact is noticed when it is taken."""
+        ids going live and dark (and, where tables move, of those moved), so that a changed
+        impact is noticed when it is taken."""
         opens = ",".join(str(pk) for pk in sorted(o.pk for o in self.opens))
         closes = ",".join(str(pk) for pk in sorted(o.pk for o in self.closes))
-        return hashlib.sha256(f"opens:{opens};closes:{closes}".encode()).hexdigest()
+        text = f"opens:{opens};closes:{closes}"
+        if self.changes:
+            moved = ",".join(str(pk) for pk in sorted(c.offering.pk for c in self.changes))
+            text += f";moves:{moved}"
+        return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -256,13 +264,16 @@ def plan_impact(plan: StepPlan, offerings, *, at=None) -> Impact:
     """Which of ``offerings`` ``plan`` would open or close, by ``offering_is_live`` itself
     on the records as the step would leave them."""
     at = at or timezone.now()
-    opens, closes = [], []
+    opens, closes, changes = [], [], []
     for offering in offerings:
         live = offering_is_live(offering, at=at).live
         projected, listing = _as_left_by(offering, plan)
         if offering_is_live(projected, at=at, listing=listing).live != live:
             (closes if live else opens).append(offering)
-    return Impact(opens=tuple(opens), closes=tuple(closes))
+        moved = plan.moves.get(offering.pk)
+        if moved is not None and (change := table_change(offering, moved, plan.record)):
+            changes.append(change)
+    return Impact(opens=tuple(opens), closes=tuple(closes), changes=tuple(changes))
 
 
 def foretell(record: VersionedRecord, name: str, *, at=None) -> tuple[StepPlan, Impact]:

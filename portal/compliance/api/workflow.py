@@ -122,9 +122,33 @@ class TableSerializer(serializers.Serializer):
     holder_name = serializers.CharField()
 
 
+class KindChangeSerializer(serializers.Serializer):
+    label = serializers.CharField()
+    odds_before = serializers.CharField()
+    odds_after = serializers.CharField()
+    edge_before = serializers.CharField(help_text="House edge as paid at the table's stakes.")
+    edge_after = serializers.CharField()
+    no_edge_after = serializers.BooleanField(help_text="Some spot's edge is zero or less after.")
+
+
+class PartChangeSerializer(serializers.Serializer):
+    part = serializers.CharField()
+    before = serializers.CharField()
+    after = serializers.CharField()
+
+
+class TableChangeSerializer(serializers.Serializer):
+    table = TableSerializer()
+    parts = PartChangeSerializer(many=True)
+    wagers = KindChangeSerializer(many=True)
+
+
 class StepImpactSerializer(serializers.Serializer):
     takes_dark = TableSerializer(many=True)
     brings_live = TableSerializer(many=True)
+    changes = TableChangeSerializer(
+        many=True, help_text="What changes for players at each table the step moves."
+    )
     fingerprint = serializers.CharField()
 
 
@@ -156,11 +180,30 @@ def impact_body(record) -> dict:
             name: {
                 "takes_dark": _tables(impact.closes),
                 "brings_live": _tables(impact.opens),
+                "changes": [_change(change) for change in impact.changes],
                 "fingerprint": impact.fingerprint,
             }
             for name, impact in impacts_of(record).items()
         },
         "zero_edges": _zero_edges(record),
+    }
+
+
+def _change(change) -> dict:
+    return {
+        "table": _tables([change.offering])[0],
+        "parts": [{"part": p, "before": b, "after": a} for p, b, a in change.parts],
+        "wagers": [
+            {
+                "label": k.label,
+                "odds_before": k.odds_before,
+                "odds_after": k.odds_after,
+                "edge_before": k.edge_before,
+                "edge_after": k.edge_after,
+                "no_edge_after": k.no_edge_after,
+            }
+            for k in change.kinds
+        ],
     }
 
 

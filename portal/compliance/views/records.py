@@ -111,6 +111,7 @@ class ImpactShown:
     dark: list[str]
     live: list[str]
     fingerprint: str
+    changes: tuple = ()  # what changes for players at each table it moves (TableChange)
 
     @property
     def field(self) -> str:
@@ -134,6 +135,7 @@ def impacts_shown(record: VersionedRecord) -> dict[str, ImpactShown]:
             dark=[_table(o) for o in impact.closes],
             live=[_table(o) for o in impact.opens],
             fingerprint=impact.fingerprint,
+            changes=impact.changes,
         )
         for name, impact in selectors.impacts_of(record).items()
     }

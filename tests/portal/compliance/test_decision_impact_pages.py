@@ -58,7 +58,7 @@ def test_reading_supersede_the_approval_panel_shows_no_table_goes_dark(
 
     page = _page(client, v2)
 
-    assert "Approve: No table opens or closes." in page
+    assert "Approve: No table changes: none opens, closes or moves." in page
     fingerprint = _hidden(page, "impact_approve")
     response = client.post(
         f"/compliance/paytables/{v2.pk}/", {"step": "approve", "impact_approve": fingerprint}
@@ -108,7 +108,7 @@ def test_reading_supersede_a_stale_impact_is_refused_and_the_decision_shown_agai
     assert response.status_code == 409
     page = _words(response)
     assert "Not done." in page and "have changed since it was shown" in page
-    assert "Withdraw approval: No table opens or closes." in page  # the impact as it now is
+    assert "Withdraw approval: No table changes: none opens, closes or moves." in page
     assert _hidden(page, "impact_withdraw") != stale
     assert "Recalled" in page  # what was typed is kept
     table.layout.refresh_from_db()

@@ -43,7 +43,7 @@ from portal.compliance.services.rules import (
     rules_submission_submit,
     rules_submission_update,
 )
-from portal.compliance.workflow import RECORD_WORKFLOW
+from portal.compliance.workflow import RECORD_WORKFLOW, titled_version
 from portal.core.errors import Conflict, ValidationFailed
 from portal.core.padates import pa_today
 from tests.portal.factories import approved_offering, events_written, listing
@@ -124,7 +124,14 @@ def test_reading_supersede_approving_the_amendment_moves_the_table_in_one_step(
     offering_retire(actor=manager_a, offering=retired, reason="Closed for good")
     v2 = _paytable_v2(table, manager_a, officer)
     amendment = _rules_v2(table, manager_a, v2)
-    assert not step_impact(amendment, "approve")  # it stays live, now on v2
+    impact = step_impact(amendment, "approve")
+    assert not (impact.opens or impact.closes)  # it stays live, now on v2
+    [change] = impact.changes  # the retired table does not move
+    assert change.offering == table
+    assert change.parts == (
+        ("Rules submission", titled_version(table.rules_submission), titled_version(amendment)),
+        ("Paytable", titled_version(table.paytable), titled_version(v2)),
+    )
     before = AvailabilityChange.objects.count()
 
     rules_submission_approve(actor=officer, submission=amendment)

@@ -333,7 +333,7 @@ def test_811a3_a_manager_drafts_and_submits_on_the_pages_and_an_officer_approves
     client.force_login(officer)
     page = text(client.get(f"{PAGES}{terms.pk}/"))
     assert "Decide this terms and conditions" in page and 'value="approve"' in page
-    assert "No table opens or closes" not in page  # terms run no table: no impact shown
+    assert "No table changes" not in page  # terms run no table: no impact shown
 
     approved = _post_step(client, terms, "approve", reason="Plain and complete")
 

@@ -36,8 +36,8 @@ def test_reading_supersede_an_officer_sees_what_each_decision_takes_dark(walk, o
     walk.open(f"/compliance/paytables/{v2.pk}/")
     expect(page.get_by_role("heading", name="Standard, 2nd edition v2", level=1)).to_be_visible()
     panel = page.get_by_role("group", name="Decide this paytable")
-    impact = panel.get_by_role("note", name="Approve: tables it opens or closes")
-    expect(impact).to_have_text("Approve: No table opens or closes.")
+    impact = panel.get_by_role("note", name="Approve: what it changes at the tables")
+    expect(impact).to_have_text("Approve: No table changes: none opens, closes or moves.")
     impact.screenshot(path=str(walk.folder / "impact-panel-approve.png"))
     walk.shot("approve-panel-no-table-goes-dark")
 
@@ -50,7 +50,7 @@ def test_reading_supersede_an_officer_sees_what_each_decision_takes_dark(walk, o
     walk.open(f"/compliance/paytables/{offering.paytable_id}/")
     expect(walk.status_badge()).to_have_text("Superseded")
     withdraw = page.get_by_role("group", name="Withdraw approval")
-    impact = withdraw.get_by_role("note", name="Withdraw approval: tables it opens or closes")
+    impact = withdraw.get_by_role("note", name="Withdraw approval: what it changes at the tables")
     expect(impact).to_have_text(
         f"Withdraw approval: Tables this decision takes dark: {TABLE} (Keystone Casino)."
     )
