@@ -5,9 +5,6 @@ Each regulatory rule cites its clause.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-import jinzi
 from portal.access.workflow import REASON_REQUIRED  # noqa: F401  (one home; tests import it here)
 
 SUNSET_TEXT = "2028-06-14"
@@ -71,7 +68,6 @@ EDGE_ACKNOWLEDGEMENT_CHANGED = (
 )
 LISTING_STAKES = "multiples of {unit} from {lowest} to {highest}"
 LOWEST_AT_STAKE = "lowest on a stake of {stake}, its return rounded up"
-SPOT_AT_STAKE = "{label} ({stake})"
 CHIP_UNIT_ODD = (
     "chip unit must be an even number of minor units so that the § 617b.8(g) half-back is "
     "exact; got {value}"
@@ -131,13 +127,3 @@ TERMS_NUL = "Take out the invisible null character from the {what}: plain text c
 def cents(amount: int) -> str:
     """An amount of minor units in words: "2 cents", "1,000 cents"."""
     return f"{amount:,} cent" if amount == 1 else f"{amount:,} cents"
-
-
-def flagged_spots(flags: Sequence[jinzi.SpotEdge]) -> tuple[str, ...]:
-    """Each flagged spot with the smallest stake at its lowest edge: "Straight up 1 (2 cents)"."""
-    return tuple(
-        flag.wager.label
-        if flag.stake is None
-        else SPOT_AT_STAKE.format(label=flag.wager.label, stake=cents(flag.stake))
-        for flag in flags
-    )

@@ -64,7 +64,7 @@ def kind_lines(flags: Sequence[jinzi.SpotEdge], spots_of: dict) -> tuple[str, ..
             continue
         lowest = min(flag.edge for flag in found)
         stakes = [f.stake for f in found if f.edge == lowest and f.stake is not None]
-        where = f"lowest from a stake of {msg.cents(min(stakes))}" if stakes else "at every stake"
+        where = f"lowest at a stake of {msg.cents(min(stakes))}" if stakes else "at every stake"
         total, flagged = spots_of[kind], len(found)
         if total == 1:
             count = "its one spot"

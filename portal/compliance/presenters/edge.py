@@ -15,6 +15,7 @@ from fractions import Fraction
 import jinzi
 from portal.compliance import messages as msg
 from portal.compliance.models import Paytable
+from portal.compliance.zero_edges import kind_lines
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,9 @@ class EdgeReport:
     # reading:expected-win: no single figure, since the hold follows the mix of bets.
     hold_bands: tuple[HoldBand, ...]
     flagged_spots: tuple[str, ...]  # labels, as the API gives them
-    # Each flagged spot with the smallest stake at its lowest edge: "Straight up 1 (2 cents)".
-    flag_texts: tuple[str, ...] = ()
+    # Once per wager kind, the edge as it is and from which stake (``zero_edges``): "Straight
+    # up: no house edge (zero) on 12 of its 13 spots, at every stake".
+    zero_edge_lines: tuple[str, ...] = ()
 
     @property
     def flagged(self) -> bool:
@@ -163,5 +165,5 @@ def edge_report(
         rows=rows,
         hold_bands=_hold_bands(domain, wheel, stakes),
         flagged_spots=tuple(flag.wager.label for flag in flags),
-        flag_texts=msg.flagged_spots(flags),
+        zero_edge_lines=kind_lines(flags, {row.kind: row.spots for row in own}),
     )

@@ -331,7 +331,7 @@ def test_617b8_f_api_approval_of_a_flagged_paytable_needs_the_list_acknowledged(
     shown = client.get(f"{URL}{paytable.pk}/impact/").json()["zero_edges"]
     assert shown["wagers"] == [
         "Straight up: in the player's favour (house edge -3.846 %) on all 13 spots, lowest "
-        "from a stake of 2 cents"
+        "at a stake of 2 cents"
     ]
     with nothing_written(paytable):
         alone = client.post(approve, reason, format="json")

@@ -67,7 +67,10 @@ def test_reading_round_up_edge_report_shows_the_edges_as_paid_over_every_even_st
     assert straight.edge == "0 – 2/39" and straight.flagged
     assert straight.rounding_note == "lowest on a stake of 2 cents, its return rounded up"
     assert report.flagged_spots == tuple(f"Straight up {n}" for n in range(1, 13))
-    assert report.flag_texts[0] == "Straight up 1 (2 cents)"
+    # Said once for the kind, the edge as it is and from which stake.
+    assert report.zero_edge_lines == (
+        "Straight up: no house edge (zero) on 12 of its 13 spots, lowest at a stake of 2 cents",
+    )
     bands = {band.key: band for band in report.hold_bands}
     assert (bands["not_covering_zero"].lowest, bands["covering_zero"].lowest) == (
         0,
@@ -192,7 +195,8 @@ def test_reading_round_up_the_pages_preview_and_decision_show_the_flag_with_its_
     typed = {"name": "House special", **{k: str(v) for k, v in STRAIGHT_34_3.items()}}
     preview = login(manager_a).post("/compliance/paytables/preview/", typed).content.decode()
     assert "House edge of zero or less" in preview
-    assert "Straight up 1 (2 cents)" in preview and "Straight up 0 (" not in preview
+    assert "Straight up: no house edge (zero) on 12 of its 13 spots" in preview
+    assert preview.count("Straight up: no house edge") == 1
     assert "lowest on a stake of 2 cents, its return rounded up" in preview
 
     paytable = _approved(manager_a, officer, holder_a)
@@ -204,7 +208,7 @@ def test_reading_round_up_the_pages_preview_and_decision_show_the_flag_with_its_
     )
     client = login(officer)
     page = client.get(f"/compliance/paytables/{paytable.pk}/").content.decode()
-    assert "Straight up 12 (2 cents)" in page
+    assert "lowest at a stake of 2 cents" in page
 
     decision = client.get(f"/compliance/rules/{rules.pk}/").content.decode()
     assert "Wagers approving leaves with a house edge of zero or less" in decision
