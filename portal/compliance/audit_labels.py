@@ -59,6 +59,7 @@ FIELDS = {
     "review_due": "Bureau review due",
     "decision_reason": "Reason for the decision",
     "edge_override_reason": "Reason for the house edge",
+    "edge_acknowledged": "Wagers acknowledged with a house edge of zero or less",
     "series": "Series",
     "suspended_at": "Suspended",
     "suspended_by_id": "Suspended by",

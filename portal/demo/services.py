@@ -402,7 +402,9 @@ def _seed_statuses(holder, manager, officer) -> None:
         "Enhanced straight-up (draft)",
         "draft",
         officer,
-        _minimum_odds(straight="23/2"),
+        # 11¼ to 1: the house keeps an edge at the demo tables' $1 chips (23/2 would leave it
+        # none on numbers 1-12, § 617b.8(f)); 2-cent stakes, rounded up, still leave none.
+        _minimum_odds(straight="45/4"),
     )
     _paytable(
         manager,
