@@ -15,9 +15,11 @@ from django.db.models import QuerySet
 
 from portal.access.policy import Action, may
 from portal.compliance.models import (
+    IN_SERVICE,
     Game,
     Layout,
     ListedGame,
+    Offering,
     Paytable,
     RecordStatus,
     RulesSubmission,
@@ -31,7 +33,9 @@ LISTED_PARTS: dict[type[VersionedRecord], str] = {Layout: "layout", Paytable: "p
 NOT_LISTED_YET = (
     "{Kind} {name!r} v{version} is approved but no approved rules submission lists it yet"
 )
-AMEND_TO_USE = "Amend rules submission {rules!r} to use v{version}"
+AMEND_TO_USE = "Amend rules submission {rules!r} v{listed} ({tables}) to use v{version}"
+RUNS_TABLES = "it runs {tables}"
+RUNS_NO_TABLE = "it runs no table"
 LATER_IN_THE_WORKS = (
     "Rules submission {rules!r} already has v{later} ({status}): {what} that version to list "
     "{kind} {name!r} v{version}"
@@ -71,10 +75,21 @@ class WayForward:
     rules: RulesSubmission
     listed: VersionedRecord  # the older version the rules submission lists
     later: RulesSubmission | None = None
+    tables: tuple[str, ...] = ()  # the tables in service on the rules submission, by name
+
+    @property
+    def tables_text(self) -> str:
+        return RUNS_TABLES.format(tables=", ".join(self.tables)) if self.tables else RUNS_NO_TABLE
 
     @property
     def label(self) -> str:
-        return AMEND_TO_USE.format(rules=self.rules.title, version=self.record.version)
+        """The button: which rules submission, which tables it runs, which version."""
+        return AMEND_TO_USE.format(
+            rules=self.rules.title,
+            listed=self.rules.version,
+            tables=self.tables_text,
+            version=self.record.version,
+        )
 
     @property
     def kind(self) -> str:
@@ -116,6 +131,17 @@ def ways_forward(user, record) -> list[WayForward]:
         .select_related("submission", part)
         .order_by("submission__title", "submission_id")
     )
+    listings = list(listings)
+    tables: dict[int, list[str]] = {}
+    for rules_id, name in (
+        Offering.objects.filter(
+            rules_submission_id__in=[listing.submission_id for listing in listings],
+            status__in=IN_SERVICE,
+        )
+        .order_by("name", "pk")
+        .values_list("rules_submission_id", "name")
+    ):
+        tables.setdefault(rules_id, []).append(name)
     ways = []
     for listing in listings:
         rules = listing.submission
@@ -124,7 +150,11 @@ def ways_forward(user, record) -> list[WayForward]:
             .order_by("-version")
             .first()
         )
-        ways.append(WayForward(record, rules, getattr(listing, part), later))
+        ways.append(
+            WayForward(
+                record, rules, getattr(listing, part), later, tuple(tables.get(rules.pk, ()))
+            )
+        )
     return ways
 
 

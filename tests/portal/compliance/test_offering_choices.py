@@ -54,7 +54,10 @@ def test_617b8_a_an_approved_paytable_no_rules_submission_lists_is_explained(
     assert button.group(1) == (
         f"/compliance/rules/{table.rules_submission_id}/use/paytable/{v2.pk}/"
     )
-    assert button.group(2) == "Amend rules submission 'Jinzi Roulette rules' to use v2"
+    assert (
+        button.group(2)
+        == "Amend rules submission 'Jinzi Roulette rules' v1 (it runs Table 1) to use v2"
+    )
 
 
 def test_the_note_follows_the_chosen_rules_submission(login, table, manager_a, officer):

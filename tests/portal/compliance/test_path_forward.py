@@ -244,7 +244,11 @@ def test_ways_forward_name_the_rules_submission_listing_the_older_version(
     assert [(way.rules.pk, way.listed.pk, way.blocked) for way in ways] == [
         (table.rules_submission_id, table.paytable_id, "")
     ]
-    assert ways[0].label == "Amend rules submission 'Jinzi Roulette rules' to use v2"
+    assert (
+        ways[0].label
+        == "Amend rules submission 'Jinzi Roulette rules' v1 (it runs Table 1) to use v2"
+    )
+    assert ways[0].tables == ("Table 1",)
     # Nothing for whoever does not draft for the holder, nor for the version already listed.
     assert ways_forward(officer, v2) == [] and ways_forward(manager_b, v2) == []
     assert ways_forward(manager_a, Paytable.objects.get(pk=table.paytable_id)) == []
@@ -262,7 +266,10 @@ def test_the_page_part_offers_the_button_to_its_manager_only(table, v2, manager_
 
     url = f"/compliance/rules/{table.rules_submission_id}/use/paytable/{v2.pk}/"
     assert f'action="{url}"' in html
-    assert "Amend rules submission &#x27;Jinzi Roulette rules&#x27; to use v2" in html
+    assert (
+        "Amend rules submission &#x27;Jinzi Roulette rules&#x27; v1 (it runs Table 1) to use v2"
+        in html
+    )
     assert _tag(officer, v2).strip() == ""
 
 

@@ -17,7 +17,7 @@ from tests.portal.factories import approved_offering
 
 pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium]
 
-BUTTON = "Amend rules submission 'Jinzi Roulette rules' to use v2"
+BUTTON = "Amend rules submission 'Jinzi Roulette rules' v1 (it runs Table 1) to use v2"
 # The record page shows the way forward once it includes ``{% path_forward record %}``.
 RECORD_PAGE_SHOWS_IT = "path_forward" in Path(
     REPO, "templates", "compliance", "record_detail.html"
