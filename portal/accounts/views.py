@@ -25,7 +25,8 @@ SHOWN_TOKENS = 100
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     """The intro for visitors; staff go straight to their dashboard, players to the tables,
-    a holder's supervisors to the voids and adjustments waiting for a decision."""
+    a holder's supervisors to the voids and adjustments waiting for a decision, its
+    payments staff to the payments queue."""
     user = request.user
     if policy.may(user, Action.VIEW) or policy.may(user, Action.VIEW_AUDIT):
         return redirect("compliance:dashboard")
@@ -33,6 +34,8 @@ def home(request: HttpRequest) -> HttpResponse:
         return redirect("game:tables")
     if policy.may(user, Action.CORRECT_ROUNDS):  # a holder's supervisor: what waits for them
         return redirect("game:corrections")
+    if policy.may(user, Action.PAY_OUT):  # a holder's payments staff: their queue
+        return redirect("game:payments")
     return render(request, "core/home.html", {"game_version": jinzi.__version__})
 
 

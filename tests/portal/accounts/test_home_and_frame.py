@@ -22,6 +22,20 @@ def test_signed_in_staff_go_to_their_dashboard(login, request, role):
     assert response["Location"] == "/compliance/"
 
 
+@pytest.mark.parametrize(
+    ("role", "landing"),
+    [("supervisor_a", "/play/corrections/"), ("payments_a", "/play/payments/")],
+)
+def test_a_holders_supervisor_and_payments_staff_land_on_their_own_queue(
+    login, request, role, landing
+):
+    response = login(request.getfixturevalue(role)).get("/", follow=True)
+
+    assert response.redirect_chain[0] == (landing, 302)
+    assert response.status_code == 200
+    assert "holds none of those roles" not in response.content.decode()
+
+
 def test_a_player_is_sent_to_the_tables(login, player):
     response = login(player).get("/")
 

@@ -102,3 +102,15 @@ def django_user(username):
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.get(username=username)
+
+
+def test_the_readme_names_every_demo_user():
+    """A newcomer signs in from the README's table: every user ``seed_demo`` makes is in it."""
+    from pathlib import Path
+
+    from portal.demo.services import USERS
+
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+    table = [line for line in readme.splitlines() if line.startswith("| `")]
+    missing = [name for name, _, _ in USERS if not any(f"`{name}`" in row for row in table)]
+    assert missing == []
