@@ -145,6 +145,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # A page address opened with a method it does not take: a page with a link back.
+    "portal.core.middleware.MethodNotAllowedPageMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its answer.
     "axes.middleware.AxesMiddleware",
 ]

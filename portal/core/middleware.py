@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
 from portal.core.request_context import bind_request_id, reset_request_id
@@ -78,3 +79,38 @@ class PrivateAnswersMiddleware:
         if request.path.startswith("/api/") or (user is not None and user.is_authenticated):
             add_never_cache_headers(response)
         return response
+
+
+METHOD_NOT_ALLOWED = (
+    "This address is for sending a form on its page, not for opening on its own. Go back to "
+    "the page and use its button."
+)
+
+
+class MethodNotAllowedPageMiddleware:
+    """A page address opened with a method it does not take (a POST-only action opened by
+    GET, a bookmark of a button's address) answers with a page saying so and a link back,
+    with its status (405) and its ``Allow`` header, rather than a blank answer. The API and
+    answers that already carry a body keep theirs."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code != 405
+            or request.path.startswith("/api/")
+            or getattr(response, "streaming", False)
+            or response.content
+        ):
+            return response
+        page = render(
+            request,
+            "core/refused.html",
+            {"message": METHOD_NOT_ALLOWED, "status": 405},
+            status=405,
+        )
+        if response.has_header("Allow"):
+            page["Allow"] = response["Allow"]
+        return page

@@ -59,3 +59,17 @@ def test_hsts_is_off_on_plain_http_on_behind_tls_and_configurable():
     assert _setting("SECURE_HSTS_SECONDS") == "0"
     assert _setting("SECURE_HSTS_SECONDS", DJANGO_BEHIND_TLS_PROXY="1") == str(365 * 24 * 3600)
     assert _setting("SECURE_HSTS_SECONDS", DJANGO_HSTS_SECONDS="600") == "600"
+
+
+def test_a_post_only_page_opened_by_get_shows_a_page_with_a_link_back(client, officer):
+    client.force_login(officer)
+
+    response = client.get("/reports/1/retry/")
+
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    page = response.content.decode()
+    assert "Not a page to open" in page and "not for opening on its own" in page
+    assert 'href="/compliance/"' in page  # back to the dashboard
+    api = client.get("/api/reports/1/retry/")  # the API answers in its own JSON
+    assert api.status_code == 405 and api["Content-Type"] == "application/json"
