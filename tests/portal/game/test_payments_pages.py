@@ -56,6 +56,10 @@ def requests_(funded_player, holder_a, holder_b):
     return {"older": older, "newer": newer, "at_b": at_b, "account_a": account_a}
 
 
+def page_html(response) -> str:
+    return response.content.decode()
+
+
 def _queue_ids(page: str) -> list[int]:
     body = page[page.index("Pending withdrawals") : page.index("Recently decided")]
     return [int(pk) for pk in re.findall(r'<a href="/play/payments/withdrawals/(\d+)/">', body)]
@@ -75,6 +79,9 @@ def test_812a10_payments_staff_see_their_holders_pending_withdrawals_oldest_firs
     assert requests_["at_b"].pk not in _queue_ids(page)  # holder B's
     assert "player2" in page and "$75.00" in page and "$300.00" in page
     assert "5\xa0hours" in page  # the older one's age
+    # Each button names what it does.
+    assert "Record as paid</button>" in page_html(response)
+    assert "Refuse and release the hold</button>" in page_html(response)
 
 
 def test_812a10_the_superuser_sees_every_holders_queue(login, superuser, requests_):
