@@ -68,7 +68,10 @@ def _check_listing(listing: GameListing, holder_id: int, index: int) -> None:
         raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
     chip = listing.chip_unit
     if chip % 2:
+        # One error: the limits are judged in chips of a valid unit, so an odd one would
+        # make each of them look wrong too.
         add("chip_unit", msg.CHIP_UNIT_ODD.format(value=chip))
+        raise ValidationFailed(" ".join(sum(errors.values(), [])), field_errors=errors)
     for field in ("min_wager", "max_wager", "max_round_stake"):
         if amounts[field] % chip:
             add(field, msg.LIMIT_NOT_MULTIPLE.format(field=field, chip=chip, value=amounts[field]))

@@ -77,12 +77,15 @@ def test_an_amount_that_is_not_dollars_and_cents_is_refused(login, manager_a, pa
 def test_617b8_g_an_odd_cent_chip_unit_is_refused_citing_the_clause(login, manager_a, parts):
     written = events_written()
 
-    response = login(manager_a).post(NEW, rules_form(*parts, chip_unit="0.99", min_wager="0.99"))
+    # The limits stay whole dollars: with the chip unit odd, only the chip unit is wrong.
+    response = login(manager_a).post(NEW, rules_form(*parts, chip_unit="0.99"))
 
     assert response.status_code == 400
     errors = field_errors(response, "id_chip_unit")
     assert errors.startswith("<li>§ 617b.8(g): enter a chip unit of an even number of cents")
     assert "$0.99 is an odd number of cents" in errors
+    assert text(response).count("There is a problem") <= 1
+    assert len(re.findall(r'class="errorlist"', response.content.decode())) <= 2  # summary, field
     _plain(text(response))
     assert not RulesSubmission.objects.exists()
     assert events_written() == written
