@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import django_filters
 from django import forms
+from django.db.models import Q
 
-from portal.audit.labels import action_choices, kind_choices
+from portal.audit.labels import action_choices, actions_called, kind_choices
 from portal.audit.models import AuditEvent
 from portal.core.lists import Column, Columns, ListFilterSet, Search, Sort
 
@@ -31,6 +32,14 @@ AUDIT_COLUMNS = Columns(
 
 def _instant(label: str) -> dict:
     return {"label": label, "widget": forms.DateTimeInput({"type": "datetime-local"})}
+
+
+class ActionSearch(Search):
+    """The trail's search: a word also finds the events whose action the list shows by a
+    label holding it ("Approved", "Signed in"), not only by its stored name."""
+
+    def shown_as(self, word: str) -> Q:
+        return Q(action__in=actions_called(word))
 
 
 class AuditEventFilter(ListFilterSet):
@@ -68,7 +77,7 @@ class AuditEventFilter(ListFilterSet):
     )
     api_object_type = django_filters.CharFilter(field_name="object_type", label="Object type")
     api_object_id = django_filters.CharFilter(field_name="object_id", label="Object id")
-    q = Search("actor_username", "action", "reason", label="Search who, action or reason")
+    q = ActionSearch("actor_username", "action", "reason", label="Search who, action or reason")
     sort = Sort(AUDIT_COLUMNS)
 
     page_parameters = (

@@ -246,6 +246,14 @@ class LabelRegistry:
             return words(kind)
         return f"{self.about(kind)}: {words(verb).lower()}"
 
+    def actions_called(self, word: str) -> list[str]:
+        """The known actions whose label, as the trail shows it, holds ``word`` (any case):
+        "approved" → every record kind's approval."""
+        word = word.casefold()
+        known = [*self._actions]
+        known += [f"{kind}.{verb}" for kind, verbs in self._record_kinds.items() for verb in verbs]
+        return sorted({a for a in known if word in self.action_label(a).casefold()})
+
     def action_choices(self) -> list[tuple[str, list[tuple[str, str]]]]:
         """The actions a filter offers, grouped by what they act on; each group opens with
         every action on that kind (its prefix, ``"layout."``)."""
@@ -323,6 +331,10 @@ def action_label(action: str) -> str:
 
 def action_choices() -> list[tuple[str, list[tuple[str, str]]]]:
     return registry.action_choices()
+
+
+def actions_called(word: str) -> list[str]:
+    return registry.actions_called(word)
 
 
 def kind_choices() -> list[tuple[str, str]]:

@@ -165,3 +165,21 @@ def test_811a7_verify_reports_where_the_chain_is_broken(login, auditor, manager_
     assert f"at event #{victim.sequence}" in page
     assert "the event was altered" in page
     assert "Intact." not in page
+
+
+def test_the_trail_search_finds_the_words_its_list_shows(login, auditor, manager_a, holder_a):
+    submitted_layout(manager_a, holder_a)
+    client = login(auditor)
+    client.get("/audit/")  # the auditor's own sign-in is in the trail
+
+    found = {
+        words: text(client.get("/audit/", {"q": words}))
+        for words in ("Submitted for review", "submitted", "Signed in", "nothing-like-it")
+    }
+
+    for words in ("Submitted for review", "submitted"):
+        assert '<td data-label="What happened">Submitted for review</td>' in found[words]
+        assert '<td data-label="What happened">Person added</td>' not in found[words]
+    assert "No activity for these filters." in found["nothing-like-it"]
+    assert _rows_shown(found["Signed in"]) >= 1
+    assert '<td data-label="What happened">Submitted for review</td>' not in found["Signed in"]
