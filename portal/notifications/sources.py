@@ -20,6 +20,7 @@ from portal.compliance.models import (
     Layout,
     Offering,
     Paytable,
+    RecordStatus,
     RulesSubmission,
     TermsAndConditions,
 )
@@ -29,6 +30,7 @@ from portal.game.complaints.messages import BOARD as COMPLAINT_BOARD
 from portal.game.models import (
     Complaint,
     CorrectionKind,
+    CorrectionStatus,
     Deposit,
     DepositMethod,
     GamingAccount,
@@ -109,7 +111,9 @@ def record_name(record) -> str:
 
 def record_submitted(event: AuditEvent) -> list[Notice]:
     record = _record(event)
-    if record is None:
+    # Decided (or withdrawn) before the notice was made: it no longer waits, and saying so
+    # would not be true; its decision tells those concerned (``record_decided``).
+    if record is None or record.status != RecordStatus.SUBMITTED:
         return []
     name = record_name(record)
     return [
@@ -390,6 +394,10 @@ def round_corrected(event: AuditEvent) -> list[Notice]:
             link=reverse("game:round", args=[correction.round_id]),
         )
     ]
+    if verb == "propose" and correction.status != CorrectionStatus.PROPOSED:
+        # Decided before the notice was made: it no longer waits for anyone; the decision
+        # tells the proposer and the player.
+        return notices
     if verb == "propose":
         # Everyone who may decide it: the holder's other supervisors and the compliance
         # officers (the four-eyes guard keeps the proposer and the player out).

@@ -114,3 +114,22 @@ def test_the_readme_names_every_demo_user():
     table = [line for line in readme.splitlines() if line.startswith("| `")]
     missing = [name for name, _, _ in USERS if not any(f"`{name}`" in row for row in table)]
     assert missing == []
+
+
+def test_a_fresh_installs_notices_of_submissions_are_of_records_still_waiting():
+    """The demo submits and decides most records at once: the inboxes tell officers only of
+    those still waiting for a decision."""
+    from portal.notifications.models import Notification
+    from tests.portal.notifications.helpers import dispatch_twice
+
+    call_command("seed_demo")
+    dispatch_twice()
+
+    waiting = Notification.objects.filter(kind="record_submitted")
+    links = set(waiting.values_list("link", flat=True))
+    submitted = {
+        record.get_absolute_url()
+        for model in (Layout, Paytable, RulesSubmission)
+        for record in model.objects.filter(status=RecordStatus.SUBMITTED)
+    }
+    assert links and links <= submitted

@@ -55,6 +55,23 @@ def manager_a2(holder_a):
     return make_user("manager_a2", Role.MANAGER, holder_a)
 
 
+def test_a_submission_decided_before_the_notices_are_made_is_not_said_to_wait(
+    manager_a, officer, holder_a
+):
+    """A fresh install seeds records submitted and decided at once: no officer is told any
+    of them waits for a decision."""
+    paytable = make_paytable(manager_a, holder_a, name="Weekend")
+    settle()
+
+    paytable_reject(
+        actor=officer, paytable=paytable_submit(actor=manager_a, paytable=paytable), reason="No"
+    )
+    dispatch_twice()
+
+    assert told("record_submitted") == {}
+    assert "manager_a" in told("record_decided")
+
+
 def test_a_submission_tells_every_compliance_officer_once(
     client, manager_a, manager_b, officer, officer2, holder_a
 ):
