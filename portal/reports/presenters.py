@@ -96,6 +96,21 @@ def parameter_lines(run: ReportRun, names: dict[int, str] | None = None) -> list
     return lines
 
 
+def band_verdict(totals: dict[str, Any]) -> str:
+    """The period's win W against its expected band, in the run page's words (what an email
+    about the run says too): "low volume (under 1,000 rounds): reported, not judged; W is
+    inside the band (z = 0.808)"."""
+    band = totals.get("band") or {}
+    flag = totals.get("flag") or ""
+    verdict = HOLD_VERDICTS.get(flag, flag)
+    if flag == "low volume" and "inside" in band:
+        verdict += "; W is " + ("inside" if band["inside"] else "outside") + " the band"
+    z = totals.get("z")
+    if z is not None:
+        verdict += f" (z = {z})"
+    return verdict
+
+
 def run_figures(document: dict[str, Any] | None) -> dict[str, Any] | None:
     """The figures the run's page shows, read from its stored document; None when there is
     no document to read (the run has not succeeded)."""
@@ -130,13 +145,7 @@ def _audit_figures(document: dict[str, Any]) -> dict[str, Any]:
                 f" (hold {percent(band.get('hold_low'))} to {percent(band.get('hold_high'))})",
             )
         )
-    z = totals.get("z")
-    verdict = HOLD_VERDICTS.get(flag, flag)
-    if flag == "low volume" and "inside" in band:
-        verdict += "; W is " + ("inside" if band["inside"] else "outside") + " the band"
-    if z is not None:
-        verdict += f" (z = {z})"
-    rows.append(("Against the band", verdict))
+    rows.append(("Against the band", band_verdict(totals)))
 
     flags = []
     if flag in ("review", "exception"):

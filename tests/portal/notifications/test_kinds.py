@@ -27,6 +27,7 @@ from portal.game.money.services.withdrawals import withdrawal_pay, withdrawal_re
 from portal.notifications.models import Notification, Reminder, ReminderStatus
 from portal.notifications.services import reminders_send
 from portal.reports.models import ReportFile, ReportKind, ReportRun, RunStatus
+from portal.reports.presenters import band_verdict
 from tests.portal.factories import (
     EFFECTIVE,
     EXPIRY,
@@ -320,7 +321,7 @@ def test_a_report_run_finished_or_failed_tells_the_auditors_and_who_asked(
 def test_an_audit_report_that_found_something_says_what(client, auditor, officer, reports):
     settle()
     document = {
-        "totals": {"flag": "hold above the band (z = 3.1)"},
+        "totals": {"flag": "exception", "z": "3.41", "band": {"inside": False}},
         "chi_square_alarm": True,
         "chi_square_p": "0.000100",
         "resettlement": {"discrepancy_count": 2},
@@ -334,11 +335,27 @@ def test_an_audit_report_that_found_something_says_what(client, auditor, officer
     found = told("report_findings")
     assert set(found) == {"auditor", "officer"}
     body = found["auditor"].body
-    assert "the hold is outside its expected band (hold above the band (z = 3.1))" in body
+    assert (
+        "against its expected band, the hold is an exception (beyond ± 3.29 SD) (z = 3.41)"
+    ) in body
     assert "less even than a fair wheel's (chi-square p = 0.000100)" in body
     assert "2 bets settle differently" in body and "does not reconcile" in body
     assert found["auditor"].link == f"/reports/{run.pk}/"
     opens(client, auditor, found["auditor"])
+
+
+def test_an_audit_reports_email_words_the_hold_as_its_run_page_does(auditor, officer, reports):
+    """A low-volume period whose win is inside its band: reported, not judged, as the run
+    page says; never "outside its expected band"."""
+    settle()
+    low = {"flag": "low volume", "z": "0.808", "band": {"inside": True}}
+    _run(ReportKind.AUDIT, RunStatus.SUCCEEDED, officer, document={"totals": low}, reports=reports)
+    dispatch_twice()
+
+    body = told("report_findings")["auditor"].body
+    assert band_verdict(low) in body
+    assert "low volume (under 1,000 rounds): reported, not judged; W is inside the band" in body
+    assert "outside" not in body
 
 
 def test_money_in_and_out_tells_the_player_and_their_holders_payments_staff(
