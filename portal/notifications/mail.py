@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from portal.access.roles import Role, has_role
+from portal.core.readings import readings_named
 from portal.core.responsible_gaming import HELP_MESSAGE
 from portal.notifications.models import Channel, Outbox
 
@@ -43,15 +44,19 @@ def message_for(row: Outbox) -> EmailMultiAlternatives:
     if not address:
         raise NoAddress("the recipient has no email address")
     preferences = absolute(reverse("notifications:preferences"))
-    items = [{**item, "url": absolute(item["link"])} for item in (row.items or [])]
+    # A reading is named by its title (``portal.core.readings``), never by its id.
+    items = [
+        {**item, "body": readings_named(item["body"]), "url": absolute(item["link"])}
+        for item in (row.items or [])
+    ]
     # § 814a.1(b): what a player is sent carries the help line too.
     help_line = HELP_MESSAGE if has_role(row.recipient, Role.PLAYER) else ""
-    text = _text(row, items, preferences, help_line)
+    text = readings_named(_text(row, items, preferences, help_line))
     html = render_to_string(
         "notifications/email.html",
         {
             "subject": row.subject,
-            "body": row.body,
+            "body": readings_named(row.body),
             "url": absolute(row.link) if row.link else "",
             "items": items,
             "digest": row.channel == Channel.DIGEST,

@@ -344,7 +344,10 @@ def test_reject_and_withdraw_ask_for_confirmation_through_a_static_script(
         source = file.read()
     assert "data-confirm" in source and "confirm(" in source
     assert re.search(r'<script src="/static/compliance/confirm\.js[^"]*" defer></script>', page)
-    assert re.search(r'<button type="submit" class="danger" data-confirm="[^"]+">Withdraw', page)
+    assert re.search(
+        r'<button type="submit" class="danger" data-confirm="[^"]+" data-reason-required>Withdraw',
+        page,
+    )
 
 
 @needs_chromium
