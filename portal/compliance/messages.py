@@ -66,7 +66,7 @@ EDGE_ACKNOWLEDGEMENT_CHANGED = (
     "you acknowledged (reading:edge-acknowledgement). Nothing was changed: read the list as "
     "it now is and decide again"
 )
-LISTING_STAKES = "multiples of {unit} from {lowest} to {highest}"
+LISTING_STAKES = "chips of {unit}, from {lowest} to {highest} a spot"
 LOWEST_AT_STAKE = "lowest on a stake of {stake}, its return rounded up"
 CHIP_UNIT_ODD = (
     "chip unit must be an even number of minor units so that the § 617b.8(g) half-back is "

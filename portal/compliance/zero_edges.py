@@ -24,6 +24,7 @@ import jinzi
 from portal.compliance import messages as msg
 from portal.compliance.models import Paytable, RulesSubmission
 from portal.core.errors import Conflict, ValidationFailed
+from portal.core.money import dollars
 
 FIELD = "edge_acknowledged"  # the field a decision sends the fingerprint back in
 
@@ -104,9 +105,9 @@ def listings_zero_edges(listings: Iterable) -> ZeroEdges:
     for listing in listings:
         flags = listing_flags(listing)
         at = msg.LISTING_STAKES.format(
-            unit=msg.cents(listing.chip_unit),
-            lowest=msg.cents(listing.min_wager),
-            highest=msg.cents(listing.max_wager),
+            unit=dollars(listing.chip_unit),
+            lowest=dollars(listing.min_wager),
+            highest=dollars(listing.max_wager),
         )
         lines += [f"{line} (stakes: {at})" for line in kind_lines(flags, _spots_by_kind())]
     return ZeroEdges(tuple(lines))

@@ -89,6 +89,8 @@ class Outbox(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = "outbox email"
+        verbose_name_plural = "outbox emails"
         ordering = ["-pk"]
         indexes = [models.Index(fields=["status", "next_attempt_at"], name="outbox_due")]
         constraints = [

@@ -23,16 +23,25 @@ from portal.core.padates import pa_today
 from portal.reports import account_summary, audit_report, expiry
 from portal.reports.models import ReportKind
 
-AS_OF_TEXT = "as_of is a Pennsylvania date, YYYY-MM-DD (reading:pennsylvania-dates)"
-AS_OF_RANGE = "as_of must fall between 2025-06-14 and 2028-06-14 (§ 617b.8's life, 55 Pa.B. 4012)"
-DAY_TEXT = "{name} is a Pennsylvania gaming day, YYYY-MM-DD (reading:gaming-day)"
+# How the messages name each parameter: in words, as the page's fields read.
+LABELS = {
+    "as_of": "The date",
+    "start": "The first gaming day",
+    "end": "The last gaming day",
+    "day": "The gaming day",
+}
+AS_OF_TEXT = "Enter the date as a Pennsylvania date, YYYY-MM-DD (reading:pennsylvania-dates)"
+AS_OF_RANGE = (
+    "The date must fall between 2025-06-14 and 2028-06-14 (§ 617b.8's life, 55 Pa.B. 4012)"
+)
+DAY_TEXT = "Enter {label} as a Pennsylvania gaming day, YYYY-MM-DD (reading:gaming-day)"
 DAY_RANGE = (
-    "{name} must fall between 2025-06-14 and 2028-06-13, the gaming days of § 617b.8's life "
+    "{label} must fall between 2025-06-14 and 2028-06-13, the gaming days of § 617b.8's life "
     "(55 Pa.B. 4012)"
 )
-DAY_FUTURE = "{name} is after today ({today}): a report covers days that have begun"
-DAYS_ORDER = "start must not be after end"
-THRESHOLD_TEXT = "win_threshold is a whole number of cents, at least 1"
+DAY_FUTURE = "{label} ({day}) is after today ({today}): a report covers days that have begun"
+DAYS_ORDER = "The first gaming day must not be after the last"
+THRESHOLD_TEXT = "The big-win threshold is a whole number of cents, at least 1"
 NO_SUCH_HOLDER = "there is no certificate holder {id}"
 NO_SUCH_OFFERING = "there is no offering {id}"
 NOT_THE_HOLDERS = "offering {id} belongs to another certificate holder than the one chosen"
@@ -168,11 +177,13 @@ def _gaming_day(name: str, value, default: datetime.date) -> datetime.date:
     except ValueError:
         day = None
     if day is None:
-        raise ValidationFailed.on(name, DAY_TEXT.format(name=name))
+        raise ValidationFailed.on(name, DAY_TEXT.format(label=LABELS[name].lower()))
     if not jinzi.EFFECTIVE <= day < jinzi.SUNSET:
-        raise ValidationFailed.on(name, DAY_RANGE.format(name=name))
+        raise ValidationFailed.on(name, DAY_RANGE.format(label=LABELS[name]))
     if day > pa_today():
-        raise ValidationFailed.on(name, DAY_FUTURE.format(name=name, today=pa_today()))
+        raise ValidationFailed.on(
+            name, DAY_FUTURE.format(label=LABELS[name], day=day.isoformat(), today=pa_today())
+        )
     return day
 
 

@@ -156,7 +156,7 @@ def test_reading_round_up_a_table_taking_2_cent_stakes_needs_a_reason_to_approve
 
     [message] = caught.value.field_errors["edge_acknowledged"]
     assert "Straight up: no house edge (zero) on 12 of its 13 spots" in message
-    assert "(stakes: multiples of 2 cents from 2 cents to 1,000 cents)" in message
+    assert "(stakes: chips of $0.02, from $0.02 to $10.00 a spot)" in message
     with pytest.raises(ValidationFailed) as caught:
         rules_submission_approve(
             actor=officer, submission=rules, reason="  ", edge_acknowledged=acknowledged(rules)

@@ -224,5 +224,5 @@ def test_811a9_d_1_a_day_not_yet_begun_is_refused(client, auditor):
     refused = client.post("/reports/", {"kind": "account_summary", "day": tomorrow})
 
     assert refused.status_code == 400
-    assert "day is after today" in refused.content.decode()
+    assert f"The gaming day ({tomorrow}) is after today" in refused.content.decode()
     assert not ReportRun.objects.exists()
