@@ -187,22 +187,54 @@ def _gaming_day(name: str, value, default: datetime.date) -> datetime.date:
     return day
 
 
-def clean_audit(raw: dict[str, Any]) -> dict[str, Any]:
-    """{"start", "end": gaming days (yesterday if blank), "holder", "offering",
-    "win_threshold": cents}."""
-    scope = clean_expiry({"holder": raw.get("holder"), "offering": raw.get("offering")})
-    yesterday = pa_today() - datetime.timedelta(days=1)
-    end = _gaming_day("end", raw.get("end"), max(yesterday, jinzi.EFFECTIVE))
-    start = _gaming_day("start", raw.get("start"), end)
-    if start > end:
-        raise ValidationFailed.on("start", DAYS_ORDER)
-    threshold = raw.get("win_threshold")
+class _Errors:
+    """Every parameter's error at once, not the first alone: each check is attempted, what
+    it refuses kept by field; ``raise_any`` refuses them together."""
+
+    def __init__(self) -> None:
+        self.by_field: dict[str, list[str]] = {}
+
+    def attempt(self, check: Callable[..., Any], *args) -> Any:
+        try:
+            return check(*args)
+        except ValidationFailed as error:
+            for field, messages in (error.field_errors or {"parameters": [error.message]}).items():
+                self.by_field.setdefault(field, []).extend(messages)
+            return None
+
+    def add(self, field: str, message: str) -> None:
+        self.by_field.setdefault(field, []).append(message)
+
+    def raise_any(self) -> None:
+        if self.by_field:
+            every = [message for messages in self.by_field.values() for message in messages]
+            raise ValidationFailed(" ".join(every), field_errors=self.by_field)
+
+
+def _threshold(threshold) -> int:
     if threshold in (None, ""):
-        threshold = audit_report.DEFAULT_WIN_THRESHOLD
-    elif type(threshold) is str and threshold.isascii() and threshold.isdigit():
+        return audit_report.DEFAULT_WIN_THRESHOLD
+    if type(threshold) is str and threshold.isascii() and threshold.isdigit():
         threshold = int(threshold) if len(threshold) <= 15 else 0
     if type(threshold) is not int or not 1 <= threshold < 10**15:
         raise ValidationFailed.on("win_threshold", THRESHOLD_TEXT)
+    return threshold
+
+
+def clean_audit(raw: dict[str, Any]) -> dict[str, Any]:
+    """{"start", "end": gaming days (yesterday if blank), "holder", "offering",
+    "win_threshold": cents}; every refusal at once."""
+    errors = _Errors()
+    scope = errors.attempt(
+        clean_expiry, {"holder": raw.get("holder"), "offering": raw.get("offering")}
+    )
+    yesterday = max(pa_today() - datetime.timedelta(days=1), jinzi.EFFECTIVE)
+    end = errors.attempt(_gaming_day, "end", raw.get("end"), yesterday)
+    start = errors.attempt(_gaming_day, "start", raw.get("start"), end or yesterday)
+    if start is not None and end is not None and start > end:
+        errors.add("start", DAYS_ORDER)
+    threshold = errors.attempt(_threshold, raw.get("win_threshold"))
+    errors.raise_any()
     return {
         "start": start.isoformat(),
         "end": end.isoformat(),

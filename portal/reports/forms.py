@@ -103,6 +103,7 @@ class ReportForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
         kind = self.data.get("kind", "")
+        typed: dict[str, list[str]] = {}  # amounts typed wrong on the page, by field
         try:
             taken = definitions.definition(kind).parameters
             if self.body:
@@ -110,25 +111,35 @@ class ReportForm(forms.Form):
             else:
                 # From the page: the report's own fields; the other reports' are left out.
                 given = {name: self.data.get(name, "") for name in taken if name in self.fields}
-                given = self._money_in_cents(given)
+                given = self._money_in_cents(given, typed)
             self.parameters = definitions.clean(kind, given)
+            if typed:
+                raise ValidationFailed(" ".join(sum(typed.values(), [])), field_errors={})
         except ValidationFailed as error:
-            self.refusal = error
-            for field, messages in (error.field_errors or {None: [error.message]}).items():
+            # Every refusal at once: the amounts typed wrong and the definition's own.
+            self.parameters = {}
+            errors = {**(error.field_errors or {}), **typed}
+            if not errors:
+                errors = {None: [error.message]}
+            every = " ".join(m for messages in errors.values() for m in messages)
+            self.refusal = ValidationFailed(every, field_errors=errors)
+            for field, messages in errors.items():
                 self.add_error(field if field in self.fields else None, messages)
         return cleaned
 
     @staticmethod
-    def _money_in_cents(given: dict[str, Any]) -> dict[str, Any]:
-        """The amounts typed in dollars and cents, as the cents the definition reads."""
+    def _money_in_cents(given: dict[str, Any], typed: dict[str, list[str]]) -> dict[str, Any]:
+        """The amounts typed in dollars and cents, as the cents the definition reads; one
+        typed wrong is left out and its error kept in ``typed``, so the definition still
+        judges the rest."""
         for name in MONEY_PARAMETERS:
             text = str(given.get(name) or "").strip()
             if name not in given or not text:
                 continue
             cents = cents_of(text) if len(text) <= MAX_TYPED else None
-            if cents is None:
-                raise ValidationFailed.on(name, MONEY_ODD)
-            if cents < 1:
-                raise ValidationFailed.on(name, MONEY_LOW)
+            if cents is None or cents < 1:
+                typed[name] = [MONEY_ODD if cents is None else MONEY_LOW]
+                given.pop(name)
+                continue
             given[name] = cents
         return given

@@ -178,3 +178,22 @@ def test_no_run_outlives_the_brokers_visibility_timeout():
 
     longest = max(report.time_limits[1] for report in DEFINITIONS.values())
     assert longest < settings.JINZI_BROKER_VISIBILITY_DEFAULT
+
+
+def test_811a9_the_reports_form_says_every_error_at_once_above_the_form(client, auditor):
+    client.force_login(auditor)
+
+    refused = client.post(
+        "/reports/",
+        {"kind": "audit", "start": "2026-13-01", "end": "soon", "win_threshold": "ten"},
+    )
+
+    page = refused.content.decode()
+    assert refused.status_code == 400
+    assert "There is a problem" in page
+    summary = page[
+        page.index("error-summary-list") : page.index("</ul>", page.index("error-summary-list"))
+    ]
+    assert 'href="#start"' in summary and 'href="#end"' in summary
+    assert 'href="#win_threshold"' in summary
+    assert not ReportRun.objects.exists()
