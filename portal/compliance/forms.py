@@ -236,8 +236,9 @@ class PaytableForm(ServiceForm):
                     "required": f"Enter the odds for {kind.label}, at least "
                     f"{jinzi.format_odds(minimum)}"
                 },
+                # Odds are typed as "11" or "23/2": a phone's decimal keypad has no "/".
                 widget=forms.TextInput(
-                    attrs={"class": "odds", "autocomplete": "off", "inputmode": "decimal"}
+                    attrs={"class": "odds", "autocomplete": "off", "inputmode": "text"}
                 ),
             )
 

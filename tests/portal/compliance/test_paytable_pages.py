@@ -29,6 +29,9 @@ def test_617b8_f_the_form_has_a_labelled_field_per_wager_with_its_minimum(login,
     ):
         assert f'<label for="id_{kind}">{label}:</label>' in page
         assert f"at least {minimum}" in page
+        # A phone offers the keyboard with "/" for odds such as 23/2, not a decimal keypad.
+        field = re.search(rf'<input[^>]*id="id_{kind}"[^>]*>', page).group()
+        assert 'inputmode="text"' in field
     assert 'aria-live="polite"' in page
     assert 'hx-post="/compliance/paytables/preview/"' in page
     assert "1/26" in page and "1/13" in page  # the minimum table's edges, shown from the start
