@@ -4,6 +4,7 @@ the charts (a page each), a table per section, and "Page X of Y"."""
 from __future__ import annotations
 
 import io
+import re
 from functools import partial
 from typing import Any, BinaryIO
 from xml.sax.saxutils import escape
@@ -62,15 +63,20 @@ CHART_DPI = 150  # sharp in print at the page's width (10 inches: 1,500 pixels a
 CHART_TITLE_HEIGHT = 14 + 6  # the chart's title line and the space under it
 
 
+# A section sign and the spaces after it, which a line must not break.
+SECTION_SPACE = re.compile(r"§[ \t]+")
+
+
 def pdf_text(value: Any) -> str:
     """Text as the PDF draws it: in DejaVu Sans, so Σ, ±, –, ≤ and accented names print
-    as written; control characters (which no font draws) become spaces."""
+    as written; control characters (which no font draws) become spaces; "§" never parts
+    from the number after it at a line's end (a no-break space joins them)."""
     text = plain_text(value)
-    if text.isprintable():
-        return text
-    return "".join(
-        char if char.isprintable() or char == "\n" else " " for char in text.replace("\t", " ")
-    )
+    if not text.isprintable():
+        text = "".join(
+            char if char.isprintable() or char == "\n" else " " for char in text.replace("\t", " ")
+        )
+    return SECTION_SPACE.sub("§\u00a0", text)
 
 
 class NumberedCanvas(Canvas):

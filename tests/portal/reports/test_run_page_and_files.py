@@ -249,6 +249,19 @@ def test_811a9_the_pdf_prints_sigma_and_plus_minus_in_an_embedded_font(audit_run
     assert pieces == [], pieces
 
 
+def test_811a9_a_section_sign_never_parts_from_its_number_in_the_pdf(audit_run):
+    """A long note citing clause after clause, wrapped at every width the page gives."""
+    document = json.loads(stored(audit_run, "json"))
+    note = " ".join(f"see § 811a.9 and item {n}" for n in range(120))
+    document["sections"][0]["notes"] = [note]
+    out = io.BytesIO()
+    render.write_pdf(document, out, compress=False)
+    strings = drawn_strings(out.getvalue())
+
+    assert sum("811a.9" in s for s in strings) > 1  # the note wraps over several lines
+    assert [s for s in strings if s.endswith("§")] == []
+
+
 def test_the_csv_gives_hold_in_percent_and_ok_for_a_check_that_passed(audit_run):
     rows = list(csv.reader(io.StringIO(stored(audit_run, "csv").decode())))
     at = rows.index(["Summary by certificate holder, offering and paytable version"])
