@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime
 import io
-import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -27,6 +26,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
 from portal.core.csv_export import csv_lines, csv_response
 from portal.core.money import dollars
 from portal.core.padates import day_starts, pa_time
+from portal.core.pdf_fonts import register
 from portal.game.models import GamingAccount, LedgerEntry, LedgerKind
 
 CLAUSE = "§ 812a.11"
@@ -181,22 +181,12 @@ def statement_csv(statement_: Statement):
 
 # PDF ---------------------------------------------------------------------------------------
 
-_REPLACEMENTS = str.maketrans({"–": "-", "—": "-", "’": "'", "“": '"', "”": '"', "…": "..."})
-
 
 def pdf_text(value) -> str:
-    """Text Helvetica draws (Latin-1): accents dropped where need be, anything else "?"."""
-    text = str(value if value is not None else "").translate(_REPLACEMENTS)
-    kept = []
-    for char in text:
-        if ord(char) < 0x20:
-            kept.append(" ")
-        elif ord(char) < 0x100:
-            kept.append(char)
-        else:
-            bare = unicodedata.normalize("NFKD", char).encode("latin-1", "ignore").decode("latin-1")
-            kept.append(bare or "?")
-    return "".join(kept)
+    """Text as the statement draws it, in DejaVu Sans (``portal.core.pdf_fonts``, embedded):
+    every character as written; control characters, which no font draws, as spaces."""
+    text = str(value if value is not None else "")
+    return "".join(" " if ord(char) < 0x20 else char for char in text)
 
 
 def _when(instant: datetime.datetime) -> str:
@@ -204,9 +194,10 @@ def _when(instant: datetime.datetime) -> str:
 
 
 def statement_pdf_bytes(statement_: Statement) -> bytes:
-    """Letter, Helvetica: the heading, the account, period, opening and closing balances,
-    then a table of every movement. Page streams are written uncompressed, so the figures
-    can be read in the file itself."""
+    """Letter, DejaVu Sans embedded: the heading, the account, period, opening and closing
+    balances, then a table of every movement, numbered from 1. Page streams are written
+    uncompressed, so the figures can be read in the file itself."""
+    regular, bold = register()
     account = statement_.account
     out = io.BytesIO()
     title = f"Statement of account ({CLAUSE})"
@@ -218,11 +209,14 @@ def statement_pdf_bytes(statement_: Statement) -> bytes:
         topMargin=0.6 * inch,
         bottomMargin=0.6 * inch,
         title=title,
+        # The canvas starts in DejaVu Sans too: its default, Helvetica, would be named in
+        # the file without being embedded.
+        initialFontName=regular,
         pageCompression=0,
     )
-    big = ParagraphStyle("title", fontName="Helvetica-Bold", fontSize=14, leading=18)
-    body = ParagraphStyle("body", fontName="Helvetica", fontSize=9, leading=11)
-    small = ParagraphStyle("small", fontName="Helvetica", fontSize=7.5, leading=9)
+    big = ParagraphStyle("title", fontName=bold, fontSize=14, leading=18)
+    body = ParagraphStyle("body", fontName=regular, fontSize=9, leading=11)
+    small = ParagraphStyle("small", fontName=regular, fontSize=7.5, leading=9)
 
     def para(text, style=body):
         return Paragraph(escape(pdf_text(text)), style)
@@ -239,10 +233,10 @@ def statement_pdf_bytes(statement_: Statement) -> bytes:
         ["Generated", _when(statement_.generated_at)],
     ]
     rows = [["#", "Time (Pennsylvania)", "Movement", "In", "Out", "Balance", "Round or reference"]]
-    for m in statement_.movements:
+    for number, m in enumerate(statement_.movements, start=1):
         rows.append(
             [
-                str(m.entry_id),
+                str(number),
                 _when(m.at),
                 para(m.label, small),
                 dollars(m.credit) if m.credit else "",
@@ -267,8 +261,8 @@ def statement_pdf_bytes(statement_: Statement) -> bytes:
         repeatRows=1,
         hAlign="LEFT",
         style=[
-            ("FONT", (0, 0), (-1, -1), "Helvetica", 7.5),
-            ("FONT", (0, 0), (-1, 0), "Helvetica-Bold", 7.5),
+            ("FONT", (0, 0), (-1, -1), regular, 7.5),
+            ("FONT", (0, 0), (-1, 0), bold, 7.5),
             ("ALIGN", (3, 0), (5, -1), "RIGHT"),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
             ("LINEBELOW", (0, 0), (-1, 0), 0.5, colors.black),
@@ -282,6 +276,7 @@ def statement_pdf_bytes(statement_: Statement) -> bytes:
             [[para(name), para(value)] for name, value in heading],
             colWidths=[1.6 * inch, 5.5 * inch],
             hAlign="LEFT",
+            style=[("FONT", (0, 0), (-1, -1), regular, 9)],
         ),
         Spacer(1, 10),
         table,

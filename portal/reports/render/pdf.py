@@ -26,6 +26,7 @@ from reportlab.platypus import (
     Table,
 )
 
+from portal.core.pdf_fonts import BOLD, REGULAR, register
 from portal.reports.document import NO_ACTIVITY
 from portal.reports.render.common import (
     NUMERIC,
@@ -38,7 +39,6 @@ from portal.reports.render.common import (
     plain_text,
     section_lines,
 )
-from portal.reports.render.fonts import BOLD, REGULAR, register
 
 # --- PDF ----------------------------------------------------------------------------------
 
@@ -144,6 +144,9 @@ def write_pdf(document: Document, out: BinaryIO, *, compress: bool = True) -> No
         topMargin=MARGIN,
         bottomMargin=BOTTOM_MARGIN,
         title=title,
+        # The canvas starts in DejaVu Sans too: its default, Helvetica, would be named in
+        # the file without being embedded.
+        initialFontName=REGULAR,
         pageCompression=1 if compress else 0,
         invariant=0 if compress else 1,
     )
@@ -175,7 +178,12 @@ def _pdf_header(document: Document) -> Table:
         rows,
         colWidths=[2.2 * inch, TABLE_WIDTH - 2.2 * inch],
         hAlign="LEFT",
-        style=[("SPAN", (0, 0), (-1, 0)), ("VALIGN", (0, 0), (-1, -1), "TOP")],
+        # Its cells are paragraphs; the table's own font (for the spanned blank) is DejaVu too.
+        style=[
+            ("SPAN", (0, 0), (-1, 0)),
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("FONT", (0, 0), (-1, -1), REGULAR, 8),
+        ],
     )
 
 

@@ -1,6 +1,7 @@
-"""The fonts every report PDF is set in: DejaVu Sans and DejaVu Sans Bold, kept in the
-repository (``portal/reports/fonts/``, with their licence) and embedded, subset, in each
-PDF, so a report prints Σ, ±, –, ≤, → and accented names as written, on any reader.
+"""The fonts every PDF the portal makes is set in (the reports, a player's statement):
+DejaVu Sans and DejaVu Sans Bold, kept in the repository (``portal/core/fonts/``, with
+their licence) and embedded, subset, in each PDF, so it prints Σ, ±, –, ≤, → and accented
+names as written, on any reader.
 
 ReportLab's built-in fonts (Helvetica) cover Latin-1 only; these cover the text reports
 carry. Registered once per process, on first use."""
@@ -14,7 +15,7 @@ from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-FOLDER = Path(__file__).resolve().parent.parent / "fonts"
+FOLDER = Path(__file__).resolve().parent / "fonts"
 REGULAR = "DejaVuSans"
 BOLD = "DejaVuSans-Bold"
 FILES = {REGULAR: "DejaVuSans.ttf", BOLD: "DejaVuSans-Bold.ttf"}
