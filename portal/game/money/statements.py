@@ -143,39 +143,41 @@ def _file_stem(statement_: Statement) -> str:
 
 # CSV ---------------------------------------------------------------------------------------
 
+# The statement's download is for its player: dollars and Pennsylvania time, as its page
+# and its PDF show them, its rows numbered from 1.
 CSV_HEADER = (
-    "entry_id",
-    "time_utc",
-    "movement",
-    "credit_cents",
-    "debit_cents",
-    "balance_after_cents",
-    "round_id",
-    "reference",
+    "#",
+    "Time (Pennsylvania)",
+    "Movement",
+    "In",
+    "Out",
+    "Balance",
+    "Round",
+    "Reference",
 )
 
 
 def _csv_rows(statement_: Statement) -> Iterator[tuple]:
     # Amounts unsigned, in the column of their direction: a spreadsheet reads a cell that
     # starts with "-" as a formula, which the export writes as text instead.
-    yield ("", "", "Opening balance", "", "", statement_.opening, "", statement_.period)
-    for m in statement_.movements:
+    yield ("", "", "Opening balance", "", "", dollars(statement_.opening), "", statement_.period)
+    for number, m in enumerate(statement_.movements, start=1):
         yield (
-            m.entry_id,
-            m.at.isoformat(),
+            number,
+            _when(m.at),
             m.label,
-            m.credit or "",
-            m.debit or "",
-            m.balance_after,
+            dollars(m.credit) if m.credit else "",
+            dollars(m.debit) if m.debit else "",
+            dollars(m.balance_after),
             m.round_id or "",
             m.reference,
         )
-    yield ("", "", "Closing balance", "", "", statement_.closing, "", statement_.period)
+    yield ("", "", "Closing balance", "", "", dollars(statement_.closing), "", statement_.period)
 
 
 def statement_csv(statement_: Statement):
     return csv_response(
-        csv_lines(CSV_HEADER, _csv_rows(statement_), words=True), f"{_file_stem(statement_)}.csv"
+        csv_lines(CSV_HEADER, _csv_rows(statement_)), f"{_file_stem(statement_)}.csv"
     )
 
 

@@ -13,6 +13,7 @@ import pytest
 import time_machine
 
 from portal.access.roles import Role
+from portal.core.money import cents_of
 from portal.core.padates import day_starts
 from portal.game.models import GamingAccount
 from portal.game.money.services.deposits import deposit_make
@@ -124,11 +125,13 @@ def test_812a11_the_csv_carries_every_movement_and_adds_up(login, player, histor
     opening, *movements, closing = rows
     assert opening["Movement"] == "Opening balance" and closing["Movement"] == "Closing balance"
     assert [row["Reference"] for row in movements][0] == "Debit or credit card: VISA-1"
-    net = sum(int(row["Credit (cents)"] or 0) - int(row["Debit (cents)"] or 0) for row in movements)
-    balance = "Balance after (cents)"
-    assert int(opening[balance]) + net == int(closing[balance])
-    assert int(closing[balance]) == 12_500
-    assert [row[balance] for row in movements] == ["15000", "12000", "12500"]
+    # For people, as the page shows it: dollars, Pennsylvania time, rows numbered from 1.
+    assert [row["#"] for row in movements] == ["1", "2", "3"]
+    assert all(row["Time (Pennsylvania)"].endswith(("EST", "EDT")) for row in movements)
+    net = sum(cents_of(row["In"] or "0") - cents_of(row["Out"] or "0") for row in movements)
+    assert cents_of(opening["Balance"]) + net == cents_of(closing["Balance"])
+    assert closing["Balance"] == "$125.00"
+    assert [row["Balance"] for row in movements] == ["$150.00", "$120.00", "$125.00"]
 
 
 def test_812a11_the_pdf_carries_the_balances_and_references(login, player, history):
