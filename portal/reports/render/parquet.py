@@ -1,8 +1,9 @@
 """Parquet: a document's streamed section (the audit report's detail) as typed columns, for
 analysts' tools.
 
-One column per column of the section, named by its title as the CSV heads it (money's says
-"(cents)"), typed: integers and money (cents) ``int64``, date-times ``timestamp[us, UTC]``,
+One column per column of the section, named for analysts' tools by its key in snake_case,
+with its unit in the name (``stake_cents``, ``edge_fraction``, ``started_utc``), typed:
+integers and money (cents) ``int64``, date-times ``timestamp[us, UTC]``,
 dates ``date32``, percent ``float64`` (a fraction: 0.25 is 25 %), booleans ``bool``, decimal
 figures and text ``string`` (text as recorded: no spreadsheet quote, since no spreadsheet
 runs a Parquet cell). Each field's metadata names its column's key and type; the file's
@@ -20,7 +21,7 @@ import datetime
 from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
-from portal.reports.render.common import Document, column_title, header_lines
+from portal.reports.render.common import Document, header_lines
 
 ROW_GROUP = 100_000
 NOT_STREAMED = "a Parquet file holds a streamed section's rows; this document has none"
@@ -32,6 +33,15 @@ def streamed(document: Document) -> dict[str, Any] | None:
     if len(found) > 1:
         raise ValueError("a Parquet file holds one streamed section; this document has several")
     return found[0] if found else None
+
+
+# The unit a column's name carries, by its type.
+UNITS = {"money": "_cents", "percent": "_fraction", "datetime": "_utc"}
+
+
+def parquet_name(column: dict[str, str]) -> str:
+    """A column's name in the file: its key, snake_case, with its unit."""
+    return column["key"] + UNITS.get(column["type"], "")
 
 
 def arrow_schema(document: Document, section: dict[str, Any]):
@@ -47,7 +57,7 @@ def arrow_schema(document: Document, section: dict[str, Any]):
     }
     fields = [
         pa.field(
-            column_title(column),
+            parquet_name(column),
             types.get(column["type"], pa.string()),
             metadata={"key": column["key"], "type": column["type"]},
         )

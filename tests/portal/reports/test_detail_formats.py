@@ -14,6 +14,7 @@ import csv
 import datetime
 import io
 import json
+import re
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -269,6 +270,9 @@ def test_811a9_the_parquet_detail_holds_every_csv_row_typed(day):
     }
     assert [f.type for f in table.schema] == [types[c["type"]] for c in detail.COLUMNS]
     assert [f.metadata[b"key"].decode() for f in table.schema] == [c["key"] for c in detail.COLUMNS]
+    # Names for analysts' tools: snake_case, the unit in the name, no spaces or signs.
+    assert all(re.fullmatch(r"[a-z0-9_]+", name) for name in table.schema.names)
+    assert {"stake_cents", "win_cents", "edge_fraction", "started_utc"} <= set(table.schema.names)
     assert table.schema.metadata[b"Title"] == b"Audit report"
     assert table.num_rows == len(rows) > 0
     kinds = [c["type"] for c in detail.COLUMNS]
