@@ -18,7 +18,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium]
 
 # Three numbers paid 13 to 4 instead of 3 to 1: more than the minimum. Its odds keep an edge
 # of 1/52, but rounded up (reading:round-up) a 2-cent stake on it is paid 9 cents, which
-# leaves the house nothing: approving it takes an override reason (§ 617b.8(f)).
+# leaves the house nothing: approving it takes the acknowledgement of that wager and an
+# override reason (§ 617b.8(f), reading:edge-acknowledgement).
 AMENDED_ODDS = {**MINIMUM_ODDS, "three_numbers": "13/4"}
 
 
@@ -72,6 +73,9 @@ def test_an_officer_reviews_the_changes_from_the_approved_version_and_approves(
         "Three numbers pays 13 to 4; edge 1/52."
     )
     panel.get_by_role("textbox", name="Override reason").fill("Tables with $1 chips only.")
+    edges = panel.get_by_role("group", name=re.compile("house edge of zero or less"))
+    expect(edges).to_contain_text("Three numbers: in the player's favour")
+    edges.get_by_role("checkbox", name=re.compile("^I acknowledge")).check()
     walk.shot("decision-panel-filled")
 
     panel.get_by_role("button", name="Approve").click()
