@@ -1,5 +1,5 @@
-"""PDF: landscape letter, set in DejaVu Sans (embedded: ``fonts``), the § 811a.9 header,
-the charts (a page each), a table per section, and "Page X of Y"."""
+"""PDF: landscape letter, set in DejaVu Sans (embedded: ``portal.core.pdf_fonts``), the
+§ 811a.9 header, a table per section, the charts (a page each), and "Page X of Y"."""
 
 from __future__ import annotations
 
@@ -121,11 +121,11 @@ def _fit(text: str, width: float, font: str, size: float) -> str:
 
 
 def write_pdf(document: Document, out: BinaryIO, *, compress: bool = True) -> None:
-    """Letter, landscape, DejaVu Sans: the § 811a.9 header, the charts if the document has
-    any (each on a page of its own, titled, filling it), then each section's title and
+    """Letter, landscape, DejaVu Sans: the § 811a.9 header, then each section's title and
     table (column titles repeated on every page, subtotal and totals rows bold, "No
-    Activity" when empty) and its notes. Every page's footer carries the title, the
-    generation time and "Page X of Y".
+    Activity" when empty) and its notes, so the first page shows the figures; then the
+    charts if the document has any (each on a page of its own, titled, filling it). Every
+    page's footer carries the title, the generation time and "Page X of Y".
 
     A table's type is 8 pt, or 7 or 6 pt when it is wide; its columns are as wide as their
     longest word, so text wraps only at spaces and no word, number or date is broken; a
@@ -150,9 +150,12 @@ def write_pdf(document: Document, out: BinaryIO, *, compress: bool = True) -> No
         pageCompression=1 if compress else 0,
         invariant=0 if compress else 1,
     )
-    story: list[Any] = [_pdf_header(document), *_pdf_charts(document)]
+    # The report opens on its figures: the header, then the sections; the charts follow,
+    # each on a page of its own.
+    story: list[Any] = [_pdf_header(document)]
     for section in document["sections"]:
         story += _pdf_section(section)
+    story += _pdf_charts(document)
     pdf.build(story, canvasmaker=canvasmaker)
 
 
@@ -203,8 +206,6 @@ def _pdf_charts(document: Document) -> list[Any]:
         title = Paragraph(escape(pdf_text(chart["title"])), heading)
         image = Image(io.BytesIO(png), width=width, height=height, hAlign="LEFT")
         story += [PageBreak(), KeepTogether([title, Spacer(1, 6), image])]
-    if story:
-        story.append(PageBreak())  # the tables start on a page of their own
     return story
 
 

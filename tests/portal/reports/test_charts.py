@@ -220,15 +220,15 @@ def test_matplotlib_keeps_its_cache_in_the_var_folder_when_home_is_not_writable(
 # --- PDF ----------------------------------------------------------------------------------
 
 
-def test_the_pdf_draws_each_chart_after_the_header_with_its_title():
+def test_the_pdf_opens_on_its_figures_and_draws_each_chart_after_them_with_its_title():
     document = make_document() | {"charts": [outcomes_chart(), daily_hold_chart()]}
 
     data = written(render.write_pdf, document, compress=False)
 
     assert data.count(b"/Subtype /Image") == 2
-    header, charts = data.index(b"(Filters)"), data.index(b"(Outcome frequency)")
-    assert header < charts < data.index(b"(Daily hold % against the expected band)")
-    assert data.index(b"(Daily hold % against the expected band)") < data.index(b"(Holder 2)")
+    header, figures = data.index(b"(Filters)"), data.index(b"(Holder 2)")
+    charts = data.index(b"(Outcome frequency)")
+    assert header < figures < charts < data.index(b"(Daily hold % against the expected band)")
     assert written(render.write_pdf, document, compress=False) == data  # still byte-stable
 
 

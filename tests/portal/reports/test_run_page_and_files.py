@@ -249,6 +249,18 @@ def test_811a9_the_pdf_prints_sigma_and_plus_minus_in_an_embedded_font(audit_run
     assert pieces == [], pieces
 
 
+def test_811a9_the_pdf_opens_on_its_figures_and_ends_with_its_charts(audit_run):
+    from pypdf import PdfReader
+
+    pages = PdfReader(io.BytesIO(stored(audit_run, "pdf"))).pages
+    first, last = pages[0].extract_text(), pages[-1].extract_text()
+
+    assert "Summary by certificate holder, offering and paytable version" in first
+    assert "Handle" in first  # the summary's figures, on the page the report opens on
+    charts = json.loads(stored(audit_run, "json"))["charts"]
+    assert last.startswith(charts[-1]["title"])  # the last chart's page closes the report
+
+
 def test_811a9_a_section_sign_never_parts_from_its_number_in_the_pdf(audit_run):
     """A long note citing clause after clause, wrapped at every width the page gives."""
     document = json.loads(stored(audit_run, "json"))
