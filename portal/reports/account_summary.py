@@ -35,13 +35,13 @@ from portal.accounts.models import CertificateHolder
 from portal.game.models import DepositMethod, LedgerEntry, LedgerKind
 from portal.reports.audit_report.reading.ledger import account_lines
 from portal.reports.audit_report.scope import Scope, scope_of
+from portal.reports.audit_report.sections.checks import PASSED
 from portal.reports.audit_report.values import player_ref
 from portal.reports.document import column, made, section
 
 TITLE = "Player Account Summary"
 DEFINITION_VERSION = "1"
 ALL_HOLDERS = "All certificate holders"
-PASSED = "ok"
 
 COLUMNS = [
     column("holder", "Certificate holder"),
