@@ -11,6 +11,7 @@ import datetime
 import pytest
 
 from portal.core.errors import Conflict, ValidationFailed
+from portal.core.padates import pa_date
 from portal.game.corrections import composition
 from portal.game.corrections.services import correction_approve, correction_propose
 from portal.game.models import GamingAccount, RoundCorrection
@@ -62,12 +63,20 @@ def _balance(account: GamingAccount) -> int:
     return account.balance
 
 
+def _report_of_its_day(round_obj) -> dict:
+    """The audit report over the round's gaming day, whatever hour its table's day starts
+    and whatever the clock says in UTC (its Pennsylvania date and the day before)."""
+    day = pa_date(round_obj.started_at)
+    return audit_report(
+        start=day - datetime.timedelta(days=1), end=day + datetime.timedelta(days=1)
+    )
+
+
 def _holds(round_obj) -> None:
     """The records verify, and the report of the round's day reconciles."""
     records = verify_records()
     assert records.ok, [str(p) for p in records.problems]
-    day = round_obj.started_at.astimezone(datetime.UTC).date()
-    document = audit_report(start=day, end=day + datetime.timedelta(days=1))
+    document = _report_of_its_day(round_obj)
     assert document["reconciliation"]["voids"]["ok"] is True
     assert document["reconciliation"]["ok"] is True
 
@@ -163,8 +172,7 @@ def test_617a6_a_round_voided_before_voids_undid_adjustments_is_listed_and_put_r
 
     records = verify_records()
     assert [p.detail for p in records.problems if "corrections-compose" in p.detail]
-    day = round_obj.started_at.astimezone(datetime.UTC).date()
-    document = audit_report(start=day, end=day + datetime.timedelta(days=1))
+    document = _report_of_its_day(round_obj)
     [voids] = [s for s in document["sections"] if s["key"] == "voids"]
     assert any(f"round {round_obj.pk} ($2.50 kept by the player)" in n for n in voids["notes"])
 
