@@ -26,6 +26,7 @@ from portal.compliance.services.rules import (
     refuse_new_submission_after_sunset,
 )
 from portal.core.errors import Conflict, ValidationFailed
+from portal.core.forms import ServiceForm as BaseServiceForm
 from portal.core.money import MoneyField, dollars
 from portal.core.validation import plain_required
 
@@ -88,14 +89,12 @@ def _text_area(rows: int = 3) -> forms.Textarea:
     return forms.Textarea(attrs={"rows": rows})
 
 
-class ServiceForm(forms.Form):
-    """A form whose input a service validates; the service's field errors land on its fields.
+class ServiceForm(BaseServiceForm):
+    """A record's form: the service's field errors land on its fields.
 
     ``holders``: the certificate holders the user must choose from (a superuser drafting
     for a holder); None for users who act for their own holder.
     """
-
-    field_aliases: ClassVar[dict[str, str]] = {}
 
     def __init__(self, *args, holders=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -105,15 +104,7 @@ class ServiceForm(forms.Form):
                 queryset=holders, label="Certificate holder", empty_label="Choose a holder"
             )
             self.order_fields(["holder"])
-        plain_required(self.fields)
-
-    def add_service_errors(self, error: ValidationFailed) -> None:
-        if not error.field_errors:
-            self.add_error(None, error.message)
-            return
-        for key, messages in error.field_errors.items():
-            field = self.field_aliases.get(key, key)
-            self.add_error(field if field in self.fields else None, list(messages))
+            plain_required(self.fields)
 
     def run_check(self, check, *args) -> None:
         """Run one of the services' input checks from ``clean()``, so its errors are shown
@@ -122,7 +113,7 @@ class ServiceForm(forms.Form):
         try:
             check(*args)
         except ValidationFailed as error:
-            self.add_service_errors(error)
+            self.add_service_error(error)
         except Conflict as error:
             self.add_error(None, error.message)
 
@@ -185,13 +176,13 @@ class LayoutForm(ServiceForm):
         widget=forms.FileInput(attrs={"accept": ".pdf,.png,.svg"}),
     )
 
-    def add_service_errors(self, error: ValidationFailed) -> None:
+    def add_service_error(self, error: ValidationFailed) -> None:
         """Only red or black is offered after 0; any other value posted is refused, as
         § 617b.8(c) says, in the words of the choice on the page."""
         if "first_colour" in error.field_errors:
             fields = {**error.field_errors, "first_colour": [FIRST_COLOUR_PLAIN]}
             error = ValidationFailed(FIRST_COLOUR_PLAIN, field_errors=fields)
-        super().add_service_errors(error)
+        super().add_service_error(error)
 
     def service_fields(self) -> dict:
         data = self.cleaned_data
@@ -374,13 +365,13 @@ class RulesSubmissionForm(ServiceForm):
             self.fields[name].queryset = queryset
             self.fields[name].show_holder = self.chooses_holder
 
-    def add_service_errors(self, error: ValidationFailed) -> None:
+    def add_service_error(self, error: ValidationFailed) -> None:
         """The service's refusals of the listing's amounts, in the dollars typed."""
         plain = {
             key: [self._plain(key.removeprefix("games.0."), message) for message in messages]
             for key, messages in error.field_errors.items()
         }
-        super().add_service_errors(ValidationFailed(error.message, field_errors=plain))
+        super().add_service_error(ValidationFailed(error.message, field_errors=plain))
 
     def _plain(self, field: str, message: str) -> str:
         if field not in AMOUNT_WORDS:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from django.forms.utils import ErrorList
 from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
@@ -64,3 +65,15 @@ def readings_named(text: str) -> str:
         return f"the reading “{title}”" if title else found.group()
 
     return READING.sub(named, text)
+
+
+class ReadingErrorList(ErrorList):
+    """A form's errors as a page shows them: each reading's id by its title, linked to the
+    Regulation page (a form's ``error_class``). Every way a template reads an error (the
+    field's own list, the error summary, a loop over the errors) goes through here."""
+
+    def __getitem__(self, i):
+        error = super().__getitem__(i)
+        if isinstance(error, str) and READING.search(error):
+            return readings_linked(error)
+        return error

@@ -32,11 +32,11 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from portal.accounts.models import CertificateHolder
+from portal.core.player_refs import player_ref
 from portal.game.models import DepositMethod, LedgerEntry, LedgerKind
 from portal.reports.audit_report.reading.ledger import account_lines
 from portal.reports.audit_report.scope import Scope, scope_of
 from portal.reports.audit_report.sections.checks import PASSED
-from portal.reports.audit_report.values import player_ref
 from portal.reports.document import column, made, section
 
 TITLE = "Player Account Summary"

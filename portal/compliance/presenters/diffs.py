@@ -225,8 +225,7 @@ def _listing_values(listing) -> dict[str, str]:
         "Layout": f"{listing.layout.title} v{listing.layout.version}",
     }
     for field, label in LISTING_AMOUNTS:
-        cents = getattr(listing, field)
-        values[label] = f"{dollars(cents)} ({cents} cents)"
+        values[label] = dollars(getattr(listing, field))
     return values
 
 

@@ -80,7 +80,7 @@ def layout_create(request: HttpRequest) -> HttpResponse:
                 **form.service_fields(),
             )
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Layout {layout.title!r} drafted.")
             return redirect("compliance:layout-detail", layout.pk)
@@ -107,7 +107,7 @@ def layout_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 actor=request.user, layout=layout, **form.service_fields()
             )
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Layout {layout.title!r} saved.")
             return redirect("compliance:layout-detail", layout.pk)

@@ -145,7 +145,7 @@ def offering_create(request: HttpRequest) -> HttpResponse:
                 **form.service_fields(),
             )
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Offering {offering.name!r} set up.")
             return redirect("compliance:offering-detail", offering.pk)
@@ -173,7 +173,7 @@ def offering_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 actor=request.user, offering=offering, **form.service_fields()
             )
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Offering {form.cleaned_data['name']!r} saved.")
             return redirect("compliance:offering-detail", offering.pk)
@@ -195,7 +195,7 @@ def _retire(request: HttpRequest, pk: int) -> HttpResponse:
                     actor=request.user, offering=offering, reason=form.cleaned_data["reason"]
                 )
             except ValidationFailed as error:
-                form.add_service_errors(error)
+                form.add_service_error(error)
             else:
                 messages.success(request, f"Offering {offering.name!r} retired.")
                 return redirect("compliance:offering-detail", offering.pk)

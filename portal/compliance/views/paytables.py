@@ -103,7 +103,7 @@ def paytable_create(request: HttpRequest) -> HttpResponse:
                 odds=form.odds(),
             )
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Paytable {paytable.name!r} drafted.")
             return redirect("compliance:paytable-detail", paytable.pk)
@@ -127,7 +127,7 @@ def paytable_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 odds=form.odds(),
             )
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Paytable {paytable.name!r} saved.")
             return redirect("compliance:paytable-detail", paytable.pk)

@@ -273,7 +273,7 @@ def act(request: HttpRequest, kind: RecordKind, pk: int, action: str) -> HttpRes
             try:
                 result = step_service(record, step.verb)(actor=request.user, **given)
             except ValidationFailed as error:
-                form.add_service_errors(error)
+                form.add_service_error(error)
             except (ImpactChanged, ZeroEdgesChanged) as error:
                 # The tables it opens or closes changed: the decision again, with the
                 # impact as it now is, and what was typed kept.

@@ -102,7 +102,7 @@ def rules_create(request: HttpRequest) -> HttpResponse:
                 **form.service_fields(),
             )
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Rules submission {submission.title!r} drafted.")
             return redirect("compliance:rules-detail", submission.pk)
@@ -132,7 +132,7 @@ def rules_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 actor=request.user, submission=submission, **form.service_fields()
             )
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Rules submission {submission.title!r} saved.")
             return redirect("compliance:rules-detail", submission.pk)

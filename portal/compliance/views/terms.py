@@ -82,7 +82,7 @@ def terms_create(request: HttpRequest) -> HttpResponse:
                 **form.service_fields(),
             )
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         except Conflict as error:
             # The holder keeps its terms already (§ 811a.3): nothing stored, the way to amend.
             form.add_error(None, error.message)
@@ -105,7 +105,7 @@ def terms_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             terms_services.terms_update(actor=request.user, terms=terms, **form.service_fields())
         except ValidationFailed as error:
-            form.add_service_errors(error)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Terms and conditions {terms.title!r} saved.")
             return redirect("compliance:terms-detail", terms.pk)

@@ -48,10 +48,10 @@ VOID_OUTDATED = (
     "it and propose the void again"
 )
 VOID_WAITING = "§ 617a.6: a void of round {round} is already waiting for a decision"
-ONE_WAITING = "round {round} already has a {kind} waiting for a decision; decide that one first"
+ONE_WAITING = "round {round} already has {kind} waiting for a decision; decide that one first"
 NOT_PROPOSED = "this {kind} is {status}; only a proposed one can be {verb}"
 FOUR_EYES_PROPOSER_OR_PLAYER = (
-    "{clause}: a {kind} is decided by someone other than who proposed it, and never by the "
+    "{clause}: {kind} is decided by someone other than who proposed it, and never by the "
     "round's player"
 )
 FOUR_EYES_PASSWORD_SETTER = (
@@ -59,6 +59,6 @@ FOUR_EYES_PASSWORD_SETTER = (
     "someone else decides it"
 )
 OWN_ROUND = (
-    "{clause}: you may not propose a {kind} of a round you played; another supervisor of the "
+    "{clause}: you may not propose {kind} of a round you played; another supervisor of the "
     "holder or a compliance officer proposes it"
 )

@@ -98,8 +98,7 @@ def _refuse_clash(round_obj: Round, kind: CorrectionKind, amount: int):
         if other.status == S.PROPOSED:
             if other.kind == CorrectionKind.VOID and kind == CorrectionKind.VOID:
                 raise Conflict(msg.VOID_WAITING.format(round=round_obj.pk))
-            label = CorrectionKind(other.kind).label.lower()
-            raise Conflict(msg.ONE_WAITING.format(round=round_obj.pk, kind=label))
+            raise Conflict(msg.ONE_WAITING.format(round=round_obj.pk, kind=other.a_kind))
     return ground
 
 
@@ -144,7 +143,7 @@ def correction_propose(
     round_obj = _round_or_404(round_id)
     account = round_account(round_obj)
     require(actor, Action.CORRECT_ROUNDS, account)
-    own_round = msg.OWN_ROUND.format(clause=clause, kind=kind.label.lower())
+    own_round = msg.OWN_ROUND.format(clause=clause, kind=kind.a_word)
     require_not_own(actor, player_id=account.player_id, message=own_round)
     reason = _text(
         reason, field="reason", needed=msg.REASON_NEEDED.format(clause=clause), limit=MAX_TEXT

@@ -38,7 +38,7 @@ from portal.game.models import CorrectionKind, CorrectionStatus, RoundCorrection
 from portal.game.rounds import round_data, rounds_with_detail
 
 QUEUE_HIDDEN = "your role may not see the voids and adjustments of rounds"
-NO_STEP = "There is no step “{step}” for a {kind}: approve or reject it."
+NO_STEP = "There is no step “{step}” for {kind}: approve or reject it."
 
 
 @dataclass(frozen=True)
@@ -156,11 +156,10 @@ def correction(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method != "POST":
         return _page(request, found)
     name = request.POST.get("step", "")
-    noun = CorrectionKind(found.kind).label.lower()
     try:
         step = WORKFLOW.get(name)
         if step is None or step.name != name or step not in WORKFLOW.decisions:
-            raise ValidationFailed(NO_STEP.format(step=name, kind=noun))
+            raise ValidationFailed(NO_STEP.format(step=name, kind=found.a_kind))
         form = DecisionForm(request.POST, auto_id="decide_%s")
         if form.is_valid():
             try:

@@ -22,6 +22,10 @@ def kind_word(correction: RoundCorrection) -> str:
     return CorrectionKind(correction.kind).label.lower()
 
 
+def a_kind(correction: RoundCorrection) -> str:
+    return correction.a_kind
+
+
 def clause_of(correction: RoundCorrection) -> str:
     return CLAUSES[CorrectionKind(correction.kind)]
 
@@ -33,9 +37,7 @@ def authors(correction: RoundCorrection) -> tuple[int | None, ...]:
 
 FOUR_EYES_GUARD = four_eyes_guard(
     authors,
-    own_work=lambda c: msg.FOUR_EYES_PROPOSER_OR_PLAYER.format(
-        clause=clause_of(c), kind=kind_word(c)
-    ),
+    own_work=lambda c: msg.FOUR_EYES_PROPOSER_OR_PLAYER.format(clause=clause_of(c), kind=a_kind(c)),
     password_setter=lambda c: msg.FOUR_EYES_PASSWORD_SETTER.format(
         clause=clause_of(c), kind=kind_word(c)
     ),

@@ -33,6 +33,12 @@ class CorrectionKind(models.TextChoices):
     VOID = "void", "Void"
     ADJUSTMENT = "adjustment", "Adjustment"
 
+    @property
+    def a_word(self) -> str:
+        """The kind in a sentence, with its article: "a void", "an adjustment"."""
+        word = self.label.lower()
+        return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
 
 class CorrectionStatus(models.TextChoices):
     PROPOSED = "proposed", "Proposed"
@@ -160,3 +166,8 @@ class RoundCorrection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display().lower()} of round {self.round_id}"
+
+    @property
+    def a_kind(self) -> str:
+        """What it is, with its article, for a sentence ("an adjustment")."""
+        return CorrectionKind(self.kind).a_word

@@ -1,5 +1,5 @@
-"""The audit report's values: how it keys a group of rounds and the odds they recorded, how
-it names a player, and its exact figures written as text (expected wins and standard
+"""The audit report's values: how it keys a group of rounds and the odds they recorded, and
+its exact figures written as text (expected wins and standard
 deviations are not whole cents, so the report gives them as decimal strings in cents, to
 1/10,000 of a cent)."""
 
@@ -12,7 +12,6 @@ import jinzi
 from jinzi.stats import REVIEW_Z
 
 GroupKey = tuple[int, int, int]  # offering pk, paytable pk, paytable version
-PLAYER_PREFIX = "P"  # before a player's internal id (``player_ref``)
 PLACES = decimal.Decimal("0.0001")
 _CONTEXT = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
 
@@ -20,13 +19,6 @@ _CONTEXT = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN)
 def odds_key(odds: dict) -> tuple[tuple[str, str], ...]:
     """Recorded odds as a key (the same odds, however their JSON was ordered)."""
     return tuple(sorted((str(kind), str(value)) for kind, value in odds.items()))
-
-
-def player_ref(player_id: int) -> str:
-    """**Reading** (reading:player-internal-id): a player is named by the portal's internal
-    id, never by name or username: pseudonymous, yet it leads back to the account for those
-    allowed to look."""
-    return f"{PLAYER_PREFIX}{player_id}"
 
 
 def decimal_text(value: Fraction | int) -> str:

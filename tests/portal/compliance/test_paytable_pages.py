@@ -171,7 +171,7 @@ def test_617b8_f_approving_a_flagged_paytable_needs_the_list_acknowledged_and_a_
     typed = {"step": "approve", "reason": "ok", "override_reason": "Promotional table"}
     alone = client.post(f"/compliance/paytables/{paytable.pk}/", typed)
     assert alone.status_code == 400
-    assert "reading:edge-acknowledgement" in alone.content.decode()
+    assert 'href="/regulation/#clause-readingedge-acknowledgement"' in alone.content.decode()
     stale = client.post(
         f"/compliance/paytables/{paytable.pk}/", {**typed, "edge_acknowledged": "0" * 64}
     )

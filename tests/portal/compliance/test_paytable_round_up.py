@@ -224,7 +224,10 @@ def test_reading_round_up_the_pages_preview_and_decision_show_the_flag_with_its_
         refused.content.decode(),
         re.S,
     )
-    assert errors and "§ 617b.8(f) (reading:edge-acknowledgement)" in errors.group(1)
+    assert errors and "§ 617b.8(f) (" in errors.group(1)
+    # The field's error names the Reading by its title, linked; never by its id.
+    assert 'href="/regulation/#clause-readingedge-acknowledgement"' in errors.group(1)
+    assert "reading:" not in errors.group(1)
     rules.refresh_from_db()
     assert rules.status == RecordStatus.SUBMITTED
     approved = client.post(

@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from portal.core.readings import title_of
 from portal.game.corrections.services import (
     correction_approve,
     correction_propose,
@@ -30,6 +31,7 @@ from tests.portal.factories import approved_offering, finding_on
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 from tests.portal.page_helpers import field_errors, text
+from tests.portal.plain_words import shown_text
 
 pytestmark = pytest.mark.django_db
 
@@ -319,6 +321,29 @@ def test_617a6_an_unknown_step_or_action_is_400_and_changes_nothing(
     assert RoundCorrection.objects.get().status == CorrectionStatus.PROPOSED
 
 
+def test_812a7_a_9_an_adjustment_waiting_is_named_with_its_article_everywhere(
+    login, played, supervisor_a, officer
+):
+    """ "An adjustment", never "a adjustment": the round page, the refusal of a second
+    proposal, and the refusal of a step the adjustment does not have."""
+    round_obj = played[1]
+    waiting = propose_adjustment(login(supervisor_a), round_obj)
+    assert waiting.status_code == 302
+    adjustment = RoundCorrection.objects.get()
+
+    page = text(login(officer).get(round_url(round_obj)))
+    again = propose_void(login(officer), round_obj, "A second look")
+    bad_step = decide(login(officer), adjustment, "withdraw")
+
+    assert "An adjustment of this round is waiting for a decision" in page
+    assert again.status_code == 409
+    assert f"round {round_obj.pk} already has an adjustment waiting" in text(again)
+    assert "There is no step “withdraw” for an adjustment" in text(bad_step)
+    for shown in (page, text(again), text(bad_step)):
+        assert "a adjustment" not in shown.lower()
+    assert RoundCorrection.objects.count() == 1
+
+
 # Adjustments --------------------------------------------------------------------------------
 
 
@@ -391,6 +416,25 @@ def test_812a7_a_9_a_malformed_adjustment_is_400_on_its_field_and_writes_nothing
     assert error in field_errors(refused, field)
     assert not RoundCorrection.objects.exists()
     assert balance(account) == AFTER_ROUND
+
+
+@pytest.mark.clause("reading:adjustment-grounds", kind="cites-in-message")
+def test_812a7_a_9_a_field_error_citing_a_reading_names_it_by_its_title(login, played, officer):
+    """The refusal cites the register; the page names the Reading by its title, linked to
+    its entry on the Regulation page, never by its id."""
+    account, round_obj = played
+
+    refused = propose_adjustment(login(officer), round_obj, finding="")
+
+    assert refused.status_code == 400
+    page = text(refused)
+    shown = shown_text(page)
+    assert "§ 812a.7(a)(9): an adjustment credit rests on an upheld dispute" in shown
+    title = title_of("reading:adjustment-grounds")
+    assert title and f"the reading “{title}”" in shown
+    assert 'href="/regulation/#clause-readingadjustment-grounds"' in page
+    assert "reading:" not in shown
+    assert not RoundCorrection.objects.exists()
 
 
 def test_617a6_a_void_without_its_reason_is_400_citing_the_clause(login, played, officer):

@@ -57,8 +57,8 @@ REASON = "The draw repeated a segment of the wheel: a malfunction"
 NOTICE = "We have credited $2.50 to your account for a split paid short."
 FOUR_EYES = "§ 617a.6: a void is decided by someone other than who proposed it, and never by"
 
-OWN_VOID = correction_msg.OWN_ROUND.format(clause="§ 617a.6", kind="void")
-OWN_ADJUSTMENT = correction_msg.OWN_ROUND.format(clause="§ 812a.7(a)(9)", kind="adjustment")
+OWN_VOID = correction_msg.OWN_ROUND.format(clause="§ 617a.6", kind="a void")
+OWN_ADJUSTMENT = correction_msg.OWN_ROUND.format(clause="§ 812a.7(a)(9)", kind="an adjustment")
 
 
 def player_and(username: str, role: Role | None = None, holder=None):

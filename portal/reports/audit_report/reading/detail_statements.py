@@ -17,9 +17,9 @@ The statements are fixed; their values are bound by psycopg's adapters
 
 from __future__ import annotations
 
+from portal.core.player_refs import PLAYER_PREFIX
 from portal.reports.audit_report.reading.columns import DETAIL_BET_COLUMNS, DETAIL_ROUND_COLUMNS
 from portal.reports.audit_report.reading.statements import BETS, ROUNDS
-from portal.reports.audit_report.values import PLAYER_PREFIX
 
 # The scope's rounds, as ``Scope.q`` picks them: those of the scope's offerings, each
 # started within its holder's span of instants (looked up by the offering's place in the

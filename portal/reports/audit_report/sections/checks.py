@@ -4,10 +4,10 @@ reconciliation, the player accounts and the chain heads."""
 from __future__ import annotations
 
 import jinzi
+from portal.core.player_refs import player_ref
 from portal.reports.audit_report.figures.sums import OddRng
 from portal.reports.audit_report.resettlement.findings import PROBLEMS_LISTED, Pass
 from portal.reports.audit_report.scope import Scope
-from portal.reports.audit_report.values import player_ref
 from portal.reports.document import column, section
 
 PASSED = "ok"  # what a check that passed says (a blank could be a check not made)

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 import jinzi
+from portal.core.player_refs import player_ref
 from portal.reports.audit_report.figures.spots import Edges
 from portal.reports.audit_report.reading import detail_copy
 from portal.reports.audit_report.reading.columns import (
@@ -28,7 +29,6 @@ from portal.reports.audit_report.reading.columns import (
 )
 from portal.reports.audit_report.reading.round_cursors import rounds_with_bets
 from portal.reports.audit_report.scope import Scope
-from portal.reports.audit_report.values import player_ref
 from portal.reports.document import column
 
 _ROUND_NAMES = names(DETAIL_ROUND_COLUMNS)

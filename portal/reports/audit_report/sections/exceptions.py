@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from portal.audit.models import AuditEvent
 from portal.audit.services import EXPORTED
+from portal.core.player_refs import player_ref
 from portal.reports.audit_report.figures.spots import SpotTotal
 from portal.reports.audit_report.figures.sums import ROUNDS_LISTED
 from portal.reports.audit_report.scope import Scope
-from portal.reports.audit_report.values import decimal_text, player_ref, ratio
+from portal.reports.audit_report.values import decimal_text, ratio
 from portal.reports.document import column, section
 from portal.reports.expiry.activity import changes_section, violations_section
 from portal.reports.expiry.world import load_world

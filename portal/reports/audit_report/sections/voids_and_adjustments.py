@@ -17,10 +17,10 @@ from itertools import groupby
 from django.db.models import Count, Q
 
 from portal.core.money import dollars
+from portal.core.player_refs import player_ref
 from portal.game.corrections.composition import residual
 from portal.game.models import CorrectionKind, CorrectionStatus, RoundCorrection
 from portal.reports.audit_report.scope import Scope
-from portal.reports.audit_report.values import player_ref
 from portal.reports.document import column, section
 
 CORRECTIONS_LISTED = 1_000  # voids, and adjustments, listed in full (each kind)
