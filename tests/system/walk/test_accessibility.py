@@ -185,3 +185,14 @@ def test_accessibility_game_table_at_phone_width(walk, axe, funded_player, live_
     expect(walk.page.get_by_text(re.compile(r"^Total staked:"))).to_contain_text("$2.00")
     _visit(walk, axe, "game table, 390 px, a split and a corner staked")
     axe.assert_no_serious_violations()
+
+
+def test_accessibility_payments_queue_at_phone_width(
+    walk, axe, payments_a, funded_player, live_offering
+):
+    account = GamingAccount.objects.get(player=funded_player)
+    withdrawal_request(player=funded_player, account_id=account.pk, amount=2_500)
+    walk.sign_in(payments_a.username)
+    walk.page.set_viewport_size(PHONE)
+    _visit(walk, axe, "payments queue, 390 px", "/play/payments/")
+    axe.assert_no_serious_violations()
