@@ -32,6 +32,8 @@ pytestmark = [pytest.mark.django_db(transaction=True), needs_chromium]
 
 # The amended layout's wheel: 7 and 1 swapped, so the diff marks moved compartments.
 OTHER_ORDER = [0, 7, 1, 8, 2, 3, 9, 10, 4, 5, 11, 12, 6]
+# A phone's viewport, in CSS px.
+PHONE = {"width": 390, "height": 844}
 
 
 def _visit(walk, axe, name: str, path: str | None = None) -> None:
@@ -170,4 +172,27 @@ def test_accessibility_payments(walk, axe, payments_a, funded_player, live_offer
     _visit(walk, axe, "withdrawal", f"/play/payments/withdrawals/{asked.pk}/")
     _visit(walk, axe, "player accounts", "/play/players/")
     _visit(walk, axe, "player account (staff)", f"/play/players/{account.pk}/")
+    axe.assert_no_serious_violations()
+
+
+def test_accessibility_game_table_at_phone_width(walk, axe, funded_player, live_offering):
+    walk.sign_in(funded_player.username)
+    walk.page.set_viewport_size(PHONE)
+    _visit(walk, axe, "game table, 390 px", f"/play/{live_offering.pk}/")
+    layout = walk.page.get_by_role("group", name="Betting layout")
+    layout.locator('[data-spot="split:1-2"]').click()
+    layout.locator('[data-spot="corner:4-5-7-8"]').click()
+    expect(walk.page.get_by_text(re.compile(r"^Total staked:"))).to_contain_text("$2.00")
+    _visit(walk, axe, "game table, 390 px, a split and a corner staked")
+    axe.assert_no_serious_violations()
+
+
+def test_accessibility_payments_queue_at_phone_width(
+    walk, axe, payments_a, funded_player, live_offering
+):
+    account = GamingAccount.objects.get(player=funded_player)
+    withdrawal_request(player=funded_player, account_id=account.pk, amount=2_500)
+    walk.sign_in(payments_a.username)
+    walk.page.set_viewport_size(PHONE)
+    _visit(walk, axe, "payments queue, 390 px", "/play/payments/")
     axe.assert_no_serious_violations()
