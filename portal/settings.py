@@ -111,6 +111,7 @@ INSTALLED_APPS = [
     "portal.core",
     "portal.accounts",
     "portal.audit",
+    "portal.software",
     "portal.compliance",
     "portal.game",
     "portal.reports",

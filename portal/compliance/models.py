@@ -382,6 +382,9 @@ class AvailabilityChange(models.Model):
     audit_event = models.OneToOneField(
         "audit.AuditEvent", on_delete=models.PROTECT, related_name="availability_change"
     )
+    # The game software in force (§ 811a.7(f)(2)): its identity's digest; blank on rows
+    # written before it was recorded ("not recorded").
+    software_identity = models.CharField(max_length=64, blank=True, default="")
 
     class Meta:
         ordering = ["at", "pk"]

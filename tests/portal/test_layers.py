@@ -36,6 +36,7 @@ HOUSE_PLAN = (
     "portal.api",
     "portal.audit",
     "portal.accounts",
+    "portal.software",
     "portal.compliance",
     "portal.game",
     ("portal.reports", "portal.players"),
