@@ -172,8 +172,10 @@ def test_617a6_and_812a7_a_9_voids_uncollected_amounts_and_adjustments_are_excep
         (corrected[1].pk, 400, 400, 0),
     ]
     assert voids[0]["reason"] == "RNG fault 17"
-    assert voids[0]["proposed"].startswith("supervisor_a, ")
-    assert voids[0]["decided"].startswith("officer, ")
+    assert (voids[0]["proposed_by"], voids[0]["decided_by"]) == ("supervisor_a", "officer")
+    # The instants as recorded (ISO 8601, UTC): each format shows them in its readers' form.
+    assert voids[0]["proposed_at"].startswith("2026-11-16T17:00:")
+    assert voids[0]["decided_at"].startswith("2026-11-16T17:00:")
     assert [(a["round"], a["difference"], a["credited"]) for a in adjustments] == [
         (corrected[2].pk, 150, 150)
     ]
