@@ -182,6 +182,20 @@ def test_617a6_and_812a7_a_9_voids_uncollected_amounts_and_adjustments_are_excep
     assert adjustments[0]["notice"] == "We credited $1.50 for round 3."
 
 
+@pytest.mark.clause("812a.7(a)(9)", kind="related")
+def test_617a6_and_812a7_a_9_the_detail_marks_each_bet_void_or_adjusted_as_its_round(corrected):
+    [detail] = [s for s in report()["sections"] if s.get("streamed")]
+    titles = [c["title"] for c in detail["columns"]]
+    state, round_id = titles.index("Round state"), titles.index("Round id")
+
+    states = {row[round_id]: row[state] for row in detail["stream"]()}
+    assert states == {
+        corrected[0].pk: "Void",
+        corrected[1].pk: "Void",
+        corrected[2].pk: "Adjusted",
+    }
+
+
 def test_617a6_a_void_decided_after_the_report_was_made_leaves_the_round_in_play(
     player, live_offering, supervisor_a, officer
 ):
