@@ -161,7 +161,8 @@ def _audit_figures(document: dict[str, Any]) -> dict[str, Any]:
     if odd:
         flags.append(f"Rounds not drawn by the OS CSPRNG: {odd:,}")
 
-    exceptions = [(part["title"], part["count"]) for part in document.get("exceptions") or []]
+    exceptions = _titled_counts(document.get("exceptions"))
+    routine = _titled_counts(document.get("routine"))
     resettlement = document.get("resettlement") or {}
     reconciliation = document.get("reconciliation") or {}
     return {
@@ -170,9 +171,16 @@ def _audit_figures(document: dict[str, Any]) -> dict[str, Any]:
         "flags": flags,
         "exceptions": exceptions,
         "exception_count": f"{sum(count for _, count in exceptions):,}",
+        "routine": routine,
+        "routine_count": f"{sum(count for _, count in routine):,}",
         "resettlement": _resettled(resettlement),
         "reconciled": bool(reconciliation.get("ok")),
     }
+
+
+def _titled_counts(parts: list[dict[str, Any]] | None) -> list[tuple[str, int]]:
+    """Each section's title and the rows it lists, as the document counted them."""
+    return [(part["title"], part["count"]) for part in parts or []]
 
 
 def _resettled(resettlement: dict[str, Any]) -> str:

@@ -200,7 +200,14 @@ class ReportDocumentSerializer(serializers.Serializer):
     exceptions = serializers.ListField(
         child=serializers.DictField(),
         required=False,
-        help_text='Each exceptions section: {"key", "title", "count"} (the rows it lists).',
+        help_text='Each exceptions section (what needs an auditor\'s attention): {"key", '
+        '"title", "count"} (the rows it lists).',
+    )
+    routine = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Each routine section, listed for the record and not counted as exceptions "
+        '(changes in the period, exports taken): {"key", "title", "count"}.',
     )
     odd_rng_rounds = serializers.IntegerField(
         required=False, help_text="Rounds recorded with an RNG other than the OS CSPRNG."

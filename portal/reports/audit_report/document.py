@@ -3,8 +3,9 @@
 
 ``audit_report`` returns the report document (``portal.reports.document``) with, beside its
 sections, the contract's own keys: ``period`` {start, end}, ``totals``, ``outcome_counts``,
-``chi_square``, ``chi_square_p``, ``resettlement``, ``reconciliation``, ``groups``,
-``by_kind`` and ``charts``. Money is integer cents; expected win and SD are decimal strings
+``chi_square``, ``chi_square_p``, ``resettlement``, ``reconciliation``, ``exceptions`` and
+``routine`` (each such section's key, title and count), ``groups``, ``by_kind`` and
+``charts``. Money is integer cents; expected win and SD are decimal strings
 in cents to 4 places.
 
 Its parts, in order (each timed in ``timings``, in seconds):
@@ -16,8 +17,10 @@ Its parts, in order (each timed in ``timings``, in seconds):
    own totals;
 3. ``reconciliation``: ledger, accounts (``reading.ledger``) and the audit chain
    (``figures.reconciliation``);
-4. ``exceptions``: big wins, generous paytables, void rounds and adjustments, corrections
-   to earlier gaming days, changes, exports, violations (``sections.exceptions``,
+4. ``exceptions``: what needs an auditor's attention (big wins, generous paytables, void
+   rounds and adjustments, corrections to earlier gaming days, rounds on an offering that
+   was not live), then the routine records listed beside them and not counted as
+   exceptions (changes in the period, exports taken) (``sections.exceptions``,
    ``sections.voids_and_adjustments``, ``sections.late_corrections``);
 and the detail (``sections.detail``), streamed again each time a CSV or XLSX file is
 written.
@@ -124,17 +127,25 @@ def _reconciled(
 
 def _exception_sections(
     scope: Scope, by_spot: list[spots.SpotTotal], win_threshold: int
-) -> list[dict]:
-    """Part 4: what an auditor looks at by hand."""
+) -> tuple[list[dict], list[dict]]:
+    """Part 4: what an auditor looks at by hand: the exceptions, which need their attention
+    (each row flagged, an irregularity or a correction), and the routine records listed
+    beside them, which are not exceptions (each saying so in a note)."""
     wins = sums.big_wins(scope, win_threshold)
-    return [
+    changes, violations = exceptions.record_sections(scope)
+    attention = [
         exceptions.big_wins_section(scope, wins, win_threshold),
         exceptions.generous_section(scope, by_spot),
         *voids_and_adjustments.sections(scope),
         *late_corrections.sections(scope),
-        *exceptions.record_sections(scope),
-        exceptions.exports_section(scope),
+        violations,
     ]
+    return attention, exceptions.routine([changes, exceptions.exports_section(scope)])
+
+
+def _counts(parts: list[dict]) -> list[dict]:
+    """Each section's key, title and the rows it lists."""
+    return [{"key": part["key"], "title": part["title"], "count": _listed(part)} for part in parts]
 
 
 def _detail_section(scope: Scope, bets: int) -> dict:
@@ -219,7 +230,7 @@ def audit_report(
     money = _reconciled(scope, figures, total, found, lines)
     parts.done("reconciliation", 3)
 
-    exception_sections = _exception_sections(scope, by_spot, win_threshold)
+    exception_sections, routine_sections = _exception_sections(scope, by_spot, win_threshold)
     parts.done("exceptions", 4)
 
     return {
@@ -236,10 +247,8 @@ def audit_report(
             "last_round": scope.last_round,
         },
         "totals": _totals(total, summary_section),
-        "exceptions": [
-            {"key": part["key"], "title": part["title"], "count": _listed(part)}
-            for part in exception_sections
-        ],
+        "exceptions": _counts(exception_sections),
+        "routine": _counts(routine_sections),
         "odd_rng_rounds": figures.odd.count,
         "outcome_counts": figures.counts,
         "chi_square": decimal_text(chi.statistic),
@@ -266,6 +275,7 @@ def audit_report(
             checks.accounts_section(lines),
             checks.chains_section(found),
             *exception_sections,
+            *routine_sections,
             _detail_section(scope, total.bets),
         ],
     }

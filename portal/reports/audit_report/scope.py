@@ -13,7 +13,9 @@ reads the same rounds.
 A round voided by then (§ 617a.6, reading:voids-and-adjustments: an approved void decided
 before the cutoff) stays in the period of the round but is counted apart from play:
 ``played`` leaves it out of handle, win, E and SD, while the pass still re-settles and
-chain-checks every round of ``q`` and the reconciliation accounts for the void's money.
+chain-checks every round of ``q`` and the reconciliation accounts for the void's money. A
+round adjusted by then (§ 812a.7(a)(9)) stays in play; both are named (``voided``,
+``adjusted``) so the detail can give each bet its round's state.
 
 **Reading** (reading:late-corrections): a correction decided over the period's instants to
 a round of an earlier gaming day is reported by this period, apart (``applied_late``); the
@@ -58,6 +60,8 @@ class Scope:
     offerings: dict[int, tuple[int, str]]  # offering pk → (holder pk, name), all in scope
     # The rounds of the period voided before the cutoff: out of play, still in the pass.
     voided: frozenset[int] = frozenset()
+    # The rounds of the period adjusted before the cutoff (§ 812a.7(a)(9)): still in play.
+    adjusted: frozenset[int] = frozenset()
 
     @property
     def days(self) -> list[datetime.date]:
@@ -200,10 +204,17 @@ def scope_of(
             for pk, holder, name in offerings.values_list("pk", "holder_id", "name")
         },
     )
-    voids = RoundCorrection.objects.filter(
+    decided = RoundCorrection.objects.filter(
         scope.q("round__"),
-        kind=CorrectionKind.VOID,
+        kind__in=(CorrectionKind.VOID, CorrectionKind.ADJUSTMENT),
         status=CorrectionStatus.APPROVED,
         decided_at__lt=cutoff,
+    ).values_list("round_id", "kind")
+    found: dict[str, set[int]] = {CorrectionKind.VOID: set(), CorrectionKind.ADJUSTMENT: set()}
+    for round_id, kind in decided:
+        found[kind].add(round_id)
+    return dataclasses.replace(
+        scope,
+        voided=frozenset(found[CorrectionKind.VOID]),
+        adjusted=frozenset(found[CorrectionKind.ADJUSTMENT]),
     )
-    return dataclasses.replace(scope, voided=frozenset(voids.values_list("round_id", flat=True)))

@@ -16,9 +16,10 @@ from portal.compliance.models import (
     VersionedRecord,
 )
 from portal.compliance.selectors import offering_is_live
-from portal.core.padates import day_starts
+from portal.core.padates import day_starts, pa_stamp
 from portal.reports.document import column, section
 from portal.reports.expiry.register import (
+    LAPSED,
     approvals_section,
     implied_status,
     listed_by,
@@ -84,7 +85,7 @@ def offerings_section(w: World) -> dict:
                 {
                     "holder": holder,
                     "name": o.name,
-                    "status": o.get_status_display().lower(),
+                    "status": o.get_status_display(),
                     "live": liveness.live,
                     "reasons": "; ".join(liveness.reasons),
                     "goes_dark": date_text(dark),
@@ -238,11 +239,11 @@ def job_section(w: World) -> dict:
             }
         )
     lapsed = sum(
-        1 for r in w.records if r.status == S.APPROVED and implied_status(r, w.as_of) == "lapsed"
+        1 for r in w.records if r.status == S.APPROVED and implied_status(r, w.as_of) == LAPSED
     )
     notes = [
-        f"Last ran: {instant_text(latest)} (its latest change); the rows are what it changed in "
-        "that run (the hour before)."
+        f"Last ran: {pa_stamp(latest, seconds=True)} (its latest change); the rows are what "
+        "it changed in that run (the hour before)."
         if latest
         else f"The expiry job never ran: no audit event of it up to the end of {w.as_of}.",
         f"Approvals lapsed by their dates but still stored approved on {w.as_of}: {lapsed} "
@@ -289,17 +290,17 @@ def _part_reasons(
     if group[ROUND_VERSION[kind]] != record.version:
         reasons.append(f"the round recorded {kind_name(kind)} version {group[ROUND_VERSION[kind]]}")
     if record.status not in APPROVED_EVER or record.decided_at is None:
-        return [*reasons, f"the {what} was never approved (it is {status_label(record)})"]
+        return [*reasons, f"the {what} was never approved (it is {status_label(record).lower()})"]
     start = max(record.decided_at, day_starts(holds_from(record)))
     if group["first"] < start:
-        reasons.append(f"played before the {what} held (from {instant_text(start)})")
+        reasons.append(f"played before the {what} held (from {pa_stamp(start)})")
     end, why = day_starts(holds_until(record)), "expired"
     ended = ends.get((record.kind, record.pk))
     played_on = ended is not None and ended[1] == VERBS["supersede"] and (kind, record.pk) in listed
     if ended is not None and ended[0] < end and not played_on:
         end, why = ended
     if group["last"] >= end:
-        reasons.append(f"played after the {what} was {why} ({instant_text(end)})")
+        reasons.append(f"played after the {what} was {why} ({pa_stamp(end)})")
     return reasons
 
 

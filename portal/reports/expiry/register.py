@@ -61,23 +61,28 @@ def rule_section(w: World) -> dict:
 # 2. The approvals register -------------------------------------------------------------
 
 
+# What an approved or expired record's dates say on the report's date, in words.
+LAPSED, NOT_YET_IN_FORCE, IN_FORCE = "Lapsed", "Not yet in force", "In force"
+
+
 def implied_status(record: VersionedRecord, as_of: datetime.date) -> str:
-    """The status the dates imply on ``as_of`` (approved or expired records); else stored."""
+    """The status the dates imply on ``as_of`` (approved or expired records); else stored,
+    in the pages' words (``status_label``)."""
     if record.status not in (S.APPROVED, S.EXPIRED):
         return status_label(record)
     if as_of >= holds_until(record):
-        return "lapsed"
+        return LAPSED
     if as_of < holds_from(record):
-        return "not yet in force"
-    return "in force"
+        return NOT_YET_IN_FORCE
+    return IN_FORCE
 
 
 def _mismatch(record: VersionedRecord, implied: str) -> str:
-    if record.status == S.APPROVED and implied == "lapsed":
+    if record.status == S.APPROVED and implied == LAPSED:
         return (
             f"stored approved, but it lapsed on {holds_until(record)}: the expiry job has not run"
         )
-    if record.status == S.EXPIRED and implied != "lapsed":
+    if record.status == S.EXPIRED and implied != LAPSED:
         return f"stored expired, but its dates hold until {holds_until(record)}"
     return ""
 
@@ -284,7 +289,8 @@ def _stuck_reasons(w: World, r: VersionedRecord) -> list[str]:
     for game in w.games.get(r.pk, ()) if r.kind == "rules_submission" else ():
         for listed in (game.layout, game.paytable):
             if listed.status not in STILL_APPROVABLE:
-                reasons.append(f"it lists {record_label(listed)}, which is {status_label(listed)}")
+                status = status_label(listed).lower()
+                reasons.append(f"it lists {record_label(listed)}, which is {status}")
             elif listed.status == S.APPROVED and holds_until(listed) <= w.as_of:
                 reasons.append(
                     f"it lists {record_label(listed)}, which lapsed on {holds_until(listed)}"

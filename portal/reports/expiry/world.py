@@ -43,7 +43,6 @@ UNREAD = {
     "layout": ("wheel_order", "signage_text", "artwork", "artwork_sha256"),
     "paytable": ("odds", "edge_override_reason"),
 }
-STATUS_LABELS = {value: label.lower() for value, label in RecordStatus.choices}
 APPROVED_EVER = REVIEWED_STATUSES
 STILL_APPROVABLE = (S.APPROVED, S.DRAFT, S.SUBMITTED)
 # The workflow's steps that begin or end an approval, and the status each leaves.
@@ -80,7 +79,9 @@ def record_label(record: VersionedRecord) -> str:
 
 
 def status_label(record: VersionedRecord) -> str:
-    return STATUS_LABELS[record.status]
+    """The record's status in the pages' words ("Approved", "Changes requested"): its
+    label, never the stored value; lower-case it inside a sentence."""
+    return RecordStatus(record.status).label
 
 
 def holds_until(record: VersionedRecord) -> datetime.date:

@@ -1,14 +1,18 @@
 """What every format of a report shares: the § 811a.9 header lines, column titles, rows
-as (type, value) cells, and strict numbers."""
+as (type, value) cells, instants as people read them, and strict numbers."""
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, BinaryIO
+
+from portal.core.padates import TO_THE_SECOND, UTC, pa_stamp
 
 Document = dict[str, Any]
 Cells = list[tuple[str, Any]]  # (column type, value) for each column of a row
@@ -27,17 +31,24 @@ def column_title(column: dict[str, str]) -> str:
     return title
 
 
-def header_lines(document: Document) -> list[tuple[str, str]]:
-    """The § 811a.9 header as (label, text) pairs, in the order every format shows them."""
+def header_lines(document: Document, *, as_recorded: bool = False) -> list[tuple[str, str]]:
+    """The § 811a.9 header as (label, text) pairs, in the order every format shows them: the
+    generation time as people read it (``shown_instant``, and UTC alike), or, ``as_recorded``,
+    as the document records it (ISO 8601, for a file read by machines: Parquet's metadata)."""
     versions = document.get("software_versions") or {}
+    generated = document["generated_at"]
+    if as_recorded:
+        pa, utc = plain_text(generated["pa"]), plain_text(generated["utc"])
+    else:
+        pa, utc = shown_instant(generated["pa"]), shown_instant(generated["utc"], utc=True)
     return [
         ("Title", plain_text(document["title"])),
         ("Report definition version", plain_text(document["definition_version"])),
         ("Software versions", ", ".join(f"{k} {v}" for k, v in sorted(versions.items()))),
         ("Certificate holder", plain_text(document["holder"])),
         ("Period", _period_text(document["period"])),
-        ("Generated (Pennsylvania time)", plain_text(document["generated_at"]["pa"])),
-        ("Generated (UTC)", plain_text(document["generated_at"]["utc"])),
+        ("Generated (Pennsylvania time)", pa),
+        ("Generated (UTC)", utc),
         ("Filters", _filters_text(document.get("filters") or {})),
     ]
 
@@ -66,6 +77,28 @@ def _filters_text(filters: dict[str, Any]) -> str:
         return plain_text(value)
 
     return "; ".join(f"{key}: {shown(value)}" for key, value in sorted(filters.items()))
+
+
+@lru_cache(maxsize=4096)  # a round's bets repeat its instants row after row
+def shown_instant(value: str | datetime.datetime | None, *, utc: bool = False) -> str:
+    """A date-time as people read it: Pennsylvania time with its zone, to the second
+    ("2026-11-30 10:26:12 EST", ``padates.pa_stamp``), or in UTC with ``utc``
+    ("2026-11-30 15:26:12 UTC"); never ISO's "T" nor microseconds. The document keeps
+    ISO 8601 with its offset (the JSON, the detail's CSV rows and Parquet show it so); text
+    that is not such an instant is shown as it is."""
+    if value is None or value == "":
+        return ""
+    instant = value
+    if not isinstance(instant, datetime.datetime):
+        try:
+            instant = datetime.datetime.fromisoformat(str(value))
+        except ValueError:
+            return plain_text(value)
+    if instant.tzinfo is None:
+        return plain_text(value)
+    if utc:
+        return instant.astimezone(UTC).strftime(TO_THE_SECOND)
+    return pa_stamp(instant, seconds=True)
 
 
 def plain_text(value: Any) -> str:

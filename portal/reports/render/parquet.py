@@ -7,7 +7,8 @@ integers and money (cents) ``int64``, date-times ``timestamp[us, UTC]``,
 dates ``date32``, percent ``float64`` (a fraction: 0.25 is 25 %), booleans ``bool``, decimal
 figures and text ``string`` (text as recorded: no spreadsheet quote, since no spreadsheet
 runs a Parquet cell). Each field's metadata names its column's key and type; the file's
-metadata carries the § 811a.9 header lines and the section's title and notes.
+metadata carries the § 811a.9 header lines (the generation time as recorded, ISO 8601) and
+the section's title and notes.
 
 The rows are written in row groups of ``ROW_GROUP`` rows as they are made, so memory stays
 flat whatever their number: from the rows' own record batches where they offer them
@@ -63,7 +64,7 @@ def arrow_schema(document: Document, section: dict[str, Any]):
         )
         for column in section["columns"]
     ]
-    about = {label: value for label, value in header_lines(document)}
+    about = {label: value for label, value in header_lines(document, as_recorded=True)}
     about["Section"] = section["title"]
     about["Notes"] = " ".join(section["notes"])
     return pa.schema(fields, metadata=about)

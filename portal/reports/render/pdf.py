@@ -38,6 +38,7 @@ from portal.reports.render.common import (
     header_lines,
     plain_text,
     section_lines,
+    shown_instant,
 )
 
 # --- PDF ----------------------------------------------------------------------------------
@@ -134,7 +135,7 @@ def write_pdf(document: Document, out: BinaryIO, *, compress: bool = True) -> No
     ``invariant``), so tests can read the text."""
     register()
     title = pdf_text(document["title"])
-    generated = pdf_text(document["generated_at"]["pa"])
+    generated = shown_instant(document["generated_at"]["pa"])
     canvasmaker = partial(NumberedCanvas, footer=f"{title} | Generated {generated}")
     pdf = SimpleDocTemplate(
         out,
@@ -370,8 +371,7 @@ def _pdf_display(kind: str, value: Any) -> str:
     if kind == "boolean":
         return "Yes" if value else "No"
     if kind == "datetime":
-        # A space for the "T" (as RFC 3339 allows) lets it wrap between date and time.
-        return pdf_text(value).replace("T", " ", 1)
+        return pdf_text(shown_instant(value))  # Pennsylvania time with its zone
     return pdf_text(value)
 
 

@@ -22,6 +22,7 @@ from portal.reports.render.common import (
     header_lines,
     plain_text,
     section_lines,
+    shown_instant,
     text_stream,
 )
 
@@ -35,7 +36,10 @@ def write_csv(document: Document, out: BinaryIO) -> None:
     its title, its column titles, its rows and totals (or one "No Activity" row), its
     notes, a blank row. Integer and money cells are bare integers (money in cents),
     percent a number of percent to 3 places (26.882 is 26.882 %, as the PDF and the XLSX
-    show it; the column's title says "%"), booleans Yes/No. Text cells go through
+    show it; the column's title says "%"), booleans Yes/No, date-times as people read them
+    (Pennsylvania time with its zone, ``shown_instant``), but in a streamed section's rows
+    (the audit report's detail, read by machines too), which keep ISO 8601 with the offset
+    the document records. Text cells go through
     ``safe_cell`` so a spreadsheet never runs one as a formula; numbers do not, so a
     negative amount stays a number. Rows are written one at a time as they are made; a
     streamed section's rows go straight to the file when its rows offer to write
@@ -63,7 +67,7 @@ def write_csv(document: Document, out: BinaryIO) -> None:
                     )
             else:
                 for _row_type, cells in section_lines(section):
-                    writer.writerow([_csv_cell(kind, value) for kind, value in cells])
+                    writer.writerow([_csv_shown(kind, value) for kind, value in cells])
             for note in section["notes"]:
                 writer.writerow([safe_cell(note)])
             writer.writerow([])
@@ -88,7 +92,16 @@ def percent_number(value: Any) -> Decimal:
     return (exact * 100).quantize(PERCENT_PLACES, rounding=ROUND_HALF_EVEN)
 
 
+def _csv_shown(kind: str, value: Any) -> Any:
+    """A cell of a section people read: a date-time in Pennsylvania time with its zone."""
+    if kind == "datetime" and value is not None:
+        return safe_cell(shown_instant(value))
+    return _csv_cell(kind, value)
+
+
 def _csv_cell(kind: str, value: Any) -> Any:
+    """A cell as recorded: what a streamed section's rows hold, the same bytes the detail's
+    COPY writes."""
     if value is None:
         return ""
     if kind in ("integer", "money"):
@@ -126,11 +139,11 @@ def write_xlsx(document: Document, out: BinaryIO) -> None:
     totals bold, then the notes. Every sheet prints landscape with the report's title and
     "Page X of Y" in its footer. Money is written as integer cents with format ``#,##0``
     (the column title says cents), the same numbers as the CSV; percent as a fraction with
-    format ``0.000%``; dates as real Excel dates; date-times as ISO 8601 text with their
-    offset; booleans as Excel booleans. A streamed section keeps to one sheet: past the
-    rows a sheet holds (``xlsx_rows``: Excel's 1,048,576 with the title rows and notes) the
-    rest are left out, and its title, a note and the "Report" sheet say how many and that
-    the CSV and Parquet files hold every row.
+    format ``0.000%``; dates as real Excel dates; date-times as text in Pennsylvania time
+    with its zone (``shown_instant``); booleans as Excel booleans. A streamed section keeps
+    to one sheet: past the rows a sheet holds (``xlsx_rows``: Excel's 1,048,576 with the
+    title rows and notes) the rest are left out, and its title, a note and the "Report"
+    sheet say how many and that the CSV and Parquet files hold every row.
 
     ``constant_memory`` keeps only the current row in memory and so needs every sheet
     written row by row, in order, which is how the sheets below are written. Text is
@@ -285,6 +298,8 @@ def _xlsx_cell(sheet, row: int, col: int, kind: str, value: Any, cell_format) ->
         sheet.write_datetime(row, col, day, cell_format)
     elif kind == "boolean":
         sheet.write_boolean(row, col, bool(value), cell_format)
+    elif kind == "datetime":
+        sheet.write_string(row, col, shown_instant(value), cell_format)
     else:
         sheet.write_string(row, col, plain_text(value), cell_format)
 

@@ -246,6 +246,37 @@ def test_811a9_big_wins_above_the_threshold_are_exceptions(played):
 
 
 @pytest.mark.clause("811a.9", kind="related")
+def test_811a9_routine_changes_are_listed_apart_and_not_counted_as_exceptions(
+    played, manager_a, officer, holder_a
+):
+    with time_machine.travel(PLAYED_AT + datetime.timedelta(hours=1)):
+        approved_offering(manager_a, officer, holder_a, name="Table 2")  # approvals that day
+    document = report()
+    found = sections(document)
+    changes = [r for r in found["changes"]["rows"] if r["row_type"] == "detail"]
+
+    assert len(changes) >= 3  # its layout, paytable and rules submission approved
+    # What needs an auditor's attention, counted; the one round on a table not yet live.
+    assert [(p["key"], p["count"]) for p in document["exceptions"]] == [
+        ("big_wins", 0),
+        ("generous", 0),
+        ("voids", 0),
+        ("adjustments", 0),
+        ("late_corrections", 0),
+        ("violations", 1),
+    ]
+    # The routine records beside them, each saying so in every format (its first note).
+    assert [(p["key"], p["count"]) for p in document["routine"]] == [
+        ("changes", len(changes)),
+        ("exports", 0),
+    ]
+    for key in ("changes", "exports"):
+        assert found[key]["notes"][0].startswith("Routine: listed for the record, not counted")
+    keys = [s["key"] for s in document["sections"]]
+    assert keys.index("violations") < keys.index("changes") < keys.index("exports")
+
+
+@pytest.mark.clause("811a.9", kind="related")
 def test_811a9_the_report_runs_a_fixed_number_of_queries(player, played):
     from portal.game.play.services import round_play
 

@@ -172,12 +172,28 @@ def test_617a6_and_812a7_a_9_voids_uncollected_amounts_and_adjustments_are_excep
         (corrected[1].pk, 400, 400, 0),
     ]
     assert voids[0]["reason"] == "RNG fault 17"
-    assert voids[0]["proposed"].startswith("supervisor_a, ")
-    assert voids[0]["decided"].startswith("officer, ")
+    assert (voids[0]["proposed_by"], voids[0]["decided_by"]) == ("supervisor_a", "officer")
+    # The instants as recorded (ISO 8601, UTC): each format shows them in its readers' form.
+    assert voids[0]["proposed_at"].startswith("2026-11-16T17:00:")
+    assert voids[0]["decided_at"].startswith("2026-11-16T17:00:")
     assert [(a["round"], a["difference"], a["credited"]) for a in adjustments] == [
         (corrected[2].pk, 150, 150)
     ]
     assert adjustments[0]["notice"] == "We credited $1.50 for round 3."
+
+
+@pytest.mark.clause("812a.7(a)(9)", kind="related")
+def test_617a6_and_812a7_a_9_the_detail_marks_each_bet_void_or_adjusted_as_its_round(corrected):
+    [detail] = [s for s in report()["sections"] if s.get("streamed")]
+    titles = [c["title"] for c in detail["columns"]]
+    state, round_id = titles.index("Round state"), titles.index("Round id")
+
+    states = {row[round_id]: row[state] for row in detail["stream"]()}
+    assert states == {
+        corrected[0].pk: "Void",
+        corrected[1].pk: "Void",
+        corrected[2].pk: "Adjusted",
+    }
 
 
 def test_617a6_a_void_decided_after_the_report_was_made_leaves_the_round_in_play(

@@ -159,7 +159,10 @@ def test_811a9_the_copy_csv_detail_is_byte_identical_to_the_python_paths(day):
     assert titles == [csv_column_title(c) for c in detail.COLUMNS]
     assert len(rows) == document["totals"]["bets"] + 1  # the void round's bet is listed too
     cells = {title: [row[i] for row in rows] for i, title in enumerate(titles)}
-    assert cells["Round state"].count("void") == 1
+    # Each bet's round's state in the round lists' words: the void round's one bet, the rest
+    # complete (§ 617a.6).
+    assert cells["Round state"].count("Void") == 1
+    assert set(cells["Round state"]) == {"Void", "Complete"}
     assert (
         "'=Table B" in cells["Offering"] and "'-Minus Gaming, Inc." in cells["Certificate holder"]
     )
@@ -173,6 +176,19 @@ def test_811a9_the_copy_csv_detail_is_byte_identical_to_the_python_paths(day):
     assert crossing and all(end >= "2026-11-17T05:00:00" for _, end in crossing)
     # A 4-cent split at 16 to 3 wins 26 (76/3 rounded up): −1/26 as paid, −3.846 %.
     assert "-3.846" in cells["House edge (%)"]
+
+
+@pytest.mark.clause("617a.6", kind="related")
+def test_617a6_every_detail_row_says_its_rounds_state_the_void_rounds_bet_void(day):
+    voided = day
+    document = report()
+    titles, rows = detail_lines(written(render.write_csv, the_python_path(document)))
+    state, round_id = titles.index("Round state"), titles.index("Round id")
+
+    states = {(row[round_id], row[state]) for row in rows}
+    assert (str(voided.pk), "Void") in states
+    assert {word for _, word in states} == {"Void", "Complete"}  # never blank, never a code
+    assert [row[state] for row in rows].count("Void") == 1  # its one bet
 
 
 @pytest.mark.postgres

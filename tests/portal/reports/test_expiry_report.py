@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import io
+import re
 
 import pytest
 import time_machine
 from django.utils import timezone
 
-from portal.compliance.models import SUNSET, Layout
+from portal.compliance.models import SUNSET, Layout, OfferingStatus, RecordStatus
 from portal.compliance.services.expiry import records_expire_due
 from portal.compliance.services.layouts import layout_submit, layout_withdraw
 from portal.compliance.services.paytables import (
@@ -27,7 +29,8 @@ from portal.compliance.services.rules import (
 from portal.core.padates import day_starts, pa_date, pa_today
 from portal.game.models import Round
 from portal.game.play.services import round_play
-from portal.reports.expiry import expiry_report
+from portal.reports import render
+from portal.reports.expiry import expiry_report, register
 from tests.portal.factories import (
     approved_offering,
     in_session,
@@ -38,6 +41,13 @@ from tests.portal.factories import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+def written_csv(document) -> str:
+    out = io.BytesIO()
+    render.write_csv(document, out)
+    return out.getvalue().decode()
+
 
 DAY = datetime.timedelta(days=1)
 KEYS = ["rule", "approvals", "superseded", "offerings", "changes", "stuck", "job", "violations"]
@@ -148,7 +158,7 @@ def test_601a10_layout_expiring_within_30_days_is_bucketed_and_its_table_flagged
 
     layout = row_of(document, "approvals", kind="layout")
     assert (layout["days_left"], layout["bucket"], layout["flag"]) == (20, "<= 30 days", "")
-    assert layout["status_on_date"] == "in force"
+    assert layout["status_on_date"] == "In force"
     assert layout["reference"] == "BGO-DATED-0001"
     assert layout["decided_by"] == "officer" and layout["decided_at"]
     assert layout["offerings"] == offering.name
@@ -169,7 +179,7 @@ def test_617b8_stored_approval_whose_dates_lapsed_is_flagged_until_the_job_runs(
     later = expiry_report(as_of=today + 3 * DAY)
 
     layout = row_of(later, "approvals", kind="layout")
-    assert (layout["status"], layout["status_on_date"]) == ("approved", "lapsed")
+    assert (layout["status"], layout["status_on_date"]) == ("Approved", "Lapsed")
     assert "expiry job has not run" in layout["flag"]
     assert (layout["days_left"], layout["bucket"]) == (0, "expired")
     table = row_of(later, "offerings", name=offering.name)
@@ -181,7 +191,7 @@ def test_617b8_stored_approval_whose_dates_lapsed_is_flagged_until_the_job_runs(
 
     records_expire_due(today=today + DAY)  # stored expired; the dates hold today
     layout = row_of(expiry_report(as_of=today), "approvals", kind="layout")
-    assert layout["status"] == "expired"
+    assert layout["status"] == "Expired"
     assert layout["flag"].startswith("stored expired, but its dates hold")
 
 
@@ -210,9 +220,37 @@ def test_617b8_at_the_sunset_nothing_is_in_force_and_every_active_table_is_flagg
     tables = details(document, "offerings")
     assert {t["name"] for t in tables} == {live_offering.name, second.name}
     assert all("active after the sunset" in t["flag"] and not t["live"] for t in tables)
-    approved = [r for r in details(document, "approvals") if r["status"] == "approved"]
-    assert approved and all(r["status_on_date"] == "lapsed" for r in approved)
+    approved = [r for r in details(document, "approvals") if r["status"] == "Approved"]
+    assert approved and all(r["status_on_date"] == "Lapsed" for r in approved)
     assert all(r["bucket"] == "expired" for r in approved)
+
+
+@pytest.mark.clause("811a.9", kind="related")
+def test_811a9_the_expiry_report_shows_statuses_in_the_pages_words(live_offering, officer):
+    layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
+    document = expiry_report(as_of=pa_today())
+    words = {
+        *RecordStatus.labels,
+        *OfferingStatus.labels,
+        register.LAPSED,
+        register.NOT_YET_IN_FORCE,
+        register.IN_FORCE,
+    }
+
+    shown = [
+        row[key]
+        for part in document["sections"]
+        for row in part["rows"]
+        for key in ("status", "status_on_date")
+        if row["row_type"] == "detail" and key in row
+    ]
+    assert shown and set(shown) <= words  # labels, never the stored values
+    assert not set(shown) & {*RecordStatus.values, *OfferingStatus.values}
+    layout = row_of(document, "approvals", kind="layout")
+    assert (layout["status"], layout["status_on_date"]) == ("Withdrawn", "Withdrawn")
+    assert row_of(document, "offerings", name=live_offering.name)["status"] == "Active"
+    text = written_csv(document)
+    assert ",Withdrawn," in text and ",withdrawn," not in text and ",approved," not in text
 
 
 def test_601a2_drafts_that_can_no_longer_be_approved_are_stuck(live_offering, manager_a, officer):
@@ -230,7 +268,7 @@ def test_601a2_drafts_that_can_no_longer_be_approved_are_stuck(live_offering, ma
     assert details(expiry_report(as_of=today), "stuck") == []
 
     stuck = row_of(expiry_report(as_of=today + 2 * DAY), "stuck", title="Short-lived rules")
-    assert stuck["status"] == "draft" and "is not after" in stuck["flag"]
+    assert stuck["status"] == "Draft" and "is not after" in stuck["flag"]
 
     layout_withdraw(actor=officer, layout=live_offering.layout, reason="Recalled")
     stuck = row_of(expiry_report(as_of=today), "stuck", title=draft.title)
@@ -284,7 +322,8 @@ def test_811a7_changes_and_the_job_come_from_the_audit_trail_and_availability_lo
     with time_machine.travel(day_starts(expiry) + datetime.timedelta(hours=1), tick=False):
         records_expire_due()
     job = sections(expiry_report(as_of=expiry))["job"]
-    assert job["notes"][0].startswith("Last ran: ")
+    # When it ran, in Pennsylvania time with its zone (an hour after the expiry's midnight).
+    assert re.match(rf"Last ran: {expiry} 01:00:00 E[SD]T \(its latest change\)", job["notes"][0])
     assert {r["change"] for r in job["rows"]} == {"layout expired", "rules submission expired"}
 
 
@@ -308,7 +347,9 @@ def test_810a11_round_after_its_layout_expired_is_a_violation(funded_player, liv
     document = expiry_report(as_of=expiry + 7 * DAY)
     (row,) = details(document, "violations")
     assert row["offering"] == live_offering.name and row["rounds"] == 2
-    assert f"played after the layout v1 was expired ({expiry}T00:00:00-05:00)" in row["flag"]
+    assert re.search(
+        rf"played after the layout v1 was expired \({expiry} 00:00 E[SD]T\)", row["flag"]
+    )
     assert sections(document)["violations"]["totals"]["values"] == {"rounds": 2}
 
 
@@ -356,13 +397,13 @@ def test_reading_open_approval_sunset_an_approval_without_an_expiry_holds_until_
 ):
     eve = SUNSET - DAY
     paytable = row_of(expiry_report(as_of=eve), "approvals", kind="paytable")
-    assert paytable["status"] == "approved"
+    assert paytable["status"] == "Approved"
     assert (paytable["expiry"], paytable["expiry_basis"]) == ("2028-06-14", "sunset")
-    assert (paytable["status_on_date"], paytable["days_left"]) == ("in force", 1)
+    assert (paytable["status_on_date"], paytable["days_left"]) == ("In force", 1)
     assert paytable["bucket"] != "expired"
 
     at_sunset = row_of(expiry_report(as_of=SUNSET), "approvals", kind="paytable")
-    assert (at_sunset["status_on_date"], at_sunset["days_left"]) == ("lapsed", 0)
+    assert (at_sunset["status_on_date"], at_sunset["days_left"]) == ("Lapsed", 0)
 
 
 def _paytable_v2(manager, officer, offering):

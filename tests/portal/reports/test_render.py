@@ -130,8 +130,8 @@ def test_csv_starts_with_the_header_lines_then_a_blank_row():
         ["Software versions", "engine 1.0.0, portal 0.1.0"],
         ["Certificate holder", "Keystone Casino"],
         ["Period", "2026-11-01 to 2026-11-30"],
-        ["Generated (Pennsylvania time)", "2026-11-30T10:26:12-05:00"],
-        ["Generated (UTC)", "2026-11-30T15:26:12+00:00"],
+        ["Generated (Pennsylvania time)", "2026-11-30 10:26:12 EST"],
+        ["Generated (UTC)", "2026-11-30 15:26:12 UTC"],
         ["Filters", "holder: Keystone Casino; offering: all"],
         [],
     ]
@@ -160,7 +160,7 @@ def test_csv_sections_rows_totals_notes_and_no_activity():
         "250000",
         "-150000",  # a number, no apostrophe
         "-60.000",  # percent, to 3 places (the column's title says %)
-        "2026-11-30T10:26:12-05:00",
+        "2026-11-30 10:26:12 EST",  # Pennsylvania time with its zone, as people read it
         "Yes",
         "beyond 3.29 SD",
     ]
@@ -272,7 +272,7 @@ def test_pdf_numbers_its_pages_page_x_of_y():
     for number in (1, pages):
         assert f"(Page {number} of {pages})".encode() in data
     assert f"of {pages + 1})".encode() not in data
-    assert b"(Hold report | Generated 2026-11-30T10:26:12-05:00)" in data
+    assert b"(Hold report | Generated 2026-11-30 10:26:12 EST)" in data
 
 
 def test_pdf_has_the_header_the_rows_and_no_activity():
@@ -280,7 +280,8 @@ def test_pdf_has_the_header_the_rows_and_no_activity():
     for text in (
         "Keystone Casino",
         "2026-11-01 to 2026-11-30",
-        "2026-11-30T15:26:12+00:00",
+        "2026-11-30 10:26:12 EST",
+        "2026-11-30 15:26:12 UTC",
         "holder: Keystone Casino; offering: all",
         "engine 1.0.0, portal 0.1.0",
         "-150,000",
@@ -328,7 +329,7 @@ def test_pdf_prints_sigma_plus_minus_and_dashes_in_its_embedded_font():
     assert b"/FontFile2" in data  # the TrueType program itself is in the file
     strings = drawn_strings(data)
     assert title in strings  # the header, drawn as written: no "?" and no ASCII look-alike
-    assert f"{title} | Generated 2026-11-30T10:26:12-05:00" in strings  # the footer
+    assert f"{title} | Generated 2026-11-30 10:26:12 EST" in strings  # the footer
     assert "?" not in "".join(strings)
 
 
@@ -503,3 +504,68 @@ def test_parquet_holds_a_streamed_sections_rows_typed():
 def test_a_decimal_cell_must_be_an_exact_figure(value):
     with pytest.raises(ValueError, match="not a decimal figure"):
         common.as_decimal_text(value)
+
+
+# --- Times as people read them --------------------------------------------------------------
+
+WINTER = "2026-12-04T19:07:31.123456+00:00"  # as the document records an instant
+SUMMER = "2026-07-04T16:00:00.5+00:00"
+
+
+@pytest.mark.clause("811a.9", kind="related")
+@pytest.mark.clause("reading:pennsylvania-dates", kind="related")
+def test_811a9_csv_xlsx_and_pdf_show_times_in_pennsylvania_time_without_microseconds():
+    document = make_document([hold_row(1, last=WINTER), hold_row(2, last=SUMMER)])
+
+    rows = csv_rows(written(render.write_csv, document))
+    at = rows.index(["Hold by gaming day"]) + 2
+    assert [row[6] for row in rows[at : at + 2]] == [
+        "2026-12-04 14:07:31 EST",
+        "2026-07-04 12:00:00 EDT",
+    ]
+    sheet = xlsx_parts(written(render.write_xlsx, document))["xl/worksheets/sheet2.xml"]
+    assert "2026-12-04 14:07:31 EST" in sheet and "2026-07-04 12:00:00 EDT" in sheet
+    strings = drawn_strings(written(render.write_pdf, document, compress=False))
+    assert "2026-12-04 14:07:31 EST" in strings and "2026-07-04 12:00:00 EDT" in strings
+
+    csv_text = "\n".join(",".join(row) for row in rows)
+    for shown in (csv_text, sheet, "\n".join(strings)):
+        assert "T19:07" not in shown and ".123456" not in shown and "+00:00" not in shown
+        assert "T10:26" not in shown and "-05:00" not in shown  # the generation time too
+    # The JSON is the document: its instants stay ISO 8601 with their offset, for machines.
+    assert json.loads(written(render.write_json, document))["sections"][0]["rows"][0]["last"] == (
+        WINTER
+    )
+
+
+def test_a_date_time_cell_that_is_not_an_instant_shows_as_it_is():
+    assert common.shown_instant(None) == ""
+    assert common.shown_instant("not recorded") == "not recorded"
+    assert common.shown_instant("2026-12-04T19:07:31") == "2026-12-04T19:07:31"  # no offset
+    assert common.shown_instant(WINTER, utc=True) == "2026-12-04 19:07:31 UTC"
+
+
+def test_a_streamed_sections_times_stay_iso_in_its_csv_rows_and_parquet_and_read_in_xlsx():
+    import pyarrow.parquet as pq
+
+    from portal.reports.document import streamed_section
+
+    document = make_document()
+    document["sections"].append(
+        streamed_section(
+            "detail",
+            "Detail",
+            [column("n", "Bet", "integer"), column("at", "Started", "datetime")],
+            lambda: iter([[1, WINTER]]),
+            count=1,
+        )
+    )
+
+    rows = csv_rows(written(render.write_csv, document))
+    assert rows[rows.index(["Bet", "Started"]) + 1] == ["1", WINTER]  # machine-read: as recorded
+    table = pq.read_table(io.BytesIO(written(render.FORMATS["parquet"][0], document)))
+    assert table.schema.metadata[b"Generated (Pennsylvania time)"] == b"2026-11-30T10:26:12-05:00"
+    assert table.column("at_utc").to_pylist()[0].isoformat() == WINTER
+    parts = xlsx_parts(written(render.write_xlsx, document))  # for people: as they read it
+    sheet = parts[f"xl/worksheets/sheet{len(document['sections']) + 1}.xml"]  # after "Report"
+    assert "2026-12-04 14:07:31 EST" in sheet and WINTER not in sheet

@@ -80,9 +80,13 @@ def test_811a9_the_run_page_shows_the_audit_figures_in_words(client, audit_run, 
     assert "Reconciliation ok: everything reconciles" in text
     assert "Re-settlement 6 bets settled again, 0 discrepancies" in text
     # The exceptions counted by section (the table was approved after these rounds: one
-    # round on an offering not yet live), and the flags.
-    assert "Exceptions 1 Single wins above the threshold: 0" in text
-    assert "Rounds on an offering that was not live: 1" in text
+    # round on an offering not yet live), the routine records apart, and the flags.
+    assert "Exceptions 1 to look into Single wins above the threshold: 0" in text
+    assert "Rounds on an offering that was not live: 1 Routine records" in text
+    assert (
+        "Routine records 0 listed for the record, not exceptions Changes in the period: 0 "
+        "Exports taken: 0"
+    ) in text
     assert "Flags Hold: low volume, under 1,000 rounds" in text
     # Words, not keys and cents.
     for code in ("win_threshold", "1000000", "1,000,000", "holder:", "offering:", "None"):
@@ -110,6 +114,22 @@ def test_the_figures_are_read_from_the_stored_document_not_worked_out_again(
 
     assert "Handle (H) $1,234.56" in text
     assert "Reconciliation failed: something does not reconcile" in text
+
+
+@pytest.mark.clause("811a.9", kind="related")
+def test_811a9_the_run_page_does_not_count_routine_changes_as_exceptions(
+    client, audit_run, reports_folder
+):
+    path = reports_folder / audit_run.files.get(format="json").name
+    document = json.loads(path.read_text())
+    document["routine"][0]["count"] = 26  # a day of approvals and submissions
+    path.write_text(json.dumps(document))
+
+    text = shown(client.get(f"/reports/{audit_run.pk}/").content.decode())
+
+    assert "Exceptions 1 to look into" in text  # the round on a table not yet live, only
+    assert "Routine records 26 listed for the record, not exceptions" in text
+    assert "Changes in the period: 26" in text
 
 
 def test_the_parameters_of_a_period_and_an_as_of_date_read_as_words(holder_a):

@@ -46,6 +46,7 @@ from django.db import connection
 
 import jinzi
 from portal.core.csv_export import safe_cell
+from portal.game.corrections.presenters import STATE_WORDS
 from portal.reports.audit_report.reading import copy_out
 from portal.reports.audit_report.reading.copy_out import bound
 from portal.reports.audit_report.reading.detail_statements import (
@@ -102,6 +103,9 @@ def _params(scope: Scope) -> dict[str, Any]:
         "latest": max((holder.end for _, holder, _ in offerings), default=None),
         "last_round": scope.last_round,
         "voided": sorted(scope.voided),
+        "adjusted": sorted(scope.adjusted),
+        # The round states' words, as the Python path writes them (plain words: no quote).
+        **{f"state_{key}": word for key, word in STATE_WORDS.items()},
     }
     with connection.cursor() as cursor:
         cursor.execute(bound(DISTINCT_SQL, params))

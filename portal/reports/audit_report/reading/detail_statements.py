@@ -65,6 +65,7 @@ def _rounds(cells: str, wheel: str, names: tuple[str, str]) -> str:
            ({{{holder}}}::text[])[{_PLACE}] AS holder,
            ({{{offering}}}::text[])[{_PLACE}] AS offering,
            r.id = ANY({{voided}}::bigint[]) AS void,
+           r.id = ANY({{adjusted}}::bigint[]) AS adjusted,
            array_position({{odds_values}}::jsonb[], r.paytable_odds) AS odds_id
     {_SCOPE}
     ORDER BY r.id
@@ -149,6 +150,12 @@ _PERCENT = (
     f" ELSE {_spot_at('percents', 'text')} END"
 )
 _KIND = "({{kind_{0}}}::text[])[b.kind_at]"
+# The round's state, in the words ``sections.detail.round_state`` gives it (bound): a void
+# outweighs an adjustment.
+_STATE = (
+    "CASE WHEN r.void THEN {state_void} WHEN r.adjusted THEN {state_adjusted}"
+    " ELSE {state_complete} END"
+)
 
 CSV_SQL = f"""
     COPY (
@@ -157,7 +164,7 @@ CSV_SQL = f"""
            r.session_id, r.rng_raw, r.rng_method,
            r.outcome, r.colour, {_SAFE.format("b.spot")}, b.stake, b.returned,
            b.stake - b.returned, {_PERCENT}, r.balance_before, r.balance_after, r.hash,
-           CASE WHEN r.void THEN 'void' END
+           {_STATE}
     FROM ({_rounds(_CSV_ROUND_CELLS, "wheel_cells", ("holder_cells", "offering_cells"))}) r
     {_BETS}
     ) TO STDOUT (FORMAT csv)
@@ -190,7 +197,7 @@ TYPED_SQL = f"""
                 WHEN {_ROUNDED} THEN {_EDGE_X13S} ELSE {_spot_at("numerators")} END,
            CASE WHEN {_spot_at("percents", "text")} IS NULL THEN NULL
                 WHEN {_ROUNDED} THEN 13 * b.stake ELSE {_spot_at("denominators")} END,
-           r.balance_before, r.balance_after, r.hash, CASE WHEN r.void THEN 'void' ELSE '' END
+           r.balance_before, r.balance_after, r.hash, {_STATE}
     FROM ({_rounds(_TYPED_ROUND_CELLS, "wheel_colours", ("holder_names", "offering_names"))}) r
     {_BETS}
     ) TO STDOUT (FORMAT csv)

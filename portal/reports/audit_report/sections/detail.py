@@ -1,6 +1,9 @@
 """The audit report's detail: one row per bet of the period, streamed (CSV, XLSX and
-Parquet only). The bets of a void round are listed as recorded, marked "void" (counted
-apart from play, reading:voids-and-adjustments).
+Parquet only). Each row carries its round's state after the voids and adjustments decided
+before the report's cutoff, in the words the round lists use (``STATE_WORDS``): "Complete"
+as settled, "Void" (§ 617a.6: its bets listed as recorded, counted apart from play,
+reading:voids-and-adjustments; a void outweighs an adjustment) or "Adjusted"
+(§ 812a.7(a)(9)).
 
 Millions of rows never sit in memory: the rows are made as the writer asks for them, each
 time a file is written. ``detail_rows`` returns them as ``DetailRows``: iterated, they come
@@ -20,6 +23,7 @@ from typing import BinaryIO
 
 import jinzi
 from portal.core.player_refs import player_ref
+from portal.game.corrections.presenters import STATE_WORDS
 from portal.reports.audit_report.figures.spots import Edges
 from portal.reports.audit_report.reading import detail_copy
 from portal.reports.audit_report.reading.columns import (
@@ -119,9 +123,7 @@ def _rows(scope: Scope) -> Iterator[list]:
             r["outcome"],
             colours[wheel_key],
         ]
-        # § 617a.6: a void round's bets are listed as recorded, and marked.
-        state = "void" if r["id"] in scope.voided else ""
-        tail = [r["balance_before"], r["balance_after"], r["hash"], state]
+        tail = [r["balance_before"], r["balance_after"], r["hash"], round_state(scope, r["id"])]
         odds = r["paytable_odds"]
         for _, _, spot, kind, stake, returned in bets:
             yield [
@@ -135,6 +137,15 @@ def _rows(scope: Scope) -> Iterator[list]:
                 _edge(edges, odds, spot, stake),
                 *tail,
             ]
+
+
+def round_state(scope: Scope, round_id: int) -> str:
+    """The round's state as of the report's cutoff, in the round lists' words: § 617a.6, a
+    void round's bets are listed as recorded and marked void; § 812a.7(a)(9), an adjusted
+    round's are marked adjusted; any other round is complete, as settled."""
+    if round_id in scope.voided:
+        return STATE_WORDS["void"]
+    return STATE_WORDS["adjusted" if round_id in scope.adjusted else "complete"]
 
 
 def _edge(edges: Edges, odds: dict, spot: str, stake: int) -> float | None:

@@ -1,12 +1,18 @@
-"""The audit report's exceptions: what an auditor looks at first.
+"""The audit report's exceptions: what an auditor looks at first, each row something that
+needs their attention (the document counts them, ``exceptions``):
 
 - single wins of at least the report's threshold (a round's returns less its stakes);
 - paytables with a spot that took bets at a stake whose house edge is 0 or less, paid with
   each return rounded up (reading:round-up; legal under § 617b.8(f), but to be flagged
   loudly);
-- approvals, supersessions, expiries, withdrawals and openings/closings in the period, and
-  rounds played on an offering that was not live: the expiry report's own sections
-  (``portal.reports.expiry``), read over this report's period;
+- rounds played on an offering that was not live: the expiry report's own section
+  (``portal.reports.expiry``), read over this report's period.
+
+Beside them, the routine records (``routine``: listed for the record, each saying so, and
+never counted as exceptions):
+
+- approvals, submissions, supersessions, expiries, withdrawals and openings/closings in the
+  period: the expiry report's changes, read over this report's period;
 - exports taken in the period: report downloads and audit-trail exports (§ 811a.7).
 """
 
@@ -132,6 +138,19 @@ def exports_section(scope: Scope) -> dict:
     ]
     notes = ["Every copy taken out of the system in the period (the audit trail, § 811a.7)."]
     return section("exports", "Exports taken", columns, rows, notes=notes)
+
+
+ROUTINE_NOTE = (
+    "Routine: listed for the record, not counted among the report's exceptions (what needs "
+    "an auditor's attention)."
+)
+
+
+def routine(parts: list[dict]) -> list[dict]:
+    """``parts``, each saying in a note that it is routine, not an exception."""
+    for part in parts:
+        part["notes"].insert(0, ROUTINE_NOTE)
+    return parts
 
 
 def record_sections(scope: Scope) -> list[dict]:

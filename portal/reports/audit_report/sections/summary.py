@@ -16,7 +16,7 @@ from fractions import Fraction
 import jinzi
 from jinzi.stats import EXCEPTION_Z, LOW_VOLUME_ROUNDS, REVIEW_Z
 from portal.compliance.models import Paytable
-from portal.core.padates import pa_time
+from portal.core.padates import pa_stamp
 from portal.reports.audit_report.figures.hold import Hold
 from portal.reports.audit_report.figures.spots import SpotTotal
 from portal.reports.audit_report.figures.sums import Players
@@ -103,8 +103,8 @@ def summary(
         f"± {EXCEPTION_Z} SD, 'low volume' under "
         f"{LOW_VOLUME_ROUNDS:,} rounds (too few for the normal band to hold, reading:low-volume).",
         "Distinct players of a subtotal or the total count each player once.",
-        f"Rounds stored when the report began ({pa_time(scope.cutoff).isoformat()}, Pennsylvania "
-        f"time; up to round id {scope.last_round}): a gaming day not yet over is counted up "
+        f"Rounds stored when the report began ({pa_stamp(scope.cutoff, seconds=True)}; up to "
+        f"round id {scope.last_round}): a gaming day not yet over is counted up "
         "to then, and every part of the report reads the same rounds while play goes on.",
     ]
     body = section(

@@ -60,8 +60,10 @@ def common(scope: Scope, row: dict) -> dict:
         "player": player_ref(row["round__player_id"]),
         "started": row["round__started_at"].isoformat(),
         "reason": row["reason"],
-        "proposed": f"{row['proposed_by__username']}, {row['proposed_at'].isoformat()}",
-        "decided": f"{row['decided_by__username']}, {row['decided_at'].isoformat()}",
+        "proposed_by": row["proposed_by__username"],
+        "proposed_at": row["proposed_at"].isoformat(),
+        "decided_by": row["decided_by__username"],
+        "decided_at": row["decided_at"].isoformat(),
     }
 
 
@@ -73,10 +75,14 @@ ROUND = [
     column("player", "Player"),
     column("started", "Started", "datetime"),
 ]
+# Who asked for the correction and who approved it, and when: each instant a date-time
+# column of its own, which every format shows as its readers read it.
 PEOPLE = [
     column("reason", "Reason"),
-    column("proposed", "Proposed by, at"),
-    column("decided", "Approved by, at"),
+    column("proposed_by", "Proposed by"),
+    column("proposed_at", "Proposed at", "datetime"),
+    column("decided_by", "Approved by"),
+    column("decided_at", "Approved at", "datetime"),
 ]
 
 
