@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime
 
+from django.utils import timezone
+
 from portal.access.roles import Role
 from portal.accounts.services import staff_user_create
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
@@ -124,7 +126,35 @@ def approved_rules(manager, officer, holder, paytable, layout) -> RulesSubmissio
     return rules_submission_approve(actor=officer, submission=rules)
 
 
+def approve_running_software(recorded_by):
+    """The Board's approval of the software this process runs (reading:approved-software),
+    as the tests' builders record it so their tables play: written as it stands, once.
+    The approval's own service, four-eyes and audit events are tested on their own."""
+    from portal.core.software import running_identity
+    from portal.software.models import SoftwareApproval, SoftwareApprovalStatus
+
+    identity = running_identity()
+    found = SoftwareApproval.objects.filter(
+        digest=identity.digest, status=SoftwareApprovalStatus.APPROVED
+    ).first()
+    if found is not None:
+        return found
+    return SoftwareApproval.objects.create(
+        digest=identity.digest,
+        software_version=identity.version,
+        lab_reference="BGLO-TEST-1",
+        approved_on=datetime.date(2025, 6, 1),
+        document="software/approvals/test-approval.pdf",
+        document_sha256="0" * 64,
+        status=SoftwareApprovalStatus.APPROVED,
+        created_by=recorded_by,
+        decided_by=recorded_by,
+        decided_at=timezone.now(),
+    )
+
+
 def make_offering(manager, holder, rules, layout, paytable, name="Table 1") -> Offering:
+    approve_running_software(manager)
     return offering_create(
         actor=manager,
         holder=holder,

@@ -1,0 +1,31 @@
+"""Whether the software running the game is approved (§ 461a.4, reading:approved-software):
+a table is live only while it is; every live check reads it here, once per request or job."""
+
+from __future__ import annotations
+
+from portal.core.software import SoftwareIdentity, running_identity
+from portal.software.models import SoftwareApproval, SoftwareApprovalStatus
+
+NOT_APPROVED = (
+    "§ 461a.4: the game software running ({identity}) is not approved; its tables stay "
+    "closed until a compliance officer records the Board's approval of it"
+)
+
+
+def approval_of(digest: str) -> SoftwareApproval | None:
+    """The approval in force of the identity ``digest``, if any."""
+    return SoftwareApproval.objects.filter(
+        digest=digest, status=SoftwareApprovalStatus.APPROVED
+    ).first()
+
+
+def running_software_approved() -> bool:
+    """Whether the identity this process runs is approved (one query)."""
+    return SoftwareApproval.objects.filter(
+        digest=running_identity().digest, status=SoftwareApprovalStatus.APPROVED
+    ).exists()
+
+
+def not_approved_reason(identity: SoftwareIdentity | None = None) -> str:
+    """Why tables are closed while ``identity`` (the running one) is not approved."""
+    return NOT_APPROVED.format(identity=(identity or running_identity()).short)
