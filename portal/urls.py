@@ -13,6 +13,7 @@ from portal.game.api import urls as game_api
 from portal.integrity import urls as integrity_urls
 from portal.regulation.api import urls as regulation_api
 from portal.reports.api import urls as reports_api
+from portal.software.api import urls as software_api
 
 # Every app's API routes on one router, so the root at /api/ lists them all.
 api_router = ApiRouter(
@@ -23,6 +24,7 @@ api_router = ApiRouter(
         *game_api.routes,
         *reports_api.routes,
         *regulation_api.routes,
+        *software_api.routes,
     ]
 )
 
@@ -38,6 +40,7 @@ urlpatterns = [
     path("audit/", include((audit_urls.urlpatterns + integrity_urls.urlpatterns, "audit"))),
     path("reports/", include("portal.reports.urls")),
     path("regulation/", include("portal.regulation.urls")),
+    path("software/", include("portal.software.urls")),
     path("play/", include("portal.game.urls")),
     path("players/", include("portal.players.urls")),
     path("notifications/", include("portal.notifications.urls")),
