@@ -82,8 +82,11 @@ ROUND_LIST_COLUMNS = Columns(
 )
 
 
+# One column for what became of a round: its state (complete as played, void, adjusted). Its
+# game status is "Complete" for every round stored (one that cannot complete stores nothing),
+# so the list leaves it to the round's own record rather than say "Complete" twice.
 STAFF_ROUND_COLUMNS = ROUND_LIST_COLUMNS.showing(
-    "round", "player", "offering", "started", "outcome", "staked", "returned", "status", "state"
+    "round", "player", "offering", "started", "outcome", "staked", "returned", "state"
 )
 MY_GAMES_COLUMNS = ROUND_LIST_COLUMNS.showing(
     "round", "ended", "outcome", "staked", "returned", "balance", "state", "replay"

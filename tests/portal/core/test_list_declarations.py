@@ -128,7 +128,6 @@ def test_two_lists_of_rounds_share_their_csv_and_sort_by_their_own_columns():
         "outcome",
         "staked",
         "returned",
-        "status",
     ]
     assert "sort" not in plain and '<span class="visually-hidden">Replay</span>' in plain
     assert AuditEventFilter.declared_filters["sort"].columns.csv_headers[1] == "occurred_at_utc"
