@@ -1,4 +1,4 @@
-"""The game software's identity (§ 461a.4, reading:approved-software): the files that make
+"""The game software's identity (§ 461a.4, reading:software-approval): the files that make
 the game, declared once, and one SHA-256 digest over them that a laboratory can recompute
 from the same files.
 

@@ -1,4 +1,4 @@
-"""The game software's approvals (§ 461a.4, reading:approved-software).
+"""The game software's approvals (§ 461a.4, reading:software-approval).
 
 An approval records that the Bureau of Gaming Laboratory Operations tested one identity of
 the game software (``portal.core.software``: its version and the digest of its files) and

@@ -1,4 +1,4 @@
-"""Whether the software running the game is approved (§ 461a.4, reading:approved-software):
+"""Whether the software running the game is approved (§ 461a.4, reading:software-approval):
 a table is live only while it is; every live check reads it here, once per request or job."""
 
 from __future__ import annotations

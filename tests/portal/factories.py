@@ -127,7 +127,7 @@ def approved_rules(manager, officer, holder, paytable, layout) -> RulesSubmissio
 
 
 def approve_running_software(recorded_by):
-    """The Board's approval of the software this process runs (reading:approved-software),
+    """The Board's approval of the software this process runs (reading:software-approval),
     as the tests' builders record it so their tables play: written as it stands, once.
     The approval's own service, four-eyes and audit events are tested on their own."""
     from portal.core.software import running_identity

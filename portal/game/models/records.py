@@ -62,7 +62,7 @@ class Round(models.Model):
     # The player session it was played in (§ 812a.9(a)(5)): its public id; empty on rounds
     # recorded before sessions had one, and on generated history ("not recorded").
     session_id = models.CharField(max_length=36, blank=True, default="")
-    # The game software's identity it was played under (§ 461a.4, reading:approved-software):
+    # The game software's identity it was played under (§ 461a.4, reading:software-approval):
     # the digest of ``portal.core.software``; blank on rounds recorded before it was kept.
     software_identity = models.CharField(max_length=64, blank=True, default="")
     rng_raw = models.PositiveSmallIntegerField()
