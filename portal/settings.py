@@ -249,6 +249,11 @@ STORAGES = {
 # carry their own, smaller caps.
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("JINZI_MAX_REQUEST_BYTES", 12 * 1024 * 1024, minimum=1024)
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# The largest approval document (a PDF) a compliance officer may upload with a software
+# approval (§ 461a.4); within the request limit above.
+JINZI_MAX_DOCUMENT_BYTES = env_int(
+    "JINZI_MAX_DOCUMENT_BYTES", 10 * 1024 * 1024, minimum=1024, maximum=DATA_UPLOAD_MAX_MEMORY_SIZE
+)
 JINZI_MAX_ARTWORK_BYTES = env_int(
     "JINZI_MAX_ARTWORK_BYTES", 5 * 1024 * 1024, minimum=1024, maximum=DATA_UPLOAD_MAX_MEMORY_SIZE
 )

@@ -51,6 +51,7 @@ class Action(StrEnum):
     # Suspend a table while a suspected malfunction is checked, and reopen it
     # (reading:table-suspension): compliance officers, and the holder's supervisors.
     SUSPEND_TABLES = "suspend_tables"
+    RECORD_SOFTWARE = "record_software"  # draft and decide the game software's approvals
 
 
 NOT_SIGNED_IN = "sign in first"
@@ -154,6 +155,10 @@ def denial(user, action: Action, obj=None, *, holder_id: int | None = None) -> s
         if Role.SUPERVISOR in roles:
             return _own_holder(user, target_holder)
         return WRONG_ROLE.format(action="suspend or reopen tables")
+    if action is Action.RECORD_SOFTWARE:
+        if superuser or Role.COMPLIANCE in roles:
+            return None
+        return WRONG_ROLE.format(action="record the game software's approvals")
     if action is Action.MANAGE_HOLDERS:
         return None if superuser else WRONG_ROLE.format(action="manage certificate holders")
     raise ValueError(f"unknown action {action!r}")

@@ -363,6 +363,11 @@ class AvailabilityCause(models.TextChoices):
     OFFERING_DEACTIVATED = "offering_deactivated", "The offering was retired"
     TABLE_SUSPENDED = "table_suspended", "The table was suspended while it is checked"
     TABLE_REOPENED = "table_reopened", "The table was reopened after its check"
+    SOFTWARE_APPROVED = "software_approved", "The game software was approved (§ 461a.4)"
+    SOFTWARE_WITHDRAWN = (
+        "software_withdrawn",
+        "The game software's approval was withdrawn (§ 461a.4)",
+    )
     RULE_TOOK_EFFECT = "rule_took_effect", "§ 617b.8 took effect"
     SUNSET = "sunset", "§ 617b.8 expired (sunset)"
 

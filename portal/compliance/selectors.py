@@ -7,7 +7,7 @@ import datetime
 import hashlib
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Exists, Q, QuerySet
 from django.utils import timezone
 
 import jinzi
@@ -31,6 +31,11 @@ from portal.compliance.models import (
 from portal.compliance.table_changes import TableChange, table_change
 from portal.compliance.workflow import BEING_WRITTEN_STATUSES, RECORD_WORKFLOW, authors
 from portal.core.padates import pa_date, pa_today
+from portal.software.selectors import (
+    not_approved_reason,
+    running_approvals,
+    running_software_approved,
+)
 
 RECORD_MODELS: tuple[type[VersionedRecord], ...] = (
     Layout,
@@ -84,10 +89,16 @@ def jinzi_listing(rules: RulesSubmission) -> ListedGame | None:
 
 
 _UNREAD = object()
+# The name under which ``offerings_with_parts`` reads whether the running software is approved.
+SOFTWARE_APPROVED = "running_software_approved"
 
 
 def offering_is_live(
-    offering: Offering, *, at: datetime.datetime | None = None, listing=_UNREAD
+    offering: Offering,
+    *,
+    at: datetime.datetime | None = None,
+    listing=_UNREAD,
+    software_approved: bool | None = None,
 ) -> Liveness:
     """Whether players may bet on ``offering`` at the instant ``at``, and if not, every reason.
 
@@ -95,20 +106,30 @@ def offering_is_live(
     starts and stops at local midnight, whatever the instant's zone.
 
     ``listing``: the rules submission's Jinzi Roulette listing (or None), when the caller
-    has read it already; otherwise it is read here.
+    has read it already; otherwise it is read here. ``software_approved``: whether the game
+    software this process runs is approved (§ 461a.4, reading:software-approval), when the
+    caller knows or supposes it (a decision's impact); otherwise as read with the offering.
 
     This is an RNG table's inspection before it opens (§ 617a.2).
 
     Live needs (reading:live-offering): an approved rules submission listing Jinzi Roulette with
     this layout and paytable, an approved layout, an approved paytable meeting
     § 617b.8(f), none of them expired, withdrawn or before its effective date, and the
-    moment before the regulation's sunset (2028-06-14). A layout or paytable superseded by a
+    moment before the regulation's sunset (2028-06-14), and the game software running
+    approved (§ 461a.4, reading:software-approval). A layout or paytable superseded by a
     later version still plays while the approved rules submission lists that very version
     (reading:supersede): the table moves on when the submission's amendment is approved.
     """
     at = at or timezone.now()
     today = pa_date(at)
     reasons: list[str] = []
+    if software_approved is None:
+        # Read with the offering by ``offerings_with_parts``, else here (one query).
+        software_approved = getattr(offering, SOFTWARE_APPROVED, None)
+    if software_approved is None:
+        software_approved = running_software_approved()
+    if not software_approved:
+        reasons.append(not_approved_reason())
     if offering.status == OfferingStatus.SUSPENDED:
         reasons.append(
             "the table is suspended while a suspected malfunction is checked "
@@ -146,10 +167,13 @@ def offering_is_live(
 
 
 def offerings_with_parts() -> QuerySet[Offering]:
-    """Offerings with everything ``offering_is_live`` reads, in a constant number of queries."""
-    return Offering.objects.select_related(
-        "holder", "rules_submission", "layout", "paytable"
-    ).prefetch_related("rules_submission__games")
+    """Offerings with everything ``offering_is_live`` reads, in a constant number of queries
+    (whether the running software is approved, in the offerings' own statement)."""
+    return (
+        Offering.objects.select_related("holder", "rules_submission", "layout", "paytable")
+        .prefetch_related("rules_submission__games")
+        .annotate(**{SOFTWARE_APPROVED: Exists(running_approvals())})
+    )
 
 
 def offerings_using(record: VersionedRecord) -> Q:

@@ -40,8 +40,10 @@ from portal.compliance.services.rules import (
 )
 from portal.compliance.zero_edges import zero_edges_of
 from portal.core.hashing import GENESIS_HASH
+from portal.demo.software import approve_running_software
 from portal.game.models import GamingAccount, RoundStatus, Wallet
 from portal.game.money.selectors import account_picture
+from portal.software.selectors import running_software_approved
 
 LEVELS = (1, 1, 1, 2, 5)  # a player's stake multiplier
 LIMITS = {"chip_unit": 100, "min_wager": 100, "max_wager": 50_000, "max_round_stake": 200_000}
@@ -194,6 +196,11 @@ def setup_tables(tag: str, holders: int, effective, switch_us: int) -> list[Tabl
         actor=None, username=f"hist-{tag}-officer", password=None, role=Role.COMPLIANCE
     )
     dates = {"effective_date": effective, "expiry_date": jinzi.SUNSET}
+    if not running_software_approved():  # § 461a.4: the software they run, approved first
+        second = staff_user_create(
+            actor=None, username=f"hist-{tag}-officer2", password=None, role=Role.COMPLIANCE
+        )
+        approve_running_software(officer, second)
     tables = []
     for i in range(1, holders + 1):
         name, licence, user = f"History Casino {tag}-{i}", f"HIST-{tag}-{i}", f"hist-{tag}-m{i}"

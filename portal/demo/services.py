@@ -61,6 +61,7 @@ from portal.compliance.services.rules import (
 from portal.compliance.services.terms import terms_approve, terms_create, terms_submit
 from portal.compliance.zero_edges import zero_edges_of
 from portal.core.padates import pa_today
+from portal.demo.software import approve_running_software
 from portal.game.corrections.services import correction_propose
 from portal.game.models import DepositMethod, Round, SessionChannel
 from portal.game.money.limits import LimitKind
@@ -453,6 +454,8 @@ def seed_demo() -> list[tuple[str, str, str]]:
             if role is Role.PLAYER:  # verified, so that `make run` plays at once (§ 812a.2)
                 player_set_up_verified(player=users[username])
     first, second = holders.values()
+    # § 461a.4: the software the demo runs, approved before any table is set up.
+    approve_running_software(users["officer"], users["officer2"])
     paytable, layout, table = _seed_holder(first, users["manager"], users["officer"])
     _seed_holder(second, users["manager2"], users["officer2"])
     _more_statuses(first, users["manager"], users["officer"], paytable, layout)

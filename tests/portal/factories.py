@@ -121,6 +121,9 @@ def make_rules(manager, holder, paytable, layout, **overrides) -> RulesSubmissio
 
 
 def approved_rules(manager, officer, holder, paytable, layout) -> RulesSubmission:
+    """An approved rules submission listing ``paytable`` and ``layout``: a table may run on
+    it, on the game software this process runs, approved too."""
+    approve_running_software(officer)
     rules = make_rules(manager, holder, paytable, layout)
     rules = rules_submission_submit(actor=manager, submission=rules)
     return rules_submission_approve(actor=officer, submission=rules)
