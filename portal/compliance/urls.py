@@ -11,6 +11,7 @@ from portal.compliance.views import (
     offerings,
     paytables,
     rules,
+    software,
     terms,
 )
 
@@ -48,5 +49,9 @@ urlpatterns = [
     path("offerings/<int:pk>/", offerings.offering_detail, name="offering-detail"),
     path("offerings/<int:pk>/edit/", offerings.offering_edit, name="offering-edit"),
     path("availability/", availability.availability_list, name="availability-list"),
+    path("software/", software.approval_list, name="software-list"),
+    path("software/new/", software.approval_create, name="software-new"),
+    path("software/<int:pk>/", software.approval_detail, name="software-detail"),
+    path("software/<int:pk>/document/", software.approval_document, name="software-document"),
     path("availability/export.csv", availability.availability_export, name="availability-export"),
 ]

@@ -83,4 +83,4 @@ class SoftwareApproval(models.Model):
         return f"software {self.software_version} ({self.digest[:12]})"
 
     def get_absolute_url(self) -> str:
-        return reverse("software:approval-detail", args=[self.pk])
+        return reverse("compliance:software-detail", args=[self.pk])

@@ -27,6 +27,7 @@ OBJECT_FOR = (
     ("compliance:terms", "terms"),
     ("compliance:rules", "rules"),
     ("compliance:offering", "offering"),
+    ("compliance:software-d", "software_approval"),
     ("game:terms", "holder"),
     ("game:table", "offering"),
     ("game:round", "round"),
@@ -97,6 +98,13 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "audit:event-list": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "audit:event-export": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "audit:event-detail": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "compliance:software-list": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "compliance:software-new": ("302 403 403 403 403 200 200", "302 403 403 403 403 400 400"),
+    "compliance:software-detail": ("302 403 200 403 403 200 200", "302 403 403 403 403 400 400"),
+    "compliance:software-document": (
+        "302 403 200 403 403 200 200",
+        "302 405 405 405 405 405 405",
+    ),
     "compliance:availability-list": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     "compliance:availability-export": (
         "302 403 200 403 403 200 200",

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import io
 import json
 import re
 from dataclasses import dataclass
 
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from portal.access.roles import Role
 from portal.accounts.tokens import api_token_issue
 from portal.audit.models import AuditEvent
 from portal.compliance.models import AvailabilityChange
+from portal.compliance.services.software import software_approval_draft
 from portal.compliance.services.terms import terms_amend
 from portal.game.complaints.services import complaint_file
 from portal.game.models import PlaySession
@@ -117,6 +120,15 @@ def build_world(holder_a, holder_b, officer, manager_a, manager_b, auditor, supe
         "draft_rules": make_rules(manager_a, holder_a, paytable, layout, title="Draft rules"),
         "terms": terms,
         "draft_terms": draft_terms,
+        # A software approval drafted for another identity, its letter stored.
+        "software_approval": software_approval_draft(
+            actor=officer,
+            digest="cd" * 32,
+            software_version="0.0.9",
+            lab_reference="BGLO-WORLD-1",
+            approved_on=datetime.date(2026, 11, 2),
+            document=SimpleUploadedFile("letter.pdf", b"%PDF-1.4 world", "application/pdf"),
+        ),
     }
 
 
