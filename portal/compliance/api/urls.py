@@ -6,6 +6,7 @@ from portal.compliance.api.layouts import LayoutViewSet
 from portal.compliance.api.offerings import OfferingViewSet
 from portal.compliance.api.paytables import PaytableViewSet
 from portal.compliance.api.rules import RulesSubmissionViewSet
+from portal.compliance.api.software import SoftwareApprovalViewSet
 from portal.compliance.api.terms import TermsViewSet
 
 routes = [
@@ -15,4 +16,5 @@ routes = [
     Route("terms", TermsViewSet, "terms"),
     Route("offerings", OfferingViewSet, "offering"),
     Route("availability", AvailabilityViewSet, "availability"),
+    Route("software-approvals", SoftwareApprovalViewSet, "software-approval"),
 ]

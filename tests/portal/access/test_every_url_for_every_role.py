@@ -28,6 +28,7 @@ OBJECT_FOR = (
     ("compliance:rules", "rules"),
     ("compliance:offering", "offering"),
     ("compliance:software-d", "software_approval"),
+    ("software-approval-", "software_approval"),
     ("game:terms", "holder"),
     ("game:table", "offering"),
     ("game:round", "round"),
@@ -224,6 +225,13 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "audit-event-list": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    # The world's approval was drafted by the officer (four-eyes: 403) for software nobody
+    # runs (the superuser's approval: 409); a reason is needed to reject (400).
+    "software-approval-list": ("403 403 200 403 403 200 200", "403 403 403 403 403 400 400"),
+    "software-approval-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "software-approval-approve": ("403 403 405 403 403 405 405", "403 403 403 403 403 403 409"),
+    "software-approval-reject": ("403 403 405 403 403 405 405", "403 403 403 403 403 403 400"),
+    "software-approval-withdraw": ("403 403 405 403 403 405 405", "403 403 403 403 403 409 409"),
     "availability-list": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "availability-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "availability-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
