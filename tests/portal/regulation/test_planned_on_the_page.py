@@ -24,7 +24,7 @@ def test_the_page_marks_the_planned_clauses_as_not_yet_applied_and_no_applied_on
     page = text(login(auditor).get("/regulation/"))
 
     planned = [c.id for c in register().values() if c.planned]
-    assert "reading:software-approval" in planned and "reading:supersede" not in planned
+    assert "reading:filing-package" in planned and "reading:supersede" not in planned
     for clause_id in planned:
         assert "not yet applied" in section(page, clause_id).lower(), clause_id
     for clause_id in ("reading:supersede", "617a.6", "reading:one-account-per-holder"):

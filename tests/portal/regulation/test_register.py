@@ -53,14 +53,11 @@ CHAPTER_617A = [f"617a.{n}" for n in range(1, 6)]
 APPLIED_WITH_VOIDS = ["617a.6", "812a.7(a)(9)"]
 # Applied with the decisions that show their impact: tables play on under their listed versions.
 APPLIED_WITH_IMPACT = ["reading:supersede"]
-# Registered ahead of the issues that apply them (player protection, complaints, a suspended
-# table, software under approval, the filing package).
+# Registered ahead of the issue that applies it (the filing package); software under approval
+# is applied with its approvals (issue 38).
 # Applied by the players' registration and protection (issue 34): minimum-age,
 # exclusion-list-import, self-exclusion; and spend-limit-net, with the limits (issue 35).
-PLANNED_READINGS = (
-    "reading:software-approval",
-    "reading:filing-package",
-)
+PLANNED_READINGS = ("reading:filing-package",)
 
 
 def flat(text: str) -> str:
