@@ -14,6 +14,7 @@ ApiAutoSchema  # DEFAULT_SCHEMA_CLASS
 api_exception_handler  # EXCEPTION_HANDLER
 BearerTokenScheme  # drf-spectacular finds its extensions by subclassing
 make_broker_folders  # connected to Celery's on_after_configure signal
+when_ready  # gunicorn's server hook, named by gunicorn.conf.py
 handler404, handler500, server_error  # the URLconf's error handlers
 
 # Hooks the framework calls by name.
@@ -39,6 +40,7 @@ exitstatus  # pytest_sessionfinish
 _.get_active, _.get_change, _.get_live, _.get_not_live_reasons, _.get_age_seconds
 _.get_files, _.get_progress, _.get_requested_by
 _.filter_opened, _.filter_status
+_.get_software, _.filter_change  # the game software's name; the installation log's change
 
 # Declared fields: a serializer's, a filter set's or a model's, read by the framework from
 # the class (a model field named by the API and the pages only).
@@ -51,6 +53,7 @@ submit, request_changes  # a workflow viewset's actions, made by portal.api.work
 registered_at, lifted_at, recorded_by, list_entry, added_by, removal_confirmed_by
 DOCUMENT_IMAGE  # a way of verifying an identity, offered by the form's choices
 in_force_id  # the terms in force, compared whole by the round's read and its test
+software_digest  # a serializer's field: the game software's digest
 
 # Read by templates.
 confirm, danger  # a workflow step's button

@@ -4,12 +4,19 @@ import os
 from pathlib import Path
 
 from celery import Celery
+from celery.signals import worker_ready
+
+from portal.software import startup
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings")
 
 app = Celery("portal")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# As a worker becomes ready, the software it runs goes into the Software Installation/Removal
+# Log (§ 811a.7(e)), once per host and identity.
+worker_ready.connect(startup.worker_ready, weak=False)
 
 # The filesystem transport's folders: messages, processed ones, the exchanges' bindings.
 FILESYSTEM_FOLDERS = ("data_folder_in", "data_folder_out", "processed_folder", "control_folder")

@@ -7,6 +7,7 @@ Celery tasks run in-process, DEBUG off unless asked for.
 from __future__ import annotations
 
 import base64
+import socket
 from datetime import timedelta
 from pathlib import Path
 
@@ -329,6 +330,20 @@ if not JINZI_SITE_URL.startswith(("http://", "https://")) or " " in JINZI_SITE_U
     )
 # The hour (Pennsylvania time) of the morning job: dated reminders and daily digests.
 JINZI_NOTIFICATIONS_HOUR = env_int("JINZI_NOTIFICATIONS_HOUR", 7, minimum=0, maximum=23)
+
+# The Software Installation/Removal Log (§ 811a.7(e)): each web server and worker, as it
+# starts, logs the game software it runs under this host's name (the machine's own unless
+# set) and who deployed it (a name or a pipeline, set by the deployment; blank: not known).
+JINZI_HOST_NAME = env_str("JINZI_HOST_NAME", socket.gethostname())
+if not 0 < len(JINZI_HOST_NAME) <= 64 or any(c.isspace() for c in JINZI_HOST_NAME):
+    raise ImproperlyConfigured(
+        f"JINZI_HOST_NAME must be 1 to 64 characters with no spaces; got {JINZI_HOST_NAME!r}"
+    )
+JINZI_DEPLOYED_BY = env_str("JINZI_DEPLOYED_BY", "")
+if len(JINZI_DEPLOYED_BY) > 150 or "\n" in JINZI_DEPLOYED_BY:
+    raise ImproperlyConfigured(
+        f"JINZI_DEPLOYED_BY must be one line of at most 150 characters; got {JINZI_DEPLOYED_BY!r}"
+    )
 
 # Celery. `make run` starts a real worker and beat on kombu's filesystem transport
 # (CELERY_BROKER_URL=filesystem://: messages are files under var/broker, no server); at

@@ -54,6 +54,7 @@ FIELDS = {
     "submitted_at": "Submitted",
     "decided_at": "Decided",
     "at": "When",
+    "software_identity": "Game software (digest)",
     "effective_date": "Effective",
     "expiry_date": "Expires",
     "review_due": "Bureau review due",

@@ -7,10 +7,13 @@ from collections.abc import Iterator
 
 from portal.compliance.filtersets import AVAILABILITY_COLUMNS
 from portal.compliance.models import AvailabilityChange
+from portal.software.installations import with_software_version
 
 
 def availability_log():
-    return AvailabilityChange.objects.select_related("holder", "offering", "audit_event")
+    """The log, each row with the version of the game software it names (§ 811a.7(f)(2))."""
+    changes = AvailabilityChange.objects.select_related("holder", "offering", "audit_event")
+    return with_software_version(changes)
 
 
 def csv_rows(changes, *, words: bool = False) -> Iterator[str]:

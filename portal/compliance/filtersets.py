@@ -39,6 +39,7 @@ from portal.core.lists import (
 )
 from portal.core.pages import kind_label, title_field
 from portal.core.validation import MAX_ID
+from portal.software.installations import identity_name
 
 
 @extend_schema_field(OpenApiTypes.INT)
@@ -197,9 +198,15 @@ AVAILABILITY_COLUMNS = Columns(
     Column("change", "Change", lambda c: "opened" if c.opened else "closed"),
     Column("cause", "Cause", lambda c: c.cause, sort="cause"),
     Column("reason", "Reason", lambda c: c.reason),
+    Column(
+        "software",
+        "Game software",
+        lambda c: identity_name(c.software_identity, c.software_version),
+    ),
+    Column("software_identity", value=lambda c: c.software_identity, csv="software_digest"),
     Column("recorded_at_utc", value=lambda c: c.recorded_at.isoformat()),
     Column("audit", "Audit event", lambda c: c.audit_event.sequence, csv="audit_sequence"),
-    page=("at", "table", "holder", "change", "cause", "reason", "audit"),
+    page=("at", "table", "holder", "change", "cause", "reason", "software", "audit"),
 )
 
 

@@ -28,6 +28,7 @@ def safe_cell(value: Any) -> str:
 # How a column's key reads in a CSV's header: "occurred_at_utc" → "Occurred at (UTC)".
 _HEADER_WORDS = {
     "utc": "(UTC)",
+    "pa": "(Pennsylvania time)",
     "cents": "(cents)",
     "id": "ID",
     "ids": "IDs",

@@ -33,6 +33,7 @@ RECORD_KINDS = (
     "availability",
     "report",
     "player_account",
+    "software_installation",  # the Software Installation/Removal Log (§ 811a.7(e))
 )
 RULE_SECTION = "617b.8"
 # Where a Reading comes from: "domain", a reading of the rule's text recorded with the domain

@@ -45,6 +45,11 @@ GOVERNED_LISTS = {
     "round": ("game:round-list", "Game rounds", Action.VIEW_ROUNDS),
     "audit_event": ("audit:event-list", "Audit trail", Action.VIEW_AUDIT),
     "availability": ("compliance:availability-list", "Availability log", Action.VIEW_AUDIT),
+    "software_installation": (
+        "software:installation-list",
+        "Software installation log",
+        Action.VIEW_AUDIT,
+    ),
     "report": ("reports:run-list", "Reports", Action.VIEW),
 }
 

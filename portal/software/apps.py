@@ -8,3 +8,11 @@ class SoftwareConfig(AppConfig):
     name = "portal.software"
     label = "software"
     verbose_name = "Game software"
+
+    def ready(self) -> None:
+        from portal.core.pages import register_kind_label
+        from portal.software import installation_labels
+
+        # What the audit trail calls the installation log's actions, host and fields.
+        installation_labels.register()
+        register_kind_label("software_host", "Host")

@@ -12,11 +12,14 @@ from portal.compliance.availability import availability_log, csv_rows
 from portal.compliance.filtersets import AvailabilityFilter
 from portal.compliance.models import AvailabilityChange
 from portal.core.csv_export import csv_response
+from portal.software.installations import identity_name
 
 
 class AvailabilityChangeSerializer(serializers.ModelSerializer):
     change = serializers.SerializerMethodField()
     audit_sequence = serializers.IntegerField(source="audit_event.sequence")
+    software = serializers.SerializerMethodField()
+    software_digest = serializers.CharField(source="software_identity")
 
     class Meta:
         model = AvailabilityChange
@@ -29,6 +32,8 @@ class AvailabilityChangeSerializer(serializers.ModelSerializer):
             "opened",
             "cause",
             "reason",
+            "software",
+            "software_digest",
             "recorded_at",
             "audit_sequence",
         )
@@ -36,6 +41,10 @@ class AvailabilityChangeSerializer(serializers.ModelSerializer):
 
     def get_change(self, change: AvailabilityChange) -> str:
         return "opened" if change.opened else "closed"
+
+    def get_software(self, change: AvailabilityChange) -> str:
+        """The game software in force (§ 811a.7(f)(2)), as pages name it."""
+        return identity_name(change.software_identity, change.software_version)
 
 
 class AvailabilityViewSet(ApiViewSet):

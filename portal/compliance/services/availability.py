@@ -33,6 +33,7 @@ from portal.compliance.models import (
 )
 from portal.compliance.selectors import offering_is_live, offerings_with_parts
 from portal.core.padates import day_starts, pa_date
+from portal.core.software import running_identity
 
 C = AvailabilityCause
 OPENED_REASON = "every approval it runs on is live (§ 617b.8(a), reading:live-offering)"
@@ -49,12 +50,19 @@ def last_states(offering_ids: Iterable[int]) -> dict[int, AvailabilityChange]:
 
 
 def _record(offering: Offering, *, opened: bool, at, cause: str, reason: str, actor):
+    # The game software in force (§ 811a.7(f)(2)): the identity this process runs.
+    software = running_identity().digest
     event = audit_record(
         actor=actor,
         action="offering.opened" if opened else "offering.closed",
         object_type="offering",
         object_id=offering.pk,
-        after={"at": at.isoformat(), "cause": str(cause), "reason": reason},
+        after={
+            "at": at.isoformat(),
+            "cause": str(cause),
+            "reason": reason,
+            "software_identity": software,
+        },
         reason=reason,
     )
     return AvailabilityChange.objects.create(
@@ -65,6 +73,7 @@ def _record(offering: Offering, *, opened: bool, at, cause: str, reason: str, ac
         cause=cause,
         reason=reason,
         audit_event=event,
+        software_identity=software,
     )
 
 

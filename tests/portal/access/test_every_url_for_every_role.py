@@ -111,6 +111,9 @@ EXPECTED: dict[str, tuple[str, str]] = {
         "302 403 200 403 403 200 200",
         "302 405 405 405 405 405 405",
     ),
+    # The Software Installation/Removal Log (§ 811a.7(e)): auditors and compliance officers.
+    "software:installation-list": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
+    "software:installation-export": ("302 403 200 403 403 200 200", "302 405 405 405 405 405 405"),
     # One's own account: the password and the second factor (not required in this world,
     # JINZI_REQUIRE_2FA=0, so its set-up and code pages send everyone back).
     "accounts:password-change": ("302 200 200 200 200 200 200", "302 400 400 400 400 400 400"),
@@ -235,6 +238,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "availability-list": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "availability-detail": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "availability-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "software-installation-list": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
+    "software-installation-export": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "audit-event-verify": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "regulation:matrix": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "regulation-list": ("403 403 200 200 200 200 200", "403 403 405 405 405 405 405"),
