@@ -86,3 +86,7 @@ env_int_list
 _.list_serializer_class, _.corrected_since
 # Read by the decision panel's template: the refusal that named the wagers to acknowledge.
 _.zero_edges_errors
+# Read by the software approval's page and its API: who withdrew it, when and why.
+_.withdrawn_by, _.withdrawn_at, _.withdrawal_reason
+# Read by DRF: whether an approval is of the software this server runs.
+_.get_running

@@ -16,6 +16,7 @@ class ComplianceConfig(AppConfig):
             TermsAndConditions,
         )
         from portal.core.pages import register_kind_label, register_object_kind
+        from portal.software.models import SoftwareApproval
 
         # What the audit trail calls this app's actions and the fields of its records.
         audit_labels.register()
@@ -26,7 +27,9 @@ class ComplianceConfig(AppConfig):
             (RulesSubmission, "title", "compliance:rules-detail"),
             (TermsAndConditions, "title", "compliance:terms-detail"),
             (Offering, "name", "compliance:offering-detail"),
+            (SoftwareApproval, "software_version", "compliance:software-detail"),
         ):
             register_object_kind(model.kind, model=model, title_field=title_field, detail_url=page)
         # "Terms and conditions", not "Terms".
         register_kind_label(TermsAndConditions.kind, "Terms and conditions")
+        register_kind_label(SoftwareApproval.kind, "Software approval")

@@ -13,6 +13,7 @@ from portal.compliance.models import (
     RulesSubmission,
     TermsAndConditions,
 )
+from portal.software.models import SoftwareApproval
 
 # First in the trail's filter: the records, then their tables.
 ORDER = 10
@@ -32,10 +33,14 @@ VERBS = {
     "suspend": "Suspended while it is checked",
     "reopen": "Reopened after its check",
     "propose": "Proposed",
+    "draft": "Recorded as a draft",
 }
 RECORD_KINDS = (Layout.kind, Paytable.kind, RulesSubmission.kind, TermsAndConditions.kind)
 # The verbs the filter offers for each: a record's every step; a table's set-up steps.
-RECORD_VERBS = tuple(verb for verb in VERBS if verb != "propose")
+RECORD_VERBS = tuple(verb for verb in VERBS if verb not in ("propose", "draft"))
+# The game software's approvals (§ 461a.4): recorded, then decided or withdrawn.
+SOFTWARE_KIND = SoftwareApproval.kind
+SOFTWARE_VERBS = ("draft", "approve", "reject", "withdraw")
 OFFERING_VERBS = ("create", "update", "retire", "suspend", "reopen")
 
 ACTIONS = {
@@ -77,6 +82,11 @@ FIELDS = {
     "min_wager": "Smallest wager",
     "max_wager": "Largest wager",
     "max_round_stake": "Largest stake in one round",
+    "digest": "Game software (digest)",
+    "software_version": "Software version",
+    "lab_reference": "Laboratory's reference",
+    "approved_on": "Approved by the Executive Director on",
+    "document_sha256": "Approval letter's fingerprint (SHA-256)",
     # A paytable's odds, by wager.
     **{kind.value: label for kind, label in WAGER_LABELS.items()},
 }
@@ -86,8 +96,9 @@ def register() -> None:
     labels.register_verbs(VERBS)
     labels.register_record_kinds(RECORD_KINDS, verbs=RECORD_VERBS, order=ORDER)
     labels.register_record_kinds([Offering.kind], verbs=OFFERING_VERBS, order=ORDER)
+    labels.register_record_kinds([SOFTWARE_KIND], verbs=SOFTWARE_VERBS, order=ORDER)
     labels.register_actions(ACTIONS, order=ORDER)
-    labels.register_object_kinds([*RECORD_KINDS, Offering.kind])
+    labels.register_object_kinds([*RECORD_KINDS, Offering.kind, SOFTWARE_KIND])
     labels.register_fields(
         FIELDS,
         money=("chip_unit", "min_wager", "max_wager", "max_round_stake"),

@@ -16,6 +16,7 @@ from portal.audit.labels import ACTION_LABELS, LabelConflict, LabelRegistry, act
 from portal.compliance.workflow import RECORD_WORKFLOW
 from portal.game.corrections.workflow import WORKFLOW as CORRECTION_WORKFLOW
 from portal.game.models import CorrectionKind
+from portal.software.workflow import WORKFLOW as SOFTWARE_WORKFLOW
 
 PORTAL = Path(labels.__file__).resolve().parent.parent
 
@@ -104,6 +105,7 @@ TEMPLATED = {
     "compliance/services/offerings.py": 1,
     "game/corrections/services.py": 2,
     "game/complaints/services.py": 1,  # f"complaint.{action}", each labelled: checked below
+    "compliance/services/software.py": 2,  # f"software_approval.{verb}": checked below
 }
 # Written, but read by the fallback, not by a label of their own: none.
 UNLABELLED: set[str] = set()
@@ -240,6 +242,7 @@ def test_811a7_every_action_written_from_a_kind_and_a_verb_has_a_label_of_its_ow
     written |= {
         f"complaint.{verb}" for verb in ("file", "take", "note", "uphold", "close", "reopen")
     }
+    written |= {f"software_approval.{verb}" for verb in ("draft", *SOFTWARE_WORKFLOW.verbs)}
     written |= {
         f"{kind}.{verb}"
         for kind in CorrectionKind
