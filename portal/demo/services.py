@@ -78,6 +78,7 @@ from portal.game.sessions.lifecycle import session_end, session_start
 from portal.players.services.registration import player_set_up_verified
 from portal.reports.models import ReportKind
 from portal.reports.services.runs import report_run_request
+from portal.software.selectors import running_software_approved
 
 DEMO_PASSWORD = "jinzi-demo-2026"
 DEMO_BALANCE = MAX_DEMO_TOP_UP  # $1,000.00 of demo credit for the player, with each holder
@@ -430,6 +431,10 @@ def seed_demo() -> list[tuple[str, str, str]]:
         (name, DEMO_PASSWORD, role.label if role else "Superuser") for name, role, _ in USERS
     ]
     if CertificateHolder.objects.filter(licence_number=HOLDERS[0][1]).exists():
+        # Seeded before, perhaps by other code: the software running now, approved too.
+        if not running_software_approved():
+            officers = user_model.objects.filter(username__in=("officer", "officer2"))
+            approve_running_software(*officers.order_by("username"))
         return credentials
     holders = {
         licence: holder_create(actor=None, name=name, licence_number=licence)

@@ -15,6 +15,7 @@ from portal.access import policy
 from portal.access.policy import Action
 from portal.audit.models import AuditEvent
 from portal.compliance.services.software import software_approval_decide, software_approval_draft
+from portal.compliance.software_impact import software_impact
 from portal.compliance.views.common import form_page
 from portal.core.errors import Conflict, ValidationFailed
 from portal.core.forms import ServiceForm
@@ -100,6 +101,7 @@ def _page(request, approval: SoftwareApproval, form=None, status: int = 200) -> 
     context = {
         "approval": approval,
         "steps": steps,
+        "impacts": [(step, software_impact(approval, step.name)) for step in steps],
         "form": form or DecisionForm(),
         "history": history,
         "running": approval.digest == running_identity().digest,

@@ -5,7 +5,9 @@ from portal.audit.chain import verify
 from portal.audit.models import AuditEvent
 from portal.compliance.models import Layout, Offering, Paytable, RecordStatus, RulesSubmission
 from portal.compliance.selectors import offering_is_live
+from portal.core.software import running_identity
 from portal.demo.services import DEMO_PASSWORD
+from portal.software.models import SoftwareApproval
 from tests.portal.factories import sign_in
 
 pytestmark = pytest.mark.django_db
@@ -133,3 +135,24 @@ def test_a_fresh_installs_notices_of_submissions_are_of_records_still_waiting():
         for record in model.objects.filter(status=RecordStatus.SUBMITTED)
     }
     assert links and links <= submitted
+
+
+@pytest.mark.clause("reading:software-approval", kind="related")
+def test_461a4_the_demo_approves_the_software_it_runs_and_again_after_a_code_change(
+    django_capture_on_commit_callbacks,
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("seed_demo")
+    approval = SoftwareApproval.objects.get()
+    assert (approval.status, approval.digest) == ("approved", running_identity().digest)
+    assert (approval.created_by.username, approval.decided_by.username) == ("officer", "officer2")
+    assert approval.document.read().startswith(b"%PDF-")
+    # The code changed (a new identity runs): the demo's tables close until it is approved,
+    # and seeding again, as `make run` does at each start, approves it.
+    SoftwareApproval.objects.filter(pk=approval.pk).update(status="withdrawn")
+    assert not any(offering_is_live(o).live for o in Offering.objects.all())
+
+    call_command("seed_demo")
+
+    assert SoftwareApproval.objects.filter(status="approved").count() == 1
+    assert any(offering_is_live(o).live for o in Offering.objects.all())
