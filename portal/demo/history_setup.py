@@ -40,6 +40,7 @@ from portal.compliance.services.rules import (
 )
 from portal.compliance.zero_edges import zero_edges_of
 from portal.core.hashing import GENESIS_HASH
+from portal.demo.software import approve_demo_software
 from portal.game.models import GamingAccount, RoundStatus, Wallet
 from portal.game.money.selectors import account_picture
 
@@ -194,6 +195,8 @@ def setup_tables(tag: str, holders: int, effective, switch_us: int) -> list[Tabl
         actor=None, username=f"hist-{tag}-officer", password=None, role=Role.COMPLIANCE
     )
     dates = {"effective_date": effective, "expiry_date": jinzi.SUNSET}
+    # § 461a.4: the software the service plays on after the history is approved too.
+    approve_demo_software(officer, officer)
     tables = []
     for i in range(1, holders + 1):
         name, licence, user = f"History Casino {tag}-{i}", f"HIST-{tag}-{i}", f"hist-{tag}-m{i}"

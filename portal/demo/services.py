@@ -61,6 +61,7 @@ from portal.compliance.services.rules import (
 from portal.compliance.services.terms import terms_approve, terms_create, terms_submit
 from portal.compliance.zero_edges import zero_edges_of
 from portal.core.padates import pa_today
+from portal.demo.software import approve_demo_software
 from portal.game.corrections.services import correction_propose
 from portal.game.models import DepositMethod, Round, SessionChannel
 from portal.game.money.limits import LimitKind
@@ -461,6 +462,7 @@ def seed_demo() -> list[tuple[str, str, str]]:
         in_force = terms_in_force(holder.pk)
         terms_accept(player=users["player"], holder_id=holder.pk, terms_id=in_force.pk)
     _seed_money(users["player"], holders, users["payments"])
+    approve_demo_software(users["officer"], users["officer2"])  # § 461a.4: before any round
     _play_demo_rounds(users["player"], table)
     _propose_demo_void(users["supervisor"], users["player"])
     # One report of each kind already run (in-process without a broker; queued with one).

@@ -22,6 +22,7 @@ ROOT_RESOURCES += ["corrections"]  # voids and adjustments of rounds (§ 617a.6,
 ROOT_RESOURCES += ["terms"]  # each holder's terms and conditions (§ 811a.3)
 ROOT_RESOURCES += ["sessions"]  # a player's sessions (§ 812a.3(a)(6))
 ROOT_RESOURCES += ["complaints"]  # complaints and disputes (reading:complaint-number)
+ROOT_RESOURCES += ["software/identity"]  # the game software running (§ 461a.4)
 ACTIONS = ["submit", "approve", "reject", "request-changes", "withdraw", "amend"]
 
 
