@@ -1,5 +1,5 @@
-"""What a decision on a software approval does to the tables (§ 461a.4, reading:software-
-approval), worked out by ``offering_is_live`` itself before the decision is taken, so no
+"""What a decision on a software approval does to the tables (§ 461a.4,
+reading:software-approval), worked out by ``offering_is_live`` itself before the decision is taken, so no
 decision changes a live table unseen: approving the software this server runs opens the
 tables that wait only for it; withdrawing its approval closes every table that is live."""
 

@@ -4,7 +4,9 @@
 - ``NotPermitted``     → 403 (wrong role, another holder's record, four-eyes);
 - ``NotFound``         → 404;
 - ``Conflict``         → 409 (a transition the record's status does not allow,
-  or a decision that lost a race).
+  or a decision that lost a race);
+- ``Unavailable``      → 503 (nothing may be offered now, whatever the request: the game
+  software running is not approved, § 461a.4).
 """
 
 from __future__ import annotations
@@ -42,3 +44,7 @@ class NotFound(DomainError):
 
 class Conflict(DomainError):
     http_status = 409
+
+
+class Unavailable(DomainError):
+    http_status = 503

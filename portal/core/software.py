@@ -27,27 +27,34 @@ DIGEST = re.compile(r"[0-9a-f]{64}")
 # The game engine: every module of the package.
 ENGINE = "jinzi/*.py"
 # The portal's round and settlement path: what ``portal.game.play.services.round_play``
-# imports of the project, directly or not (its imports of Django and other libraries are
-# the platform's, not the game's).
+# imports of the project, directly or not, with the ``__init__`` of every package above
+# each module (importing it runs them), and the check that the software is approved (its
+# imports of Django and other libraries are the platform's, not the game's).
 ROUND_PATH = (
+    "portal/__init__.py",
+    "portal/access/__init__.py",
     "portal/access/four_eyes.py",
     "portal/access/policy.py",
     "portal/access/roles.py",
     "portal/access/workflow.py",
+    "portal/accounts/__init__.py",
     "portal/accounts/account_events.py",
     "portal/accounts/models.py",
     "portal/accounts/passwords.py",
     "portal/accounts/second_factor.py",
     "portal/accounts/tokens.py",
+    "portal/audit/__init__.py",
     "portal/audit/chain.py",
     "portal/audit/models.py",
     "portal/audit/services.py",
+    "portal/celery.py",
     "portal/compliance/__init__.py",
     "portal/compliance/messages.py",
     "portal/compliance/models.py",
     "portal/compliance/selectors.py",
     "portal/compliance/table_changes.py",
     "portal/compliance/workflow.py",
+    "portal/core/__init__.py",
     "portal/core/errors.py",
     "portal/core/hashing.py",
     "portal/core/money.py",
@@ -56,6 +63,7 @@ ROUND_PATH = (
     "portal/core/software.py",
     "portal/core/validation.py",
     "portal/core/version.py",
+    "portal/game/__init__.py",
     "portal/game/chain.py",
     "portal/game/ledger.py",
     "portal/game/models/__init__.py",
@@ -67,11 +75,13 @@ ROUND_PATH = (
     "portal/game/money/limits.py",
     "portal/game/money/messages.py",
     "portal/game/money/selectors.py",
+    "portal/game/money/services/__init__.py",
     "portal/game/money/services/accounts.py",
     "portal/game/money/standing.py",
     "portal/game/money/terms.py",
     "portal/game/play/__init__.py",
     "portal/game/play/messages.py",
+    "portal/game/play/read_checks.py",
     "portal/game/play/services.py",
     "portal/game/play/sql.py",
     "portal/game/play/store.py",
@@ -79,6 +89,9 @@ ROUND_PATH = (
     "portal/game/sessions/__init__.py",
     "portal/game/sessions/lifecycle.py",
     "portal/game/sessions/notice.py",
+    "portal/software/__init__.py",
+    "portal/software/models.py",
+    "portal/software/selectors.py",
 )
 
 
@@ -100,7 +113,12 @@ class SoftwareIdentity:
     @property
     def short(self) -> str:
         """How a page names it: the version and the digest's first 12 characters."""
-        return f"{self.version} ({self.digest[:12]})"
+        return short_form(self.version, self.digest)
+
+
+def short_form(version: str, digest: str) -> str:
+    """An identity as a page names it: the version and the digest's first 12 characters."""
+    return f"{version} ({digest[:12]})"
 
 
 def manifest(root: Path = REPOSITORY) -> tuple[str, ...]:

@@ -45,6 +45,7 @@ from portal.game.chain import (
     LATER_ROUND_FIELDS,
     ROUND_FIELDS,
     SESSION_FIELD,
+    SOFTWARE_FIELD,
     round_digest,
 )
 from portal.game.models import (
@@ -77,13 +78,8 @@ EPOCH = datetime.datetime(1970, 1, 1, tzinfo=UTC)
 # The columns each COPY or INSERT names, in the order of the rows built below.
 # Generated history records no session and no software identity ("not recorded").
 ROUND_ROW = (
-    "id",
-    *ROUND_FIELDS,
-    *LATER_ROUND_FIELDS,
-    SESSION_FIELD,
-    "software_identity",
-    "request_fingerprint",
-    "hash",
+    *("id", *ROUND_FIELDS, *LATER_ROUND_FIELDS, SESSION_FIELD, SOFTWARE_FIELD),
+    *("request_fingerprint", "hash"),
 )
 BET_ROW = ("round_id", *BET_FIELDS)
 LEDGER_ROW = (
@@ -279,7 +275,8 @@ class _Game:
             # Generated history was played in no recorded session (§ 812a.9(a)(5)): blank,
             # "not recorded", and left out of its hash.
             SESSION_FIELD: "",
-            "software_identity": "",
+            # Nor under a recorded identity of the game software (§ 461a.4): blank too.
+            SOFTWARE_FIELD: "",
         }
         bets = list(zip(spots, stakes, returns, strict=True))
         digest = round_digest(

@@ -55,8 +55,14 @@ LATER_ROUND_FIELDS = ("bets_closed_at", "status", "portal_version", "first_colou
 # that has one hashes it; rounds recorded before sessions had ids, and generated history,
 # have none (blank), and their hashes stay as they were.
 SESSION_FIELD = "session_id"
+# Added later still: the identity of the game software the round was played under (§ 461a.4,
+# reading:software-approval), its digest. Hashed as the session is: only where a round has
+# one, so rounds recorded before it keep their hashes.
+SOFTWARE_FIELD = "software_identity"
+# The later fields a round hashes only where it has them (not blank).
+WHEN_RECORDED_FIELDS = (SESSION_FIELD, SOFTWARE_FIELD)
 # Every field of a round its hash may cover (the later ones once the round has them).
-HASHED_ROUND_FIELDS = (*ROUND_FIELDS, *LATER_ROUND_FIELDS, SESSION_FIELD)
+HASHED_ROUND_FIELDS = (*ROUND_FIELDS, *LATER_ROUND_FIELDS, *WHEN_RECORDED_FIELDS)
 BET_FIELDS = ("position", "kind", "numbers", "spot", "stake", "returned")
 
 
@@ -65,8 +71,9 @@ def round_digest(round_fields: dict, bets: Iterable[dict]) -> str:
     if round_fields.get("bets_closed_at") is not None:
         payload.update({name: round_fields[name] for name in LATER_ROUND_FIELDS})
         payload["bets_closed_at"] = hashed_instant_text(payload["bets_closed_at"])
-    if round_fields.get(SESSION_FIELD):
-        payload[SESSION_FIELD] = round_fields[SESSION_FIELD]
+    for name in WHEN_RECORDED_FIELDS:
+        if round_fields.get(name):
+            payload[name] = round_fields[name]
     payload["started_at"] = hashed_instant_text(payload["started_at"])
     payload["ended_at"] = hashed_instant_text(payload["ended_at"])
     payload["bets"] = [{name: bet[name] for name in BET_FIELDS} for bet in bets]

@@ -53,6 +53,7 @@ def round_data(round_obj: Round, bets=None) -> dict:
         ),
         "ended_at": round_obj.ended_at.isoformat(),
         "session": round_obj.session_id or None,
+        "software_identity": round_obj.software_identity or None,
         "rng": {"raw": round_obj.rng_raw, "method": round_obj.rng_method},
         "wheel": {"order": list(round_obj.wheel_order), "first_colour": round_obj.first_colour},
         "outcome": round_obj.outcome,

@@ -24,6 +24,7 @@ from portal.access.policy import Action
 from portal.core.csv_export import csv_lines, csv_response
 from portal.core.errors import ValidationFailed
 from portal.core.pages import domain_errors
+from portal.core.software import running_identity
 from portal.regulation.document import matrix_document
 from portal.regulation.management.commands.clauses import default_results_path
 from portal.regulation.matrix import (
@@ -34,6 +35,7 @@ from portal.regulation.matrix import (
     matrix_csv_rows,
 )
 from portal.reports.render import write_pdf_document
+from portal.software.selectors import running_software_approved
 
 # The records each kind of clause governs, as the pages that list them, and who may open them.
 GOVERNED_LISTS = {
@@ -161,5 +163,8 @@ def regulation(request: HttpRequest) -> HttpResponse:
         "planned": matrix.planned,
         "results_file": matrix.results_path,
         "results": results,
+        # The game software running, and whether it is approved (§ 461a.4).
+        "software": running_identity(),
+        "software_approved": running_software_approved(),
     }
     return render(request, "regulation/matrix.html", context)

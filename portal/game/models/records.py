@@ -13,6 +13,7 @@ from django.db.models import F, Q
 
 from portal.compliance.models import Layout, Offering, Paytable, RulesSubmission
 from portal.core.money import dollars
+from portal.core.software import short_form
 
 
 class RoundStatus(models.TextChoices):
@@ -103,6 +104,13 @@ class Round(models.Model):
 
     def __str__(self) -> str:
         return f"round {self.pk} ({self.game_name}, outcome {self.outcome})"
+
+    @property
+    def software_short(self) -> str:
+        """The game software it was played under as a page names it (§ 461a.4), or ""."""
+        if not self.software_identity:
+            return ""
+        return short_form(self.portal_version, self.software_identity)
 
 
 class Bet(models.Model):

@@ -109,6 +109,12 @@ class RoundOut(serializers.Serializer):
         help_text="The player session it was played in (§ 812a.9(a)(5)); null on rounds "
         "recorded before sessions had ids.",
     )
+    software_identity = serializers.CharField(
+        allow_null=True,
+        help_text="The identity of the game software it was played under (§ 461a.4): the "
+        "SHA-256 digest of its files, as GET /api/software/identity/ gives it; null on rounds "
+        "recorded before it was kept.",
+    )
     rng = serializers.DictField(help_text="raw value and method")
     wheel = serializers.DictField(
         help_text="the order played, clockwise from 0, and the colour after 0 (§ 617b.8(c))"

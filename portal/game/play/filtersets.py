@@ -44,6 +44,8 @@ ROUND_LIST_COLUMNS = Columns(
     instant_column("ended", "ended_at", title="Ended", csv="ended_at_utc"),
     # The player session it was played in (§ 812a.9(a)(5)); blank on older rounds.
     Column("session_id", value=lambda r: r.session_id or ""),
+    # The game software it was played under (§ 461a.4); blank on older rounds.
+    Column("software_identity", value=lambda r: r.software_identity or ""),
     Column("outcome", "Outcome", lambda r: r.outcome, sort="outcome"),
     Column(
         "staked",

@@ -14,8 +14,9 @@ import jinzi
 from portal.access.policy import Action, require
 from portal.compliance.models import CertificateHolder
 from portal.compliance.selectors import offering_is_live
-from portal.core.errors import Conflict, NotFound, ValidationFailed
+from portal.core.errors import Conflict, NotFound, Unavailable, ValidationFailed
 from portal.core.money import dollars
+from portal.core.software import running_identity
 from portal.core.validation import MAX_ID
 from portal.core.version import PORTAL_VERSION
 from portal.game.chain import round_digest
@@ -27,6 +28,7 @@ from portal.game.play import messages as msg
 from portal.game.play import store
 from portal.game.play.wagers import PlacedWager, check_limits, parse_wagers
 from portal.game.sessions import lifecycle, notice
+from portal.software.selectors import not_approved_reason
 
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 
@@ -80,9 +82,10 @@ def round_play(
     (its id; § 812a.9(a)(5)), which must be running.
 
     A retried request with the same idempotency key and wagers gets the round it already
-    played, never a second one. Every refusal happens before any money moves. The
-    wallet's row lock, taken by the first read, serialises this player's rounds (no
-    overdraft, one chain); ``portal.game.play.store`` reads and writes.
+    played, never a second one. While the game software running is not approved
+    (§ 461a.4) no round is played (``Unavailable``, 503). Every refusal happens before any
+    money moves. The wallet's row lock, taken by the first read, serialises this player's
+    rounds (no overdraft, one chain); ``portal.game.play.store`` reads and writes.
     """
     require(player, Action.PLAY)
     if not isinstance(idempotency_key, str) or not _KEY.match(idempotency_key):
@@ -153,7 +156,12 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
     lifecycle.refuse_unless_open(session, at=started_at)
     if offering is None:
         raise NotFound(msg.NO_SUCH_OFFERING.format(id=request.offering_id))
-    liveness = offering_is_live(offering, at=started_at, listing=inputs.listing)
+    # § 461a.4: a round is offered only on game software the Board approved.
+    if not inputs.software_approved:
+        raise Unavailable(not_approved_reason())
+    liveness = offering_is_live(
+        offering, at=started_at, listing=inputs.listing, software_approved=inputs.software_approved
+    )
     if not liveness.live:
         raise TableClosed(offering, liveness, at=started_at)
     # The player's standing (§ 812a.2, § 815a.4), read with the wallet it locked.
@@ -222,6 +230,8 @@ def _settle(rounds, request: _Request, inputs) -> PlayedRound | None:
         "status": RoundStatus.COMPLETE,
         "portal_version": PORTAL_VERSION,
         "session_id": str(session.public_id),
+        # The game software it is played under (§ 461a.4, reading:software-approval).
+        "software_identity": running_identity().digest,
     }
     bets = [
         {

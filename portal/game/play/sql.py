@@ -9,7 +9,8 @@ here play it at about twice the rate of the ORM (``bench/bench_rounds.py``):
    submission's Jinzi Roulette listing) and the player's account with the offering's
    holder (§ 812a.4), its limits in force (§ 814a.2) with it as one JSON object by kind (a
    correlated subquery over its ``AccountLimit`` rows), and the player session the round
-   is asked in (§ 812a.9(a)(5)): whether it runs, and its notice (§ 814a.1);
+   is asked in (§ 812a.9(a)(5)): whether it runs, and its notice (§ 814a.1); and whether
+   the game software running is approved (§ 461a.4: an approval in force of its digest);
 2. **write**: the round, its bets, its ledger entries, the wallet's new chain head,
    the account's new balance and the session's last activity, in one statement of
    data-modifying CTEs; the bets and entries go as one JSON document each, typed by
@@ -48,10 +49,9 @@ from portal.compliance.models import (
     ListedGame,
     Offering,
     Paytable,
-    RecordStatus,
     RulesSubmission,
-    TermsAndConditions,
 )
+from portal.core.software import running_identity
 from portal.game.chain import BET_FIELDS, HASHED_ROUND_FIELDS
 from portal.game.models import (
     AccountLimit,
@@ -60,11 +60,12 @@ from portal.game.models import (
     LedgerEntry,
     PlaySession,
     Round,
-    TermsAcknowledgement,
     Wallet,
 )
 from portal.game.models.accounts import IN_FORCE_READ
 from portal.game.money.terms import TermsStanding
+from portal.game.play import read_checks
+from portal.game.play.read_checks import LIMIT_READ
 
 ROUND_WRITE_COLUMNS = (*HASHED_ROUND_FIELDS, "request_fingerprint", "hash")
 BET_COLUMNS = BET_FIELDS
@@ -98,8 +99,6 @@ SESSION_READ = (
 )
 SESSION_WRITTEN = ("last_activity_at",)
 _RECORD_READ = ("id", "status", "version", "effective_date", "expiry_date")
-# The account's limits in force, {kind: amount}: all the round's checks read of them.
-LIMIT_READ = ("account", "kind", "amount", "pending_until")
 
 # How these statements treat every concrete field of the four game tables they write, and
 # of the limits they read, by field name. A test holds this against the models, so a field
@@ -230,47 +229,16 @@ def _read_parts() -> dict[str, Selected]:
     }
 
 
-def _limits_in_force_sql() -> str:
-    """The account's limits in force as one JSON object by kind (as
-    ``GamingAccount.objects.with_limits`` reads them), NULL when it has none."""
-    field = {name: AccountLimit._meta.get_field(name).column for name in LIMIT_READ}
-    return (
-        f"(SELECT jsonb_object_agg(x.{field['kind']}, x.{field['amount']}) "
-        f"FROM {AccountLimit._meta.db_table} x "
-        f"WHERE x.{field['account']} = a.id AND x.{field['pending_until']} IS NULL)"
-    )
-
-
-def _terms_in_force_sql(column: str) -> str:
-    """The offering's holder's terms in force (§ 812a.5): ``column`` of its one approved
-    version, NULL when it has none."""
-    table = TermsAndConditions._meta
-    return (
-        f"(SELECT t.{table.get_field(column).column} FROM {table.db_table} t "
-        f"WHERE t.{table.get_field('holder').column} = o.holder_id "
-        f"AND t.{table.get_field('status').column} = '{RecordStatus.APPROVED.value}' LIMIT 1)"
-    )
-
-
-def _terms_accepted_sql() -> str:
-    """Whether the player accepted the holder's terms in force."""
-    accepted = TermsAcknowledgement._meta
-    return (
-        f"EXISTS (SELECT 1 FROM {accepted.db_table} k "
-        f"WHERE k.{accepted.get_field('player').column} = w.player_id "
-        f"AND k.{accepted.get_field('terms').column} = {_terms_in_force_sql('id')})"
-    )
-
-
 @functools.cache
 def _read_sql() -> str:
     parts = _read_parts()
     return (
         f"SELECT {', '.join(part.sql for part in parts.values())}, "
-        f"{_limits_in_force_sql()} AS account_limits, "
-        f"{_terms_in_force_sql('id')} AS terms_id, "
-        f"{_terms_in_force_sql('version')} AS terms_version, "
-        f"{_terms_accepted_sql()} AS terms_accepted, "
+        f"{read_checks.limits_in_force_sql()} AS account_limits, "
+        f"{read_checks.terms_in_force_sql('id')} AS terms_id, "
+        f"{read_checks.terms_in_force_sql('version')} AS terms_version, "
+        f"{read_checks.terms_accepted_sql()} AS terms_accepted, "
+        f"{read_checks.software_approved_sql()} AS software_approved, "
         "r.id AS previous_id, r.request_fingerprint AS previous_fingerprint, "
         # The wallet as the statement's snapshot saw it; the locked row is the newest one.
         f"(SELECT s.rounds_played FROM {Wallet._meta.db_table} s WHERE s.id = w.id) "
@@ -297,7 +265,9 @@ def read_for_round(
     connection, *, player_id: int, idempotency_key: str, offering_id: int, session_id: int
 ):
     """The read: (wallet, previous, offering, listing, moved_while_waiting, account, terms,
-    session), or None when the player has no wallet. ``session`` is the player's session
+    session, software_approved), or None when the player has no wallet.
+    ``software_approved``: whether the software running is approved (§ 461a.4).
+    ``session`` is the player's session
     ``session_id``, None if it is not theirs. ``terms`` is the player's standing with the
     holder's terms in force (§ 812a.5). ``account`` is the player's account with the
     offering's holder, or None where it may be stale (or there is none). ``previous`` is
@@ -307,7 +277,10 @@ def read_for_round(
     row = _fetch_named(
         connection,
         _read_sql(),
-        [idempotency_key, offering_id, Game.JINZI_ROULETTE.value, session_id, player_id],
+        [
+            running_identity().digest,
+            *(idempotency_key, offering_id, Game.JINZI_ROULETTE.value, session_id, player_id),
+        ],
     )
     if row is None:
         return None
@@ -337,7 +310,10 @@ def read_for_round(
         terms = TermsStanding(
             in_force, row["terms_version"], in_force is None or bool(row["terms_accepted"])
         )
-    return wallet, previous, offering, parts["listing"], moved, account, terms, parts["session"]
+    return (
+        *(wallet, previous, offering, parts["listing"], moved, account, terms, parts["session"]),
+        bool(row["software_approved"]),
+    )
 
 
 def _typed_columns(model: type[models.Model], names: Iterable[str], connection) -> str:

@@ -5,7 +5,8 @@ service's ordinary ``transaction.atomic()``:
 
 - ``OrmRounds``, the reference, on every database: the wallet locked with
   ``select_for_update`` (SQLite's immediate transactions already hold the write lock),
-  the round under the key, the offering with its parts, then the round, its bets, its
+  the round under the key, the offering with its parts, whether the software running is
+  approved (§ 461a.4), then the round, its bets, its
   ledger entries and the wallet's new state, each written by the ORM;
 - ``SqlRounds``, on PostgreSQL: the same read and write as one statement each
   (``portal.game.play.sql``), about twice the round rate. A test plays the same seeded rounds
@@ -27,6 +28,7 @@ from portal.game.models import Bet, GamingAccount, LedgerEntry, PlaySession, Rou
 from portal.game.money.terms import TermsStanding
 from portal.game.money.terms import standing_of as terms_standing_of
 from portal.game.play import sql
+from portal.software.selectors import running_software_approved
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,8 @@ class RoundInputs:
     terms: TermsStanding | None = None
     # The player's session the round is asked in (§ 812a.9(a)(5)); None if not theirs.
     session: PlaySession | None = None
+    # Whether the game software running is approved (§ 461a.4): no round plays unless it is.
+    software_approved: bool = False
 
 
 class OrmRounds:
@@ -71,7 +75,14 @@ class OrmRounds:
             PlaySession.objects.filter(pk=session_id, user_id=player_id).only(*sql.SESSION_READ)
         )
         return RoundInputs(
-            wallet, previous, offering, listing, account=account, terms=standing, session=session
+            wallet,
+            previous,
+            offering,
+            listing,
+            account=account,
+            terms=standing,
+            session=session,
+            software_approved=running_software_approved(),
         )
 
     def write(
@@ -125,7 +136,7 @@ class SqlRounds(OrmRounds):
         )
         if found is None:
             return None
-        wallet, previous, offering, listing, moved, account, terms, session = found
+        wallet, previous, offering, listing, moved, account, terms, session, approved = found
         if account is None and previous is None:  # none, or joined before the wallet moved
             account = _account(offering, player_id)
         return RoundInputs(
@@ -137,6 +148,7 @@ class SqlRounds(OrmRounds):
             moved_while_waiting=moved,
             terms=terms,
             session=session,
+            software_approved=approved,
         )
 
     def write(

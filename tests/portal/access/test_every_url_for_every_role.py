@@ -243,6 +243,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "audit-event-verify": ("403 403 200 403 403 200 200", "403 403 405 403 403 405 405"),
     "regulation:matrix": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "regulation-list": ("403 403 200 200 200 200 200", "403 403 405 405 405 405 405"),
+    # The identity of the game software running (§ 461a.4): read by every back-office role.
+    "software-identity-list": ("403 403 200 200 200 200 200", "403 403 405 405 405 405 405"),
     # The world's report run is about holder A: manager B neither sees nor downloads it.
     # Amend a rules submission to use a newer version: manager_a's, which lists it already.
     "compliance:rules-amend-to-use": ("302 405 405 405 405 405 405", "302 404 403 409 404 403 409"),

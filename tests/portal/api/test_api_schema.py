@@ -24,6 +24,7 @@ ROOT_RESOURCES += ["sessions"]  # a player's sessions (§ 812a.3(a)(6))
 ROOT_RESOURCES += ["complaints"]  # complaints and disputes (reading:complaint-number)
 ROOT_RESOURCES += ["software-approvals"]  # the game software's approvals (§ 461a.4)
 ROOT_RESOURCES += ["software/installations"]  # the software installation log (§ 811a.7(e))
+ROOT_RESOURCES += ["software/identity"]  # the game software running (§ 461a.4)
 ACTIONS = ["submit", "approve", "reject", "request-changes", "withdraw", "amend"]
 
 

@@ -48,8 +48,9 @@ def test_a_round_is_two_statements_in_an_ordinary_transaction(
     session = in_session(funded_player)
     play(funded_player, live_offering, "atomic-warm-up", session=session)  # creates caches
 
-    # BEGIN, the read (the account and the session with it, § 812a.4, § 812a.9(a)(5)), the
-    # write (the session's last activity with it), COMMIT: for one wager or ten.
+    # BEGIN, the read (the account, the session and whether the software running is
+    # approved with it, § 812a.4, § 812a.9(a)(5), § 461a.4), the write (the session's last
+    # activity with it), COMMIT: for one wager or ten.
     with django_assert_num_queries(4):
         play(funded_player, live_offering, "atomic-one-wager", RED, session=session)
     with django_assert_num_queries(4):

@@ -225,14 +225,15 @@ def test_round_statements_do_not_grow_with_the_number_of_wagers(
     session = in_session(funded_player)
     play(funded_player, live_offering, one, key="warm-up-key", session=session)  # caches
     # SQLite, in a savepoint of the test's transaction (its two statements) around the
-    # ORM's 13: the locked wallet (with the player's standing and notice interval), the
+    # ORM's 14: the locked wallet (with the player's standing and notice interval), the
     # key, the offering, its listing, the account (§ 812a.4), the holder's terms in force
-    # with whether the player accepted them (§ 812a.5) and the session (§ 812a.9(a)(5));
-    # the round, its bets, its ledger entries, the wallet, the account and the session's
-    # last activity. PostgreSQL, a transaction of its own: BEGIN, the read (the account,
-    # the standing, the terms and the session joined), the write (the session's activity
-    # one more of its CTEs), COMMIT.
-    statements = {"postgresql": 4, "sqlite": 15}[connection.vendor]
+    # with whether the player accepted them (§ 812a.5), the session (§ 812a.9(a)(5)) and
+    # whether the software running is approved (§ 461a.4); the round, its bets, its ledger
+    # entries, the wallet, the account and the session's last activity. PostgreSQL, a
+    # transaction of its own: BEGIN, the read (the account, the standing, the terms, the
+    # session and the software's approval joined), the write (the session's activity one
+    # more of its CTEs), COMMIT.
+    statements = {"postgresql": 4, "sqlite": 16}[connection.vendor]
 
     with django_assert_num_queries(statements) as one_wager:
         play(funded_player, live_offering, one, key="one-wager-key", session=session)

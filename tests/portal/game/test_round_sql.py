@@ -21,6 +21,8 @@ from portal.game.money.terms import TermsStanding, terms_accept
 from portal.game.money.terms import standing_of as terms_standing_of
 from portal.game.play import sql, store
 from portal.game.play.services import round_play
+from portal.software.models import SoftwareApproval, SoftwareApprovalStatus
+from portal.software.selectors import running_software_approved
 from tests.portal.factories import approved_terms, in_session, make_user
 from tests.portal.funding import wallet_top_up
 
@@ -50,13 +52,16 @@ def test_every_field_said_to_be_written_is_in_the_write(model):
 def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
     session_id = in_session(funded_player)
     with transaction.atomic():
-        wallet, previous, offering, listing, moved, account, terms, session = sql.read_for_round(
+        found = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="no-round-yet-0001",
             offering_id=live_offering.pk,
             session_id=session_id,
         )
+    wallet, previous, offering, listing, moved, account, terms, session, approved = found
+    # Whether the software running is approved (§ 461a.4), as the ORM reads it.
+    assert approved is running_software_approved() is True
     reference = offerings_with_parts().get(pk=live_offering.pk)
     # The session (§ 812a.9(a)(5)), as the ORM reads it; another player's is no session.
     orm_session = PlaySession.objects.get(pk=session_id)
@@ -64,7 +69,8 @@ def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
         attname = PlaySession._meta.get_field(name).attname
         assert getattr(session, attname) == getattr(orm_session, attname), name
     with transaction.atomic():
-        *_, not_theirs = sql.read_for_round(
+        SoftwareApproval.objects.update(status=SoftwareApprovalStatus.WITHDRAWN)
+        *_, not_theirs, approved_now = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="no-round-yet-0001",
@@ -72,6 +78,7 @@ def test_the_read_gives_what_the_orm_reads(funded_player, live_offering):
             session_id=in_session(make_user("another-player", Role.PLAYER)),
         )
     assert not_theirs is None
+    assert approved_now is running_software_approved() is False
 
     assert (previous, moved) == (None, False)
     assert terms == terms_standing_of(funded_player.pk, live_offering.holder_id)
@@ -103,7 +110,7 @@ def test_814a2_the_read_brings_the_limits_in_force_in_its_one_statement(
 
     session_id = in_session(funded_player)
     with transaction.atomic(), django_assert_num_queries(1):
-        *_, account, _terms, _session = sql.read_for_round(
+        *_, account, _terms, _session, _approved = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="no-round-yet-0002",
@@ -122,7 +129,7 @@ def test_812a5_the_read_gives_the_holders_terms_as_the_orm_reads_them(
 ):
     def read():
         with transaction.atomic():
-            *_, terms, _session = sql.read_for_round(
+            *_, terms, _session, _approved = sql.read_for_round(
                 connection,
                 player_id=funded_player.pk,
                 idempotency_key="no-round-yet-0003",

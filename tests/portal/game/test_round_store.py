@@ -97,7 +97,7 @@ def test_a_key_already_used_writes_nothing(funded_player, live_offering):
     account_before = GamingAccount.objects.values().get(pk=account.pk)
 
     with transaction.atomic():
-        wallet, *_, session = sql.read_for_round(
+        wallet, *_, session, _approved = sql.read_for_round(
             connection,
             player_id=funded_player.pk,
             idempotency_key="another-key-0001",
@@ -138,8 +138,8 @@ def _forgetting_the_key(monkeypatch):
     read = sql.read_for_round
 
     def stale(*args, **kwargs):
-        wallet, _, offering, listing, _, account, terms, session = read(*args, **kwargs)
-        return wallet, None, offering, listing, False, account, terms, session
+        wallet, _, offering, listing, _, account, terms, session, approved = read(*args, **kwargs)
+        return wallet, None, offering, listing, False, account, terms, session, approved
 
     monkeypatch.setattr(sql, "read_for_round", stale)
 

@@ -228,9 +228,9 @@ def test_812a4_a_rounds_answer_names_its_holder_without_a_query_of_its_own(
     api.post("/api/rounds/", _round(live_offering, [{"kind": "red", "stake": 200}]), format="json")
     # The bearer token's sign-in: the token with its user, the user's roles, the player's
     # API session that runs (§ 812a.3(a)(6)); then the round's statements as
-    # test_round_service pins them (SQLite's ORM reads the holder's terms and the session
-    # in statements of their own; PostgreSQL's one read joins them).
-    statements = 3 + {"postgresql": 4, "sqlite": 15}[connection.vendor]
+    # test_round_service pins them (SQLite's ORM reads the holder's terms, the session and
+    # the software's approval in statements of their own; PostgreSQL's one read joins them).
+    statements = 3 + {"postgresql": 4, "sqlite": 16}[connection.vendor]
     with django_assert_num_queries(statements):
         answer = api.post(
             "/api/rounds/",

@@ -66,7 +66,7 @@ def test_811a9_an_auditor_runs_the_audit_report_in_every_format(auditor, played)
     rows = list(csv.reader(io.StringIO(stored(run, "csv").decode())))
     at = rows.index(["Detail: every bet"])
     bets = rows[at + 2 : rows.index([], at)][:-1]  # then its note
-    assert [(row[0], row[17]) for row in bets] == [  # the round, its bet's spot
+    assert [(row[0], row[18]) for row in bets] == [  # the round, its bet's spot
         (str(round_id), spot)
         for round_id in sorted({int(r[0]) for r in bets})
         for spot in ("red", "straight:0")

@@ -19,13 +19,17 @@ from zoneinfo import ZoneInfo
 
 import pytest
 import time_machine
+from django.db import connection
 
 from portal.accounts.models import CertificateHolder
 from portal.compliance.services.paytables import paytable_approve, paytable_submit
 from portal.compliance.services.rules import rules_submission_approve, rules_submission_submit
+from portal.core import append_only
 from portal.core.csv_export import safe_cell
 from portal.core.padates import UTC
+from portal.core.software import running_identity
 from portal.game.corrections.services import correction_approve, correction_propose
+from portal.game.models import Round
 from portal.game.play.services import round_play
 from portal.reports import render
 from portal.reports.audit_report import audit_report
@@ -176,6 +180,24 @@ def test_811a9_the_copy_csv_detail_is_byte_identical_to_the_python_paths(day):
     assert crossing and all(end >= "2026-11-17T05:00:00" for _, end in crossing)
     # A 4-cent split at 16 to 3 wins 26 (76/3 rounded up): −1/26 as paid, −3.846 %.
     assert "-3.846" in cells["House edge (%)"]
+    # The game software each round was played under (§ 461a.4), as its record names it.
+    assert set(cells["Software"]) == {running_identity().digest}
+
+
+@pytest.mark.clause("461a.4", kind="related")
+def test_461a4_every_detail_row_names_the_software_its_round_was_played_under(day):
+    played_before = Round.objects.order_by("pk").first()
+    append_only.drop_all(connection)
+    try:  # as a round recorded before the identity was kept
+        Round.objects.filter(pk=played_before.pk).update(software_identity="")
+    finally:
+        append_only.install_all(connection)
+
+    titles, rows = detail_lines(written(render.write_csv, report()))
+
+    software = {row[0]: row[titles.index("Software")] for row in rows}
+    assert software.pop(str(played_before.pk)) == ""
+    assert set(software.values()) == {running_identity().digest}
 
 
 @pytest.mark.clause("617a.6", kind="related")

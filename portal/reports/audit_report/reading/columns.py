@@ -33,6 +33,7 @@ ROUND_COLUMN_TYPES = {
     "bets_closed_at": "instant",
     "ended_at": "instant",
     "session_id": "text",
+    "software_identity": "text",
     "rng_raw": "int",
     "rng_method": "text",
     "outcome": "int",
@@ -72,7 +73,8 @@ DETAIL_ROUND_COLUMNS = _picked(
     *("id", "sequence", "player_id", "offering_id", "rules_submission_id", "rules_version"),
     *("layout_id", "layout_version", "paytable_id", "paytable_version", "paytable_odds"),
     *("wheel_order", "first_colour", "started_at", "bets_closed_at", "ended_at", "session_id"),
-    *("rng_raw", "rng_method", "outcome", "balance_before", "balance_after", "hash"),
+    *("software_identity", "rng_raw", "rng_method", "outcome", "balance_before"),
+    *("balance_after", "hash"),
 )
 DETAIL_BET_COLUMNS = _picked(
     BET_COLUMN_TYPES, "round_id", "position", "spot", "kind", "stake", "returned"

@@ -85,6 +85,7 @@ def _round_cells(instant: str, text: str) -> str:
             "r.paytable_id || ' v' || r.paytable_version AS paytable",
             *(f"{instant.format(f'r.{name}')} AS {name}" for name in _TIMES),
             f"{text.format('r.session_id')} AS session_id",
+            f"{text.format('r.software_identity')} AS software_identity",
             "r.rng_raw",
             f"{text.format('r.rng_method')} AS rng_method",
             "r.outcome",
@@ -161,7 +162,7 @@ CSV_SQL = f"""
     COPY (
     SELECT r.id, r.sequence, r.player, r.holder, r.offering, r.rules, r.layout, r.paytable,
            {_KIND.format("cells")}, r.started_at, r.bets_closed_at, r.ended_at,
-           r.session_id, r.rng_raw, r.rng_method,
+           r.session_id, r.software_identity, r.rng_raw, r.rng_method,
            r.outcome, r.colour, {_SAFE.format("b.spot")}, b.stake, b.returned,
            b.stake - b.returned, {_PERCENT}, r.balance_before, r.balance_after, r.hash,
            {_STATE}
@@ -191,7 +192,8 @@ TYPED_SQL = f"""
     COPY (
     SELECT r.id, r.sequence, r.player, r.holder, r.offering, r.rules, r.layout, r.paytable,
            COALESCE({_KIND.format("values")}, ''), r.started_at, r.bets_closed_at,
-           r.ended_at, r.session_id, r.rng_raw, r.rng_method, r.outcome, r.colour, b.spot,
+           r.ended_at, r.session_id, r.software_identity, r.rng_raw, r.rng_method, r.outcome,
+           r.colour, b.spot,
            b.stake, b.returned, b.stake - b.returned,
            CASE WHEN {_spot_at("percents", "text")} IS NULL THEN NULL
                 WHEN {_ROUNDED} THEN {_EDGE_X13S} ELSE {_spot_at("numerators")} END,

@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, SESSION_FIELD
+from portal.game.chain import BET_FIELDS, LATER_ROUND_FIELDS, ROUND_FIELDS, WHEN_RECORDED_FIELDS
 from portal.reports.audit_report.reading.columns import PASS_BET_COLUMNS, PASS_ROUND_COLUMNS
 
 _ROUND_COLUMN_TYPES = dict(PASS_ROUND_COLUMNS)
@@ -94,18 +94,21 @@ def _bets_json(bets: pa.Table) -> pa.Array:
 
 def _rounds_json(rounds: pa.Table, bets_text: pa.Array) -> pa.Array:
     """Each round's ``round_digest`` payload: the later fields only where the round has a
-    "no more bets" instant, its session only where it has one (not blank), as the reference hashes
-    them."""
+    "no more bets" instant, its session and its software's identity each only where it has
+    one (not blank), as the reference hashes them."""
     later = pc.is_valid(rounds.column("bets_closed_at"))
-    in_session = pc.fill_null(pc.not_equal(rounds.column(SESSION_FIELD), ""), False)
+    recorded = {
+        name: pc.fill_null(pc.not_equal(rounds.column(name), ""), False)
+        for name in WHEN_RECORDED_FIELDS
+    }
     parts: list = ["{"]
-    every = (*ROUND_FIELDS, *LATER_ROUND_FIELDS, SESSION_FIELD, "bets")
+    every = (*ROUND_FIELDS, *LATER_ROUND_FIELDS, *WHEN_RECORDED_FIELDS, "bets")
     for index, name in enumerate(sorted(every)):
         key = f'{"," if index else ""}"{name}":'
         if name == "bets":
             parts += [key, "[", bets_text, "]"]
-        elif name in LATER_ROUND_FIELDS or name == SESSION_FIELD:
-            present = in_session if name == SESSION_FIELD else later
+        elif name in LATER_ROUND_FIELDS or name in recorded:
+            present = recorded.get(name, later)
             parts.append(
                 pc.if_else(present, _concat(key, _value(rounds, name, _ROUND_COLUMN_TYPES)), "")
             )
