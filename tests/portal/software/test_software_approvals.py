@@ -22,8 +22,9 @@ from portal.compliance.services.software import (
 )
 from portal.core.errors import Conflict, NotPermitted, ValidationFailed
 from portal.core.padates import pa_today
-from portal.core.software import running_identity
+from portal.core.software import SoftwareIdentity, running_identity
 from portal.software.models import SoftwareApproval, SoftwareApprovalStatus
+from portal.software.services.installations import software_installed
 from portal.software.workflow import OWN_WORK
 from tests.portal.factories import approved_offering
 
@@ -190,3 +191,16 @@ def test_461a4_a_rejection_and_a_withdrawal_need_their_reason(officer, officer2)
     assert rejected.status == S.REJECTED
     with pytest.raises(Conflict, match="only a draft one can be approved"):
         software_approval_decide(actor=officer2, approval_id=drafted.pk, step="approve")
+
+
+@pytest.mark.clause("461a.4", kind="proves")
+def test_461a4_software_installed_on_another_host_may_be_approved(officer, officer2):
+    other = SoftwareIdentity(version="9.9.9", digest="ef" * 32, files=())
+    software_installed(host="web-2", deployed_by="release pipeline", identity=other)
+    drafted = draft(officer, digest=other.digest, software_version=other.version)
+
+    approved = software_approval_decide(actor=officer2, approval_id=drafted.pk, step="approve")
+
+    assert approved.status == S.APPROVED
+    # Not the software this server runs: no table here opens or closes by it.
+    assert not AvailabilityChange.objects.exists()
