@@ -1,7 +1,7 @@
 """What a decision on a software approval does to the tables (§ 461a.4,
-reading:software-approval), worked out by ``offering_is_live`` itself before the decision is taken, so no
-decision changes a live table unseen: approving the software this server runs opens the
-tables that wait only for it; withdrawing its approval closes every table that is live."""
+reading:software-approval), worked out by ``offering_is_live`` itself before the decision is
+taken, so no decision changes a live table unseen: approving the software this server runs
+opens the tables that wait only for it; withdrawing its approval closes every live table."""
 
 from __future__ import annotations
 

@@ -92,6 +92,15 @@ ROUND_PATH = (
     "portal/software/__init__.py",
     "portal/software/models.py",
     "portal/software/selectors.py",
+    # Loaded with the package by ``portal/celery.py``, which logs a worker's start in the
+    # Software Installation/Removal Log (§ 811a.7(e)).
+    "portal/software/startup.py",
+    "portal/software/services/__init__.py",
+    "portal/software/services/installations.py",
+    "portal/software/installations.py",
+    "portal/core/lists.py",
+    "portal/core/pages.py",
+    "portal/core/csv_export.py",
 )
 
 

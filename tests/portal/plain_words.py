@@ -115,16 +115,17 @@ def shown_text(html: str, *, apart: bool = False) -> str:
 
 
 # Report files (PDF, XLSX, CSV) are documents for the Board and the auditors: they cite the
-# register as they cite the Code, by the Reading's id, beside its clause.
+# register as they cite the Code, by the Reading's id, beside its clause; so does the
+# Regulation page, which is the register.
 CITATIONS = frozenset({"a Reading's id"})
 
 
-def developer_words(text: str, *, document: bool = False) -> list[str]:
-    """Each denied word in ``text``, with the rule it breaks and a little context. A
-    ``document`` (a file downloaded, not a page or an email) may cite a Reading by its id."""
+def developer_words(text: str, *, cites_readings: bool = False) -> list[str]:
+    """Each denied word in ``text``, with the rule it breaks and a little context. Text that
+    ``cites_readings`` (a report file, the Regulation page) may name a Reading by its id."""
     found = []
     for rule, pattern in DENIED:
-        if document and rule in CITATIONS:
+        if cites_readings and rule in CITATIONS:
             continue
         for match in pattern.finditer(text):
             if pattern.groups and match.group(1).lower() in NUMBERED_NAMES:

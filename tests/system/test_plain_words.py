@@ -114,7 +114,7 @@ def _crawl(client: Client, start: str = "/") -> tuple[dict[str, list[str]], set[
         what, text = _shown(response)
         kinds.add(what)
         exempt = EXEMPT.match(urlsplit(url).path)
-        words = [] if exempt else developer_words(text, document=what != "page")
+        words = [] if exempt else developer_words(text, cites_readings=what != "page")
         if words:
             found[f"{what} {url}"] = words
         if what != "page":

@@ -115,8 +115,12 @@ def test_811a7_e_the_api_lists_the_log_as_json_for_auditors_and_officers_only(
     assert api_as(player).get("/api/software/installations/").status_code == 403
 
 
-def test_811a7_e_auditors_find_the_log_in_their_menu(client, auditor, manager_a):
+def test_811a7_e_auditors_find_the_log_from_game_software_on_their_dashboard(
+    client, auditor, manager_a
+):
     client.force_login(auditor)
-    assert 'href="/software/installations/"' in client.get("/audit/").content.decode()
+    assert 'href="/compliance/software/"' in client.get("/compliance/").content.decode()
+    software = client.get("/compliance/software/").content.decode()
+    assert 'href="/software/installations/"' in software
     client.force_login(manager_a)
     assert 'href="/software/installations/"' not in client.get("/compliance/").content.decode()

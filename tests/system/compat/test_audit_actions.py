@@ -136,6 +136,9 @@ NEW_ACTIONS = frozenset(
         "terms.submit",
         "terms.approve",
         "account.terms_accept",
+        # The game software the demo runs, approved by two officers (§ 461a.4).
+        "software_approval.draft",
+        "software_approval.approve",
     }
 )
 

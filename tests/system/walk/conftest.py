@@ -18,6 +18,7 @@ import shutil
 import time
 from collections import Counter
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from django.db import connection
@@ -73,7 +74,9 @@ class Walk:
         """Keep the whole page as it stands now as ``NN-step.png``, once it is seen to speak
         plain words (``tests.portal.plain_words``): no field name, type, module or file."""
         if "/api/" not in self.page.url:
-            words = developer_words(shown_text(self.page.content(), apart=True))
+            register = urlsplit(self.page.url).path.startswith("/regulation/")
+            shown = shown_text(self.page.content(), apart=True)
+            words = developer_words(shown, cites_readings=register)
             assert not words, f"developer words on {self.page.url} at {step!r}: {words[:5]}"
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / f"{len(self.shots) + 1:02d}-{_slug(step)}.png"
