@@ -22,8 +22,12 @@ from portal.software.workflow import WORKFLOW
 
 class SoftwareApprovalOut(serializers.ModelSerializer):
     created_by = serializers.CharField(source="created_by.get_username")
-    decided_by = serializers.CharField(source="decided_by.get_username", default=None)
-    withdrawn_by = serializers.CharField(source="withdrawn_by.get_username", default=None)
+    decided_by = serializers.CharField(
+        source="decided_by.get_username", default=None, allow_null=True
+    )
+    withdrawn_by = serializers.CharField(
+        source="withdrawn_by.get_username", default=None, allow_null=True
+    )
     running = serializers.SerializerMethodField(
         help_text="Whether it is the software this server runs."
     )

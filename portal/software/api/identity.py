@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 
@@ -21,6 +21,8 @@ class SoftwareFileOut(serializers.Serializer):
     sha256 = serializers.CharField(help_text="The SHA-256 of its bytes.")
 
 
+# One identity, not a list of them, though GET /api/software/identity/ is the "list" route.
+@extend_schema_serializer(many=False, component_name="SoftwareIdentity")
 class SoftwareIdentityOut(serializers.Serializer):
     version = serializers.CharField(help_text="The portal's version.")
     digest = serializers.CharField(
@@ -37,6 +39,7 @@ class SoftwareIdentityOut(serializers.Serializer):
 class SoftwareIdentityViewSet(ApiObjectViewSet):
     """Read only, for every back-office role (not players)."""
 
+    serializer_class = SoftwareIdentityOut
     http_method_names = ["get", "head", "options"]
     read_action = Action.VIEW
     write_actions = {}
@@ -48,10 +51,10 @@ class SoftwareIdentityViewSet(ApiObjectViewSet):
             "SHA-256 digest of its files, each file with its size and SHA-256, and whether "
             "the Board's approval of it is in force. For every back-office role."
         ),
-        responses={200: SoftwareIdentityOut},
+        responses=SoftwareIdentityOut,
         filters=False,
     )
     def list(self, request):
         identity = running_identity()
         answer = asdict(identity) | {"approved": running_software_approved()}
-        return Response(SoftwareIdentityOut(answer).data)
+        return Response(self.get_serializer(answer).data)

@@ -95,6 +95,7 @@ RECORDS_FOR = {
     "terms": ("terms", "draft_terms"),
     "sessions": ("session",),
     "complaints": ("complaint",),
+    "software-approvals": ("software_approval",),
 }
 REPORT_FORMATS = ("json", "csv", "xlsx", "pdf", "parquet")
 

@@ -109,6 +109,17 @@ def _said(logs: list[Path]) -> str:
     return "\n".join(log.read_text() for log in logs)
 
 
+def _said_once(logs: list[Path], line: str, seconds: float = 15) -> str:
+    """The workers' logs once ``line`` (a pattern) is in them, or as they are after
+    ``seconds``."""
+    deadline = time.monotonic() + seconds
+    said = _said(logs)
+    while not re.search(line, said) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        said = _said(logs)
+    return said
+
+
 ASK = (
     "from django.contrib.auth import get_user_model; "
     "from portal.reports.services.runs import report_run_request; "
@@ -129,7 +140,9 @@ def test_811a9_two_workers_share_an_audit_run_and_make_the_one_process_report(
     assert run.status == RunStatus.SUCCEEDED, run.error + _said(two_workers)
     assert run.attempts == 1 and run.cutoff is not None
     assert (run.progress_done, run.progress_total) == (SPLITS + 1, SPLITS + 1)
-    said = _said(two_workers)
+    # A worker logs a task's success after the task has returned (and the join marked the
+    # run done): read the logs once that line is there, or after a bounded wait.
+    said = _said_once(two_workers, r"Task reports\.audit_join\[[^]]+\] succeeded")
     assert len(re.findall(r"Task reports\.audit_part\[[^]]+\] succeeded", said)) == SPLITS
     assert len(re.findall(r"Task reports\.audit_join\[[^]]+\] succeeded", said)) == 1
     _same_report(json.loads(stored(run, "json")), run.cutoff)
