@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
 from rest_framework import serializers
+from rest_framework.decorators import action
+from rest_framework.response import Response
 
 from portal.api.fields import ChangesInput, StrictInput, WholeNumberField
 from portal.compliance.api.descriptions import record_descriptions
@@ -19,6 +27,7 @@ from portal.compliance.api.workflow import (
 from portal.compliance.filtersets import PaytableFilter
 from portal.compliance.models import Paytable
 from portal.compliance.presenters.edge import edge_report
+from portal.compliance.presenters.par import checked_sheet, stakes_asked
 from portal.compliance.selectors import records_for
 from portal.compliance.services.paytables import (
     paytable_create,
@@ -156,3 +165,30 @@ class PaytableViewSet(RecordViewSet):
         paytable = self.get_object()
         data = self.parse(PaytableUpdateInput)
         return self.respond(paytable_update(actor=request.user, paytable=paytable, **data))
+
+    @extend_schema(
+        summary="The paytable's PAR sheet",
+        description=(
+            "Per wager kind, apart for the spots covering 0: the chances of a win, of "
+            "zero's half-back (§ 617b.8(g)(2)) and of a loss; the pay, return to player and "
+            "house edge as paid over the stakes (rounded up, lowest and highest); the hit "
+            "frequencies and the standard deviation per unit staked; then the hold of one "
+            "unit on every spot over 1,000 to 1,000,000 rounds with its 95 % band. Exact "
+            'figures as fractions ("n/d"), square roots as decimals. The stakes are the '
+            "latest rules submission's listing, or every even stake to $1,000, unless "
+            "``unit``, ``lowest`` and ``highest`` (cents) say otherwise."
+        ),
+        parameters=[
+            OpenApiParameter(name, int, required=False, description=text)
+            for name, text in (
+                ("unit", "The step between stakes, in cents (even)."),
+                ("lowest", "The lowest stake, in cents (a multiple of the unit)."),
+                ("highest", "The highest stake, in cents (a multiple of the unit)."),
+            )
+        ],
+        responses={200: OpenApiTypes.OBJECT},
+        filters=False,
+    )
+    @action(detail=True, methods=["get"], url_path="par")
+    def par(self, request, pk=None):
+        return Response(checked_sheet(self.get_object(), stakes_asked(request.query_params)))

@@ -15,6 +15,7 @@ from portal.access.policy import Action
 from portal.compliance.forms import PaytableApproveForm, PaytableForm
 from portal.compliance.models import Paytable, RecordStatus
 from portal.compliance.presenters.edge import edge_report
+from portal.compliance.presenters.par import par_sheet
 from portal.compliance.services import paytables as paytable_services
 from portal.compliance.views import records
 from portal.compliance.views.common import acting_holder, form_page, holder_choices
@@ -42,6 +43,8 @@ def edge_context(odds) -> dict:
 
 def describe(paytable: Paytable) -> dict:
     context = edge_context(paytable.odds)
+    if context["report"] is not None:  # odds the engine refuses give no PAR sheet either
+        context["par"] = par_sheet(paytable)
     flagged = context["report"] is not None and context["report"].flagged
     # The override reason is asked for only where § 617b.8(f) flags the paytable.
     context["hide_fields"] = () if flagged else ("override_reason",)

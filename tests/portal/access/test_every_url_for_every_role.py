@@ -81,6 +81,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "compliance:paytable-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
     "compliance:paytable-preview": ("302 405 405 405 405 405 405", "302 403 403 200 200 403 200"),
     "compliance:paytable-detail": ("302 404 200 200 404 200 200", "302 404 400 400 404 400 400"),
+    "compliance:paytable-par-csv": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "compliance:paytable-par-json": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
     "compliance:paytable-edit": ("302 404 403 200 404 403 200", "302 404 403 400 404 403 400"),
     "compliance:terms-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "compliance:terms-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
@@ -268,6 +270,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "session-detail": ("403 200 403 403 403 403 403", "403 405 403 403 403 403 403"),
     "session-end": ("403 405 403 403 403 403 403", "403 200 403 403 403 403 403"),
     "session-notice": ("403 405 403 403 403 403 403", "403 400 403 403 403 403 403"),
+    # A paytable's PAR sheet: whoever may read the paytable.
+    "paytable-par": ("403 403 200 200 404 200 200", "403 403 405 405 405 405 405"),
 }
 for _kind in ("layout", "paytable", "rules-submission", "terms"):
     EXPECTED.update(
