@@ -176,7 +176,7 @@ class PaytableViewSet(RecordViewSet):
             "unit on every spot over 1,000 to 1,000,000 rounds with its 95 % band. Exact "
             'figures as fractions ("n/d"), square roots as decimals. The stakes are the '
             "latest rules submission's listing, or every even stake to $1,000, unless "
-            "``unit``, ``lowest`` and ``highest`` (cents) say otherwise."
+            "the query's unit, lowest and highest (in cents) say otherwise."
         ),
         parameters=[
             OpenApiParameter(name, int, required=False, description=text)
