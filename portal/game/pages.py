@@ -12,7 +12,7 @@ from django.http import HttpRequest
 
 from portal.access.policy import Action, denial
 from portal.core.errors import DomainError, ValidationFailed
-from portal.game.forms import ServiceForm
+from portal.core.forms import ServiceForm
 
 NO_ACTION = "say what to do: {actions}"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 
 from portal.compliance.models import CertificateHolder
-from portal.game.forms import ServiceForm
+from portal.core.forms import ServiceForm
 from portal.players.models import ExclusionPeriod, ListKind, ReviewOutcome, VerificationMethod
 
 

@@ -48,7 +48,7 @@ HOUSE_PLAN = (
 GAME_PLAN = (
     ("models", "migrations"),
     "ledger",
-    ("forms", "chain"),
+    "chain",
     ("pages", "api_fields", "rounds", "retention", "sessions", "audit_labels"),
     "money",
     "corrections",

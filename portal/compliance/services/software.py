@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from portal.access.policy import Action, require
+from portal.access.workflow import Reason
 from portal.audit.models import AuditEvent
 from portal.audit.services import audit_record
 from portal.compliance.models import AvailabilityCause
@@ -25,6 +26,7 @@ from portal.compliance.services.availability import availability_sync
 from portal.core.errors import Conflict, NotFound, ValidationFailed
 from portal.core.padates import pa_today
 from portal.core.software import is_digest, running_identity
+from portal.software.installations import INSTALLED, identity_name
 from portal.software.models import SoftwareApproval, SoftwareApprovalStatus
 from portal.software.workflow import WORKFLOW, picture
 
@@ -90,10 +92,6 @@ def _document(upload) -> bytes:
     return data
 
 
-def _short(digest: str, version: str) -> str:
-    return f"{version} ({digest[:12]})"
-
-
 def _open_one(digest: str) -> SoftwareApproval | None:
     return SoftwareApproval.objects.filter(digest=digest, status__in=(S.DRAFT, S.APPROVED)).first()
 
@@ -116,7 +114,7 @@ def software_approval_draft(
     if found is not None:
         raise Conflict(
             ALREADY_RECORDED.format(
-                identity=_short(digest, found.software_version),
+                identity=identity_name(digest, found.software_version),
                 status=found.get_status_display().lower(),
             )
         )
@@ -135,7 +133,7 @@ def software_approval_draft(
             approval.save()
     except IntegrityError as exc:  # the same identity drafted at the same moment
         raise Conflict(
-            ALREADY_RECORDED.format(identity=_short(digest, version), status="draft")
+            ALREADY_RECORDED.format(identity=identity_name(digest, version), status="draft")
         ) from exc
     audit_record(
         actor=actor,
@@ -152,7 +150,7 @@ def is_installed(digest: str) -> bool:
     Installation/Removal Log (§ 811a.7(e)) records it installed on."""
     if digest == running_identity().digest:
         return True
-    return AuditEvent.objects.filter(action="software.install", after__digest=digest).exists()
+    return AuditEvent.objects.filter(action=INSTALLED, after__digest=digest).exists()
 
 
 def _locked(approval_id) -> SoftwareApproval:
@@ -164,7 +162,7 @@ def _locked(approval_id) -> SoftwareApproval:
 
 def _reason(step, reason) -> str:
     text = str(reason or "").strip()
-    if step.reason == "required" and not text:
+    if step.reason is Reason.REQUIRED and not text:
         raise ValidationFailed.on(
             "reason", f"§ 461a.4: give the reason the software approval is {step.done}"
         )
@@ -187,12 +185,15 @@ def software_approval_decide(
     if found.name == "approve":
         if not is_installed(approval.digest):
             raise Conflict(
-                NOBODY_RUNS.format(identity=_short(approval.digest, approval.software_version))
+                NOBODY_RUNS.format(
+                    identity=identity_name(approval.digest, approval.software_version)
+                )
             )
         if SoftwareApproval.objects.filter(digest=approval.digest, status=S.APPROVED).exists():
             raise Conflict(
                 ALREADY_RECORDED.format(
-                    identity=_short(approval.digest, approval.software_version), status="approved"
+                    identity=identity_name(approval.digest, approval.software_version),
+                    status="approved",
                 )
             )
     if found.name == "withdraw":

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_http_methods
 from portal.access.policy import Action, may
 from portal.core.csv_export import csv_lines, csv_response
 from portal.core.errors import ValidationFailed
+from portal.core.forms import ServiceForm
 from portal.core.pages import domain_errors
 from portal.game.complaints import messages as msg
 from portal.game.complaints import services
@@ -29,7 +30,6 @@ from portal.game.complaints.selectors import (
     may_handle,
     may_see_complaints,
 )
-from portal.game.forms import ServiceForm
 from portal.game.models import (
     OPEN_STATUSES,
     ComplaintKind,

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from django import forms
 
+from portal.core.forms import ServiceForm
 from portal.core.money import MoneyField
 from portal.game.corrections.services import MAX_NOTICE, MAX_TEXT
-from portal.game.forms import ServiceForm
 
 CREDIT, DEBIT = "credit", "debit"
 DIRECTION_NEEDED = "Choose whether the player is credited or debited."

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from django import forms
 
+from portal.core.forms import ServiceForm
 from portal.core.lists import PeriodForm
 from portal.core.money import AMOUNT_ODD, MoneyField, cents_of
-from portal.game.forms import ServiceForm
 from portal.game.models import AccountStatus
 from portal.game.money.limits import LimitKind
 from portal.game.money.services.accounts import MAX_REFERENCE

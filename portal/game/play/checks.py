@@ -19,8 +19,8 @@ from portal.compliance.models import IN_SERVICE, OfferingStatus
 from portal.compliance.selectors import offering_is_live, offerings_with_parts
 from portal.compliance.services.offerings import offering_reopen, offering_suspend
 from portal.core.errors import DomainError, NotPermitted, ValidationFailed
+from portal.core.forms import ServiceForm
 from portal.core.pages import domain_errors
-from portal.game.forms import ServiceForm
 
 HIDDEN = "your role may not suspend or reopen tables"
 SAY_WHAT = "say what to do: suspend or reopen a table, by its number"

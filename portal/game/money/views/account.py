@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods
 
 from portal.compliance.models import CertificateHolder, RecordStatus, TermsAndConditions
+from portal.core.forms import ServiceForm
 from portal.core.money import dollars
 from portal.core.pages import domain_errors
-from portal.game.forms import ServiceForm
 from portal.game.models import GamingAccount, Wallet, Withdrawal, WithdrawalStatus
 from portal.game.money import presenters, statements
 from portal.game.money.forms import (
