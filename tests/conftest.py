@@ -11,6 +11,7 @@ import tempfile
 
 import pytest
 from django.conf import settings
+from hypothesis import settings as hypothesis_settings
 
 # Real hashing costs ~0.2 s a user; the suite makes hundreds. Tests only need it to work.
 settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -19,6 +20,11 @@ settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # developer's var/: nor, when the suite runs in several processes, another process's.
 settings.MEDIA_ROOT = tempfile.mkdtemp(prefix="jinzi-test-media-")
 settings.JINZI_REPORTS_DIR = tempfile.mkdtemp(prefix="jinzi-test-reports-")
+
+# Property tests prove behaviour, never speed: Hypothesis's per-example deadline (200 ms) fails
+# an example that a loaded CI machine merely runs slowly. Speed is measured by `make bench`.
+hypothesis_settings.register_profile("jinzi", deadline=None)
+hypothesis_settings.load_profile("jinzi")
 
 # The people, records, clients and browser the portal's and the system tests share: one
 # module for both, so a session-wide fixture (the browser) is one fixture, not one a folder.
