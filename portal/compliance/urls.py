@@ -26,6 +26,12 @@ urlpatterns = [
     path("layouts/<int:pk>/", layouts.layout_detail, name="layout-detail"),
     path("layouts/<int:pk>/edit/", layouts.layout_edit, name="layout-edit"),
     path("layouts/<int:pk>/artwork/", layouts.layout_artwork, name="layout-artwork"),
+    path(
+        "layouts/<int:pk>/schematic.svg",
+        layouts.layout_schematic_svg,
+        name="layout-schematic-svg",
+    ),
+    path("layouts/<int:pk>/wheel.svg", layouts.layout_wheel_svg, name="layout-wheel-svg"),
     path("paytables/", paytables.paytable_list, name="paytable-list"),
     path("paytables/new/", paytables.paytable_create, name="paytable-create"),
     path("paytables/preview/", paytables.paytable_preview, name="paytable-preview"),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_safe
+from reportlab.graphics.shapes import Drawing
 
 import jinzi
 from portal.access import policy
@@ -14,6 +17,7 @@ from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance.forms import LayoutApproveForm, LayoutForm
 from portal.compliance.models import Layout
+from portal.compliance.schematic import drawing_svg, layout_drawing, wheel_drawing
 from portal.compliance.services import layouts as layout_services
 from portal.compliance.views import records
 from portal.compliance.views.common import acting_holder, form_page, holder_choices
@@ -136,3 +140,43 @@ def layout_artwork(request: HttpRequest, pk: int) -> FileResponse:
         # nothing but its own inline styling (no script, no fetch, no stylesheet from outside).
         response["Content-Security-Policy"] = SVG_POLICY
     return response
+
+
+def _picture(
+    request: HttpRequest, pk: int, draw: Callable[..., Drawing], name: str
+) -> HttpResponse:
+    """A picture of the layout drawn from its wheel, as SVG, to those who may see the
+    layout; a wheel that does not read is a 400 citing § 617b.8(c)."""
+    layout = visible_or_404(request.user, Layout.objects.all(), pk, Action.VIEW)
+    try:
+        wheel = layout.wheel()
+    except jinzi.JinziError as error:
+        raise ValidationFailed(
+            f"This layout's wheel cannot be drawn until it is put right: {error}"
+        ) from None
+    drawing = draw(wheel, title=f"{layout.title} v{layout.version}")
+    response = HttpResponse(drawing_svg(drawing), content_type="image/svg+xml")
+    response["Content-Disposition"] = (
+        f'inline; filename="layout-{layout.pk}-v{layout.version}-{name}.svg"'
+    )
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Cache-Control"] = "private, no-store"
+    # Opened on its own, it is as sandboxed as uploaded SVG artwork.
+    response["Content-Security-Policy"] = SVG_POLICY
+    return response
+
+
+@login_required
+@require_safe
+@domain_errors
+def layout_schematic_svg(request: HttpRequest, pk: int) -> HttpResponse:
+    """The betting layout's schematic (§ 601a.10(a), § 617b.8(d)) in the wheel's colours."""
+    return _picture(request, pk, layout_drawing, "schematic")
+
+
+@login_required
+@require_safe
+@domain_errors
+def layout_wheel_svg(request: HttpRequest, pk: int) -> HttpResponse:
+    """The wheel (§ 617b.8(c)), clockwise from 0 at the top."""
+    return _picture(request, pk, wheel_drawing, "wheel")

@@ -77,6 +77,12 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "compliance:layout-detail": ("302 404 200 200 404 200 200", "302 404 400 400 404 400 400"),
     "compliance:layout-edit": ("302 404 403 200 404 403 200", "302 404 403 400 404 403 400"),
     "compliance:layout-artwork": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    # The layout's schematic and wheel pictures (SVG): whoever may see the layout.
+    "compliance:layout-schematic-svg": (
+        "302 404 200 200 404 200 200",
+        "302 405 405 405 405 405 405",
+    ),
+    "compliance:layout-wheel-svg": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
     "compliance:paytable-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "compliance:paytable-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
     "compliance:paytable-preview": ("302 405 405 405 405 405 405", "302 403 403 200 200 403 200"),
