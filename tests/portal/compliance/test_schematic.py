@@ -3,10 +3,13 @@ wheel order (§ 617b.8(c)) and the grid (§ 617b.8(d)), as shapes and as SVG."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
 from defusedxml import ElementTree
+from pypdf import PdfReader
+from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Group, Rect, String, Wedge
 
 import jinzi
@@ -173,3 +176,15 @@ def test_the_svg_names_its_picture_and_sets_text_in_dejavu_sans():
     styles = [text.get("style") for text in root.iter(f"{SVG}text")]
     assert styles and all("font-family: 'DejaVu Sans', sans-serif" in s for s in styles)
     assert b"<image" not in svg  # vector only, no picture inside
+
+
+@pytest.mark.parametrize("draw", [layout_drawing, wheel_drawing], ids=["layout", "wheel"])
+def test_601a10_a_the_pictures_embed_dejavu_sans_in_a_pdf(draw):
+    pdf = renderPDF.drawToString(draw(jinzi.Wheel.standard(), title="Main floor § v1"))
+
+    fonts = {
+        str(font["/BaseFont"]).split("+")[-1]
+        for page in PdfReader(io.BytesIO(pdf)).pages
+        for font in page["/Resources"]["/Font"].get_object().values()
+    }
+    assert fonts == {"DejaVuSans", "DejaVuSans-Bold"}
