@@ -175,9 +175,10 @@ def par_flowables(sheet: dict, *, width: float) -> list:
         para(
             "Exact from the game engine: chances, pays, returns and house edges are exact "
             f"fractions; the standard deviations and the bands are worked to "
-            f"{sheet['precision']} significant digits. Percentages are shown to 4 places, "
-            "the standard deviation per unit staked to 4."
+            f"{sheet['precision']} significant digits. Percentages and the standard "
+            "deviation per unit staked are shown to 4 decimal places."
         ),
+        Spacer(1, 3),
         para(f"Game software {software['version']}, digest {software['digest']}.", "digest"),
     ]
 
