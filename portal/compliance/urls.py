@@ -39,6 +39,7 @@ urlpatterns = [
     path("paytables/<int:pk>/edit/", paytables.paytable_edit, name="paytable-edit"),
     path("paytables/<int:pk>/par.csv", par.paytable_par_csv, name="paytable-par-csv"),
     path("paytables/<int:pk>/par.json", par.paytable_par_json, name="paytable-par-json"),
+    path("paytables/<int:pk>/par.pdf", par.paytable_par_pdf, name="paytable-par-pdf"),
     path("rules/", rules.rules_list, name="rules-list"),
     path("rules/new/", rules.rules_create, name="rules-create"),
     path("rules/<int:pk>/", rules.rules_detail, name="rules-detail"),

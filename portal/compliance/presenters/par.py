@@ -96,9 +96,7 @@ def par_sheet(paytable: Paytable, stakes: jinzi.Stakes | None = None) -> dict:
                     "win": _percent(line.win),
                     "half_back": _percent(line.half_back),
                     "loss": _percent(line.loss),
-                    "pay": _span(
-                        line.pay[0], line.pay[1], lambda p: f"{jinzi.format_odds(p)} to 1"
-                    ),
+                    "pay": _span(line.pay[0], line.pay[1], jinzi.format_odds),
                     "return": _span(rtp_low, rtp_high, _percent),
                     "edge": _span(line.edge[0], line.edge[1], _percent),
                     "hit": _percent(line.hit),

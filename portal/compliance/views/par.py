@@ -1,9 +1,11 @@
-"""A paytable's PAR sheet as a download: JSON (exact figures as "n/d" text) and CSV (for
-people: percentages and dollars). The stakes are the sheet's own (a table's, or every even
+"""A paytable's PAR sheet as a download: JSON (exact figures as "n/d" text), CSV and PDF
+(for people: percentages and dollars). The stakes are the sheet's own (a table's, or every even
 stake up to its stated maximum) unless the query names them (``unit``, ``lowest``,
 ``highest``, in cents)."""
 
 from __future__ import annotations
+
+import io
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -13,6 +15,7 @@ from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance.models import Paytable
 from portal.compliance.presenters.par import checked_sheet, stakes_asked
+from portal.compliance.presenters.par_pdf import write_par_pdf
 from portal.core.csv_export import csv_lines, csv_response
 from portal.core.pages import domain_errors
 
@@ -88,3 +91,16 @@ def paytable_par_json(request: HttpRequest, pk: int) -> HttpResponse:
 def paytable_par_csv(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = sheet_of(request, pk)
     return csv_response(_csv(sheet), f"{_name(sheet)}.csv")
+
+
+@login_required
+@require_safe
+@domain_errors
+def paytable_par_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    sheet = sheet_of(request, pk)
+    out = io.BytesIO()
+    write_par_pdf(sheet, out)
+    response = HttpResponse(out.getvalue(), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{_name(sheet)}.pdf"'
+    response["Cache-Control"] = "private, no-store"
+    return response

@@ -45,6 +45,8 @@ def describe(paytable: Paytable) -> dict:
     context = edge_context(paytable.odds)
     if context["report"] is not None:  # odds the engine refuses give no PAR sheet either
         context["par"] = par_sheet(paytable)
+        # The decision panel shows its key figures too, from this same sheet.
+        context["decision_brief"] = "compliance/paytables/_par_brief.html"
     flagged = context["report"] is not None and context["report"].flagged
     # The override reason is asked for only where § 617b.8(f) flags the paytable.
     context["hide_fields"] = () if flagged else ("override_reason",)

@@ -89,6 +89,7 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "compliance:paytable-detail": ("302 404 200 200 404 200 200", "302 404 400 400 404 400 400"),
     "compliance:paytable-par-csv": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
     "compliance:paytable-par-json": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
+    "compliance:paytable-par-pdf": ("302 404 200 200 404 200 200", "302 405 405 405 405 405 405"),
     "compliance:paytable-edit": ("302 404 403 200 404 403 200", "302 404 403 400 404 403 400"),
     "compliance:terms-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "compliance:terms-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
