@@ -90,3 +90,6 @@ _.zero_edges_errors
 _.withdrawn_by, _.withdrawn_at, _.withdrawal_reason
 # Read by DRF: whether an approval is of the software this server runs.
 _.get_running
+# Read by zipfile when it writes an entry: the filing package says Unix, whatever the host,
+# so that its entries' permissions (and its bytes) are the same everywhere.
+_.create_system

@@ -120,6 +120,7 @@ INSTALLED_APPS = [
     "portal.integrity",
     "portal.notifications",
     "portal.players",
+    "portal.filings",
 ]
 # JINZI_DEMO=1 (a flag: 1/0, true/false, yes/no, on/off) installs the demo app: `seed_demo`
 # (demo users who share one published password) and the generators of bench histories,

@@ -39,6 +39,7 @@ urlpatterns = [
     # The records check (portal.integrity, above the apps it reads) joins the audit pages.
     path("audit/", include((audit_urls.urlpatterns + integrity_urls.urlpatterns, "audit"))),
     path("reports/", include("portal.reports.urls")),
+    path("filings/", include("portal.filings.urls")),
     path("regulation/", include("portal.regulation.urls")),
     path("software/", include("portal.software.urls")),
     path("play/", include("portal.game.urls")),

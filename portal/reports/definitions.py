@@ -11,7 +11,7 @@ into their values (``Definition.read``: dates as dates) and builds the report's 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,6 +126,19 @@ class Definition:
     build: Callable[..., dict]
     # A worker's (soft, hard) limits in seconds for one run, files included.
     time_limits: tuple[int, int] = (15 * 60, 16 * 60)
+    # The files a run is written as: format name -> (writer, content type, extension), each
+    # writer taking the built document and a binary file. None: a report document's formats
+    # (``render.FORMATS``, as ``render.formats_of`` picks them).
+    formats: Mapping[str, tuple[Callable[..., None], str, str]] | None = None
+    # Who may ask for this run at all, beyond running reports about its holder:
+    # ``admit(actor, cleaned)`` raises a domain error (``NotFound`` for a record the actor may
+    # not see, ``Conflict`` for one in a state the report refuses). None: no more to ask.
+    admit: Callable[[Any, dict], None] | None = None
+    # Asked for from the Reports page's form (else from its own page, and the API).
+    on_reports_page: bool = True
+    # Called once the run's files are written: ``finished(run, document)`` (to record what
+    # was made in the audit trail). None: nothing more.
+    finished: Callable[[Any, dict], None] | None = None
 
 
 def _whole_id(name: str, value) -> int | None:
@@ -314,6 +327,22 @@ CLEANERS = {
     ReportKind.AUDIT: clean_audit,
     ReportKind.ACCOUNT_SUMMARY: clean_account_summary,
 }
+
+
+def register(report: Definition, cleaner: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """A report another app defines (registered from its ``AppConfig.ready``, so this module
+    lists no higher app): its definition and the cleaner of its parameters."""
+    DEFINITIONS[report.kind] = report
+    CLEANERS[report.kind] = cleaner
+
+
+def page_kinds() -> list[tuple[str, str]]:
+    """The reports the Reports page's form offers, as (kind, title) choices."""
+    return [(kind, label) for kind, label in ReportKind.choices if _on_page(kind)]
+
+
+def _on_page(kind: str) -> bool:
+    return kind in DEFINITIONS and DEFINITIONS[kind].on_reports_page
 
 
 def definition(kind: str) -> Definition:

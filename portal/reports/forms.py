@@ -25,7 +25,6 @@ from portal.core.errors import ValidationFailed
 from portal.core.money import MAX_TYPED, cents_of
 from portal.core.padates import pa_today
 from portal.reports import definitions
-from portal.reports.models import ReportKind
 
 # The parameters people type in dollars and cents on the page (cents in the API's body).
 MONEY_PARAMETERS = ("win_threshold",)
@@ -58,7 +57,9 @@ class ReportForm(forms.Form):
     API): only the report's definition reads them."""
 
     kind = forms.Field(
-        required=False, label="Report", widget=forms.Select(choices=ReportKind.choices)
+        required=False,
+        label="Report",
+        widget=forms.Select(choices=CallableChoiceIterator(definitions.page_kinds)),
     )
     as_of = _day("As of (Pennsylvania date; expiry report)")
     start = _day("From gaming day (audit report)")

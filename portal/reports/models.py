@@ -13,6 +13,7 @@ class ReportKind(models.TextChoices):
     EXPIRY = "expiry", "Expiry report"
     AUDIT = "audit", "Audit report"
     ACCOUNT_SUMMARY = "account_summary", "Player Account Summary"
+    FILING_PACKAGE = "filing_package", "Filing package"
 
 
 class RunStatus(models.TextChoices):

@@ -90,7 +90,9 @@ def parameter_lines(run: ReportRun, names: dict[int, str] | None = None) -> list
         lines.append(f"Offering: {name or ALL_OFFERINGS}")
     if parameters.get("win_threshold") is not None:
         lines.append(f"Win threshold {dollars(parameters['win_threshold'])}")
-    known = {"as_of", "day", "start", "end", "holder", "offering", "win_threshold"}
+    if parameters.get("submission") is not None:
+        lines.append(f"Rules submission {parameters['submission']}")
+    known = {"as_of", "day", "start", "end", "holder", "offering", "win_threshold", "submission"}
     for name in sorted(set(parameters) - known):
         lines.append(f"{name.replace('_', ' ').capitalize()}: {parameters[name]}")
     return lines

@@ -17,6 +17,7 @@ from fractions import Fraction
 import jinzi
 from jinzi.par import DEFAULT_MIX, PRECISION, default_mix, hold_forecast, par_lines
 from portal.compliance.models import ListedGame, Paytable
+from portal.core.csv_export import csv_lines
 from portal.core.errors import ValidationFailed
 from portal.core.money import dollars
 from portal.core.software import running_identity
@@ -162,3 +163,54 @@ def checked_sheet(paytable: Paytable, stakes: jinzi.Stakes | None) -> dict:
         return par_sheet(paytable, stakes)
     except jinzi.JinziError as error:
         raise ValidationFailed.on("odds", ODDS_REFUSED.format(error=error)) from error
+
+
+LINE_COLUMNS = (
+    "Wager",
+    "Covers 0",
+    "Spots",
+    "Chance of a win",
+    "Chance of half back",
+    "Chance of a loss",
+    "Pays (as paid)",
+    "Return to player",
+    "House edge",
+    "Hit frequency",
+    "Win or half back",
+    "Standard deviation per unit staked",
+)
+
+
+def par_csv_lines(sheet: dict):
+    """The sheet as CSV text, a line at a time: its lines, its holds, then the betting mix,
+    the stakes and the software (the download's, and the filing package's file)."""
+    rows = [
+        (
+            line["wager"],
+            "yes" if line["covers_zero"] else "no",
+            line["spots"],
+            line["shown"]["win"],
+            line["shown"]["half_back"],
+            line["shown"]["loss"],
+            line["shown"]["pay"],
+            line["shown"]["return"],
+            line["shown"]["edge"],
+            line["shown"]["hit"],
+            line["shown"]["hit_or_half"],
+            line["shown"]["standard_deviation"],
+        )
+        for line in sheet["lines"]
+    ]
+    yield from csv_lines(LINE_COLUMNS, rows)
+    holds = [
+        tuple(h["shown"][key] for key in ("rounds", "handle", "expected_hold", "band"))
+        for h in sheet["holds"]
+    ]
+    yield "\r\n"
+    yield from csv_lines(("Rounds", "Handle", "Expected hold", "95 % band"), holds)
+    software = f"{sheet['software']['version']} ({sheet['software']['digest']})"
+    yield "\r\n"
+    yield from csv_lines(
+        ("Betting mix", "Stakes", "Game software"),
+        [(sheet["mix"], sheet["stakes_words"], software)],
+    )

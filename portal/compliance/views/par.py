@@ -14,63 +14,15 @@ from django.views.decorators.http import require_safe
 from portal.access.pages import visible_or_404
 from portal.access.policy import Action
 from portal.compliance.models import Paytable
-from portal.compliance.presenters.par import checked_sheet, stakes_asked
+from portal.compliance.presenters.par import checked_sheet, par_csv_lines, stakes_asked
 from portal.compliance.presenters.par_pdf import write_par_pdf
-from portal.core.csv_export import csv_lines, csv_response
+from portal.core.csv_export import csv_response
 from portal.core.pages import domain_errors
-
-LINE_COLUMNS = (
-    "Wager",
-    "Covers 0",
-    "Spots",
-    "Chance of a win",
-    "Chance of half back",
-    "Chance of a loss",
-    "Pays (as paid)",
-    "Return to player",
-    "House edge",
-    "Hit frequency",
-    "Win or half back",
-    "Standard deviation per unit staked",
-)
 
 
 def sheet_of(request: HttpRequest, pk: int) -> dict:
     paytable = visible_or_404(request.user, Paytable.objects.all(), pk, Action.VIEW)
     return checked_sheet(paytable, stakes_asked(request.GET))
-
-
-def _csv(sheet: dict):
-    rows = [
-        (
-            line["wager"],
-            "yes" if line["covers_zero"] else "no",
-            line["spots"],
-            line["shown"]["win"],
-            line["shown"]["half_back"],
-            line["shown"]["loss"],
-            line["shown"]["pay"],
-            line["shown"]["return"],
-            line["shown"]["edge"],
-            line["shown"]["hit"],
-            line["shown"]["hit_or_half"],
-            line["shown"]["standard_deviation"],
-        )
-        for line in sheet["lines"]
-    ]
-    yield from csv_lines(LINE_COLUMNS, rows)
-    holds = [
-        tuple(h["shown"][key] for key in ("rounds", "handle", "expected_hold", "band"))
-        for h in sheet["holds"]
-    ]
-    yield "\r\n"
-    yield from csv_lines(("Rounds", "Handle", "Expected hold", "95 % band"), holds)
-    software = f"{sheet['software']['version']} ({sheet['software']['digest']})"
-    yield "\r\n"
-    yield from csv_lines(
-        ("Betting mix", "Stakes", "Game software"),
-        [(sheet["mix"], sheet["stakes_words"], software)],
-    )
 
 
 def _name(sheet: dict) -> str:
@@ -90,7 +42,7 @@ def paytable_par_json(request: HttpRequest, pk: int) -> HttpResponse:
 @domain_errors
 def paytable_par_csv(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = sheet_of(request, pk)
-    return csv_response(_csv(sheet), f"{_name(sheet)}.csv")
+    return csv_response(par_csv_lines(sheet), f"{_name(sheet)}.csv")
 
 
 @login_required

@@ -29,8 +29,9 @@ PARQUET = render.FORMATS["parquet"][1]
 
 
 class ReportRunViewSet(ApiViewSet):
-    """Report runs: the expiry report and the audit report, run in the background, each
-    with its files (JSON, CSV, XLSX, PDF; Parquet for the audit report's detail)."""
+    """Report runs: the expiry report, the audit report, the Player Account Summary and a
+    rules submission's filing package, run in the background, each with its files (JSON,
+    CSV, XLSX, PDF; Parquet for the audit report's detail; a filing package's zip)."""
 
     operation_descriptions = {
         "list": (
@@ -47,8 +48,8 @@ class ReportRunViewSet(ApiViewSet):
         ),
         "retry": "Run a report that failed again, with the same kind and parameters.",
         "files": (
-            "Download one of a finished run's files: json, csv, xlsx or pdf. Each download "
-            "is recorded in the audit trail."
+            "Download one of a finished run's files: json, csv, xlsx or pdf (a filing "
+            "package's: json, pdf and zip). Each download is recorded in the audit trail."
         ),
     }
     serializer_class = ReportRunSerializer
@@ -88,13 +89,17 @@ class ReportRunViewSet(ApiViewSet):
         return self.respond(run)
 
     @extend_schema(
-        summary="One of the run's files (json, csv, xlsx, pdf, parquet); the download is audited",
+        summary=(
+            "One of the run's files (json, csv, xlsx, pdf, parquet; a filing package's zip); "
+            "the download is audited"
+        ),
         responses={
             (200, "application/json"): ReportDocumentSerializer,
             (200, "text/csv"): OpenApiResponse(OpenApiTypes.BINARY),
             (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY),
             (200, XLSX): OpenApiResponse(OpenApiTypes.BINARY),
             (200, PARQUET): OpenApiResponse(OpenApiTypes.BINARY),
+            (200, "application/zip"): OpenApiResponse(OpenApiTypes.BINARY),
         },
     )
     @action(
@@ -107,7 +112,7 @@ class ReportRunViewSet(ApiViewSet):
     def files(self, request, pk=None, fmt=None):
         run = self.get_object()
         report_file = run.files.filter(format=fmt).first()
-        if fmt not in render.FORMATS or report_file is None:
+        if report_file is None:
             raise Http404(f"this run has no {fmt} file")
         path = report_file_downloaded(actor=request.user, report_file=report_file, via="api")
         return FileResponse(

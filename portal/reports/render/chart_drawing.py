@@ -10,6 +10,8 @@ A document may carry ``"charts"``, a list of plain-JSON specs stored with it:
      "expected": [0.0385, …], "low": […], "high": […]}
 
 ``reference`` (bars only) is optional, and so are its ``low`` and ``high`` (both or neither);
+``forecast`` (band only) draws the expectation and its band alone, with no actual values (a
+PAR sheet's hold to expect over a number of rounds): its ``values`` are all null;
 ``money`` means values in cents, plotted in dollars; ``percent`` means fractions shown as
 percentages; ``null`` is a day without play (no bar, no point). A chart with no values, or
 only nulls (bars: or only zeros), says "No Activity" instead. The key names the chart's
@@ -76,7 +78,7 @@ if matplotlib.rcParams["svg.hashsalt"] is None:
 
 CHART_TYPES = ("bars", "band")
 REQUIRED = ("key", "title", "type", "x_title", "y_title", "labels", "values")
-OPTIONAL = {"bars": ("reference", "money", "percent"), "band": ("money", "percent")}
+OPTIONAL = {"bars": ("reference", "money", "percent"), "band": ("money", "percent", "forecast")}
 BAND_SERIES = ("expected", "low", "high")  # required for a band chart, one per label
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")  # Django's <slug:…>: the key is part of a URL
 
@@ -126,7 +128,7 @@ def validate_chart(chart: Any) -> dict[str, Any]:
     for field in ("title", "x_title", "y_title"):
         if not isinstance(chart[field], str):
             raise ValueError(f"chart {name!r}: {field} must be text")
-    for flag in ("money", "percent"):
+    for flag in ("money", "percent", "forecast"):
         if not isinstance(chart.get(flag, False), bool):
             raise ValueError(f"chart {name!r}: {flag} must be true or false")
     if chart.get("money") and chart.get("percent"):
@@ -144,6 +146,8 @@ def validate_chart(chart: Any) -> dict[str, Any]:
             )
         for value in series:
             _check_number(name, field, value, whole=bool(chart.get("money")), null=True)
+    if chart.get("forecast") and any(value is not None for value in chart["values"]):
+        raise ValueError(f"chart {name!r}: a forecast has no values of its own (all null)")
     if kind == "band":
         for low, high in zip(chart["low"], chart["high"], strict=True):
             if low is not None and high is not None and low > high:
@@ -255,7 +259,10 @@ def _draw(
 
 def _no_activity(chart: dict[str, Any]) -> bool:
     """No values, or only nulls; for bars, zeros too: zero rounds or zero handle on every
-    day is a period without play, and zero-height bars would only draw an empty frame."""
+    day is a period without play, and zero-height bars would only draw an empty frame. A
+    forecast has no values of its own: it has nothing to draw only without labels."""
+    if chart.get("forecast"):
+        return not chart["labels"]
     nothing = (None, 0) if chart["type"] == "bars" else (None,)
     return all(value in nothing for value in chart["values"])
 
@@ -299,6 +306,12 @@ def _draw_band(axes, chart, positions, scale) -> list[Any]:
     expected, low, high = (_steps(_numbers(chart[name], scale)) for name in BAND_SERIES)
     axes.fill_between(edges, low, high, color=COLOURS["band"], alpha=0.25, linewidth=0)
     axes.plot(edges, expected, color=COLOURS["expected"], linewidth=1.2)
+    shown = [
+        Line2D([], [], color=COLOURS["expected"], linewidth=1.2, label="Expected"),
+        Patch(color=COLOURS["band"], alpha=0.25, label="Expected range (low to high)"),
+    ]
+    if chart.get("forecast"):
+        return shown
     many = len(positions) > 60
     axes.plot(
         positions,
@@ -308,11 +321,8 @@ def _draw_band(axes, chart, positions, scale) -> list[Any]:
         marker="o",
         markersize=2.5 if many else 4,
     )
-    return [
-        Line2D([], [], color=COLOURS["actual"], marker="o", markersize=4, label="Actual"),
-        Line2D([], [], color=COLOURS["expected"], linewidth=1.2, label="Expected"),
-        Patch(color=COLOURS["band"], alpha=0.25, label="Expected range (low to high)"),
-    ]
+    actual = Line2D([], [], color=COLOURS["actual"], marker="o", markersize=4, label="Actual")
+    return [actual, *shown]
 
 
 def _steps(series: list[float]) -> list[float]:

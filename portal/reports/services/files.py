@@ -52,13 +52,14 @@ class _Hashing:
         return self.raw.closed
 
 
-def write_file(run: ReportRun, document: dict, fmt: str) -> bool:
+def write_file(run: ReportRun, document: dict, fmt: str, *, formats=None) -> bool:
     """The run's document in one format: written, synced, then moved into place as its
-    row is recorded (with its size and SHA-256). A format the document is not made in
+    row is recorded (with its size and SHA-256). ``formats``: the report's own writers
+    (``Definition.formats``), else a report document's. A format the document is not made in
     (``render.formats_of``: Parquet without a streamed section) writes nothing: False."""
-    if fmt not in render.formats_of(document):
+    if formats is None and fmt not in render.formats_of(document):
         return False
-    writer, content_type, extension = render.FORMATS[fmt]
+    writer, content_type, extension = (formats or render.FORMATS)[fmt]
     folder = reports_dir()
     name = f"{run.kind}-{run.pk}.{extension}"
     temporary = folder / f".{name}.{uuid.uuid4().hex}.part"

@@ -76,6 +76,8 @@ def report_run_request(*, actor, kind: str, parameters, via: str) -> tuple[Repor
     # as they are. Anything else (a caller's own dict) is cleaned here, once.
     cleaned = definitions.clean(kind, parameters)
     if actor is not None:
+        if report.admit is not None:
+            report.admit(actor, cleaned)
         require_report(actor, cleaned.get("holder"))
     key = json.dumps(cleaned, sort_keys=True, separators=(",", ":"))
     active = ReportRun.objects.filter(
@@ -181,8 +183,11 @@ def report_run_execute(*, run_id: int) -> None:
 
 def report_run_finish(*, run: ReportRun, document: dict) -> None:
     """The run's document written in every format, and the run succeeded."""
-    for fmt in render.formats_of(document):
-        files.write_file(run, document, fmt)
+    report = definitions.definition(run.kind)
+    for fmt in report.formats or render.formats_of(document):
+        files.write_file(run, document, fmt, formats=report.formats)
+    if report.finished is not None:
+        report.finished(run, document)
     ReportRun.objects.filter(pk=run.pk).update(
         status=RunStatus.SUCCEEDED,
         finished_at=timezone.now(),
