@@ -50,7 +50,9 @@ LINE_COLUMNS = (
 LINE_SHARES = (1.7, 0.7, 0.6, 1, 1, 1, 1.5, 1.6, 1.6, 1, 1, 1.2)
 HOLD_COLUMNS = ("Rounds", "Handle", "Expected hold", "95 % band")
 HOLD_SHARES = (1, 1.3, 1, 2)
-RIGHT = frozenset({"Spots"})  # a count, read down its column; the figures have words in them
+# Words, and the spans given in words ("a to b"), start at the left; the figures are set
+# to the right, read down their column.
+LEFT = frozenset({"Wager", "Covers 0", "Pays (as paid)", "95 % band"})
 
 
 def title(sheet: dict) -> str:
@@ -75,9 +77,9 @@ def _styles() -> dict[str, ParagraphStyle]:
         "subheading": style("par-subheading", bold, 10.5, spaceBefore=8, spaceAfter=3),
         "text": style("par-text", regular, 8.5),
         "cell": style("par-cell", regular, SIZE),
-        "right": style("par-right", regular, SIZE, alignment=TA_RIGHT),
-        "title": style("par-title", bold, SIZE),
-        "title-right": style("par-title-right", bold, SIZE, alignment=TA_RIGHT),
+        "cell-right": style("par-cell-right", regular, SIZE, alignment=TA_RIGHT),
+        "bold": style("par-bold", bold, SIZE),
+        "bold-right": style("par-bold-right", bold, SIZE, alignment=TA_RIGHT),
         # The software's digest: one long token, broken where the line ends.
         "digest": style("par-digest", regular, 8.5, splitLongWords=1),
     }
@@ -91,20 +93,16 @@ def _table(
     columns: tuple[str, ...], rows: list[list[str]], widths: list[float], styles: dict
 ) -> Table:
     """Column titles (repeated on each page) over ``rows``, every cell wrapping in its
-    column; a row's first cell names it."""
+    column; a row's first cell, which names it, in bold; the figures to the right."""
 
-    def cell(text: str, column: str, *, heading: bool) -> Paragraph:
-        name = ("title" if heading else "cell") if column not in RIGHT else None
-        if name is None:
-            name = "title-right" if heading else "right"
+    def cell(text: str, index: int, *, bold: bool) -> Paragraph:
+        right = columns[index] not in LEFT
+        name = ("bold" if bold else "cell") + ("-right" if right else "")
         return Paragraph(escape(_text(text)), styles[name])
 
-    grid = [[cell(column, column, heading=True) for column in columns]]
-    grid += [
-        [cell(text, column, heading=False) for text, column in zip(row, columns, strict=True)]
-        for row in rows
-    ]
-    regular, bold = register()
+    grid = [[cell(column, index, bold=True) for index, column in enumerate(columns)]]
+    grid += [[cell(text, index, bold=index == 0) for index, text in enumerate(row)] for row in rows]
+    regular, _bold = register()
     return Table(
         grid,
         colWidths=widths,
@@ -112,7 +110,6 @@ def _table(
         hAlign="LEFT",
         style=[
             ("FONT", (0, 0), (-1, -1), regular, SIZE),
-            ("FONT", (0, 1), (0, -1), bold, SIZE),
             ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8e8e8")),
             ("GRID", (0, 0), (-1, -1), 0.25, colors.grey),
             ("VALIGN", (0, 0), (-1, -1), "TOP"),
