@@ -41,6 +41,7 @@ HOUSE_PLAN = (
     "portal.game",
     ("portal.reports", "portal.players"),
     ("portal.regulation", "portal.integrity", "portal.notifications"),
+    "portal.filings",
     ("portal.urls", "portal.celery", "portal.wsgi", "portal.asgi", "portal.settings"),
     "portal.demo",
 )

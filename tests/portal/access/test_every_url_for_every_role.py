@@ -26,6 +26,7 @@ OBJECT_FOR = (
     ("compliance:terms-edit", "draft_terms"),
     ("compliance:terms", "terms"),
     ("compliance:rules", "rules"),
+    ("filings:package", "rules"),
     ("compliance:offering", "offering"),
     ("compliance:software-d", "software_approval"),
     ("software-approval-", "software_approval"),
@@ -99,6 +100,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "compliance:rules-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "compliance:rules-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),
     "compliance:rules-detail": ("302 404 200 200 404 200 200", "302 404 400 400 404 400 400"),
+    # Building the filing package queues a run (302 to it); another holder's submission 404.
+    "filings:package": ("302 404 200 200 404 200 200", "302 404 302 302 404 302 302"),
     "compliance:rules-edit": ("302 404 403 200 404 403 200", "302 404 403 400 404 403 400"),
     "compliance:offering-list": ("302 403 200 200 200 200 200", "302 405 405 405 405 405 405"),
     "compliance:offering-create": ("302 403 403 200 200 403 200", "302 403 403 400 400 403 400"),

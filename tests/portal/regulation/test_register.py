@@ -57,7 +57,8 @@ APPLIED_WITH_IMPACT = ["reading:supersede"]
 # is applied with its approvals (issue 38).
 # Applied by the players' registration and protection (issue 34): minimum-age,
 # exclusion-list-import, self-exclusion; and spend-limit-net, with the limits (issue 35).
-PLANNED_READINGS = ("reading:filing-package",)
+# The filing package (issue 39) applied the last of them.
+PLANNED_READINGS: tuple[str, ...] = ()
 
 
 def flat(text: str) -> str:

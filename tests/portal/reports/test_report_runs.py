@@ -171,10 +171,10 @@ def test_a_run_interrupted_mid_way_is_claimed_again_and_leaves_one_set_of_files(
     run = runs.report_run_request(actor=auditor, kind="expiry", parameters={}, via="api")[0]
     written = files.write_file
 
-    def crash_after_two(run, document, fmt):
+    def crash_after_two(run, document, fmt, **kwargs):
         if fmt == "xlsx":
             raise SystemExit("worker killed")  # the worker dies between two files
-        return written(run, document, fmt)
+        return written(run, document, fmt, **kwargs)
 
     monkeypatch.setattr(files, "write_file", crash_after_two)
     with pytest.raises(SystemExit):
