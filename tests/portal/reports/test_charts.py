@@ -172,6 +172,40 @@ def test_a_band_needs_its_band_one_value_per_label():
         validate_chart(daily_hold_chart() | {"low": [0.1] * 365})
 
 
+def forecast_chart():
+    """A PAR sheet's hold to expect: the expectation and its band alone, no actual values."""
+    rounds = ["1,000", "10,000", "100,000", "1,000,000"]
+    return {
+        "key": "hold-forecast",
+        "title": "Hold to expect",
+        "type": "band",
+        "forecast": True,
+        "percent": True,
+        "x_title": "Rounds of the betting mix",
+        "y_title": "Hold",
+        "labels": rounds,
+        "values": [None] * 4,
+        "expected": [0.0429] * 4,
+        "low": [0.0339, 0.0400, 0.0420, 0.0426],
+        "high": [0.0519, 0.0458, 0.0438, 0.0432],
+    }
+
+
+def test_a_forecast_draws_its_expectation_and_band_without_an_actual_line():
+    texts = svg_texts(chart_svg(forecast_chart()))
+
+    assert {"Expected", "Expected range (low to high)", "1,000,000"} <= set(texts)
+    assert "Actual" not in texts and NO_ACTIVITY not in texts
+    assert chart_svg(forecast_chart()) == chart_svg(forecast_chart())
+    with pytest.raises(ValueError, match="a forecast has no values of its own"):
+        validate_chart(forecast_chart() | {"values": [0.04] * 4})
+    assert NO_ACTIVITY in svg_texts(
+        chart_svg(
+            forecast_chart() | dict.fromkeys(("labels", "values", "expected", "low", "high"), [])
+        )
+    )
+
+
 def test_a_document_charts_keys_are_unique():
     assert document_charts({"sections": []}) == []
     with pytest.raises(ValueError, match="repeated: outcomes"):
