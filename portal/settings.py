@@ -183,6 +183,26 @@ DATABASES = {
         prepare_threshold=env_int("JINZI_DB_PREPARE_THRESHOLD", 2, minimum=0, maximum=1000),
     )
 }
+# A streaming replica of the primary (PostgreSQL only): report runs, the auditors' lists and
+# PAR sheets read from it, everything else from the primary (portal.core.replica). A run
+# waits at most JINZI_REPLICA_WAIT seconds for the replica to replay what it reads, then
+# reads the primary and says so. The replica is never migrated: it replays the primary.
+if env_str("DATABASE_REPLICA_URL", ""):
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured(
+            "DATABASE_REPLICA_URL needs DATABASE_URL: a replica streams from a PostgreSQL primary"
+        )
+    DATABASES["replica"] = env_database(
+        "DATABASE_REPLICA_URL",
+        "",
+        prepare_threshold=env_int("JINZI_DB_PREPARE_THRESHOLD", 2, minimum=0, maximum=1000),
+    )
+    # Under test the replica is the primary's mirror: no test database is made on it (it
+    # replays the primary's), and it is read only by the tests that ask for it.
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+JINZI_READ_REPLICA = env_bool("JINZI_READ_REPLICA", "replica" in DATABASES)
+JINZI_REPLICA_WAIT = env_int("JINZI_REPLICA_WAIT", 30, minimum=0, maximum=3600)
+DATABASE_ROUTERS = ["portal.core.replica.ReplicaRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

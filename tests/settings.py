@@ -17,3 +17,8 @@ os.environ.setdefault("JINZI_REQUIRE_2FA", "0")
 os.environ["JINZI_DEMO"] = "1"
 
 from portal.settings import *  # noqa: E402, F403
+
+# A replica (DATABASE_REPLICA_URL, the CI's PostgreSQL pass) is read only by the tests that
+# ask for the real one (tests/portal/replica): the others' rolled-back data never reaches a
+# replica, so their reads stay on the primary.
+JINZI_READ_REPLICA = False

@@ -180,7 +180,13 @@ def portal_environment(database_url: str, var_dir: Path) -> dict[str, str]:
         JINZI_LOG_LEVEL="WARNING",
         **throwaway_secrets(),
     )
-    for name in ("JINZI_MEDIA_ROOT", "JINZI_REPORTS_DIR", "CELERY_RESULT_BACKEND"):
+    # A replica's address names another database than ``database_url``: none here.
+    for name in (
+        "JINZI_MEDIA_ROOT",
+        "JINZI_REPORTS_DIR",
+        "CELERY_RESULT_BACKEND",
+        "DATABASE_REPLICA_URL",
+    ):
         env.pop(name, None)
     return env
 

@@ -28,6 +28,7 @@ from portal.audit.services import audit_trail_exported
 from portal.core.csv_export import csv_response
 from portal.core.lists import filtered_page
 from portal.core.pages import domain_errors, object_name
+from portal.core.replica import reads_from_replica
 
 
 def _filtered(request: HttpRequest) -> AuditEventFilter:
@@ -39,6 +40,7 @@ def _filtered(request: HttpRequest) -> AuditEventFilter:
 @login_required
 @require_safe
 @domain_errors
+@reads_from_replica
 def event_list(request: HttpRequest) -> HttpResponse:
     events = _filtered(request)
     page, status = filtered_page(request, events)
@@ -95,6 +97,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 @domain_errors
+@reads_from_replica
 def event_export(request: HttpRequest) -> HttpResponse:
     events = _filtered(request)
     if not events.is_valid():

@@ -53,6 +53,12 @@ class ReportRun(models.Model):
     cutoff = models.DateTimeField(null=True, blank=True)
     # With it, the highest round id an audit run reads (fixed at the same moment).
     last_round = models.BigIntegerField(null=True, blank=True)
+    # Where the run read its records (portal.core.replica): "replica" once the replica had
+    # replayed the primary's write-ahead log past ``wal_position`` (taken on the primary at
+    # the cutoff), else "primary", with ``read_note`` saying why when a replica was there.
+    read_from = models.CharField(max_length=16, blank=True)
+    wal_position = models.CharField(max_length=32, blank=True)
+    read_note = models.TextField(blank=True)
 
     class Meta:
         ordering = ["-pk"]

@@ -18,6 +18,7 @@ from portal.compliance.presenters.par import checked_sheet, par_csv_lines, stake
 from portal.compliance.presenters.par_pdf import write_par_pdf
 from portal.core.csv_export import csv_response
 from portal.core.pages import domain_errors
+from portal.core.replica import reads_from_replica
 
 
 def sheet_of(request: HttpRequest, pk: int) -> dict:
@@ -33,6 +34,7 @@ def _name(sheet: dict) -> str:
 @login_required
 @require_safe
 @domain_errors
+@reads_from_replica
 def paytable_par_json(request: HttpRequest, pk: int) -> HttpResponse:
     return JsonResponse(sheet_of(request, pk))
 
@@ -40,6 +42,7 @@ def paytable_par_json(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 @domain_errors
+@reads_from_replica
 def paytable_par_csv(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = sheet_of(request, pk)
     return csv_response(par_csv_lines(sheet), f"{_name(sheet)}.csv")
@@ -48,6 +51,7 @@ def paytable_par_csv(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 @domain_errors
+@reads_from_replica
 def paytable_par_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = sheet_of(request, pk)
     out = io.BytesIO()

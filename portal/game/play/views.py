@@ -22,6 +22,7 @@ from portal.audit.chain import stored_head
 from portal.compliance.selectors import jinzi_listing, offering_is_live, offerings_with_parts
 from portal.core.lists import csv_download, filtered_page, wants_csv
 from portal.core.pages import PAGE_SIZE, domain_errors
+from portal.core.replica import reads_from_replica
 from portal.game import retention
 from portal.game.chain import heads_digest
 from portal.game.corrections.forms import AdjustmentForm, FindingForm, VoidForm
@@ -318,6 +319,7 @@ def replay(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_safe
 @domain_errors
+@reads_from_replica
 def round_list(request: HttpRequest) -> HttpResponse:
     """Every round, filtered (§ 810a.11's records, for those who may see every round; a
     holder's supervisors list their holder's, which they correct); each links to its full

@@ -51,6 +51,17 @@ class ReportRunSerializer(serializers.ModelSerializer):
         "adjustment, and the run that reports it (reading:late-corrections). Empty when none."
     )
 
+    read_from = serializers.CharField(
+        read_only=True,
+        help_text='Where the run read the records: "replica" or "primary"; empty until it '
+        "starts.",
+    )
+    read_note = serializers.CharField(
+        read_only=True,
+        help_text="Why a run read the primary although a replica is configured; empty when it "
+        "did not have to.",
+    )
+
     class Meta:
         model = ReportRun
         fields = (
@@ -67,6 +78,8 @@ class ReportRunSerializer(serializers.ModelSerializer):
             "started_at",
             "finished_at",
             "error",
+            "read_from",
+            "read_note",
             "files",
             "corrected_since",
         )

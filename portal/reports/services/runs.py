@@ -24,6 +24,7 @@ from django.utils import timezone
 from portal.access.policy import Action, require, require_report
 from portal.audit.services import audit_record
 from portal.core.errors import Conflict
+from portal.core.replica import PRIMARY, read_source, reading_from
 from portal.reports import definitions, render
 from portal.reports.audit_report.scope import last_round_before
 from portal.reports.models import ACTIVE_STATUSES, ReportKind, ReportRun, RunStatus
@@ -144,6 +145,9 @@ def _claim(run_id: int) -> bool:
             error="",
             cutoff=None,
             last_round=None,
+            read_from="",
+            wal_position="",
+            read_note="",
         )
     )
 
@@ -167,7 +171,16 @@ def report_run_execute(*, run_id: int) -> None:
     # have come after it (``corrected_since``).
     cutoff = timezone.now()
     last_round = last_round_before(cutoff) if run.kind == ReportKind.AUDIT else None
-    fixed = {"cutoff": cutoff, "last_round": last_round}
+    # Where it reads them: the replica once it has replayed the primary up to this instant
+    # (so the report equals the primary's), else the primary, saying why.
+    source = read_source()
+    fixed = {
+        "cutoff": cutoff,
+        "last_round": last_round,
+        "read_from": source.alias,
+        "wal_position": source.position,
+        "read_note": source.note,
+    }
     if plan is not None:
         ReportRun.objects.filter(pk=run_id).update(
             **fixed, progress_done=0, progress_total=len(plan) + 1
@@ -175,9 +188,10 @@ def report_run_execute(*, run_id: int) -> None:
         split.split_launch(run, cutoff, plan)
         return
     ReportRun.objects.filter(pk=run_id).update(**fixed)
-    document = report.build(
-        parameters, lambda done, total: _progress(run_id, done, total), cutoff, last_round
-    )
+    with reading_from(source.alias):
+        document = report.build(
+            parameters, lambda done, total: _progress(run_id, done, total), cutoff, last_round
+        )
     report_run_finish(run=run, document=document)
 
 
@@ -209,13 +223,14 @@ def report_run_part(*, run_id: int, cutoff: str, first: str, last: str) -> dict 
     run = _split_run(run_id, cutoff)
     if run is None:
         return None
-    found = split.pass_part(
-        definitions.AuditParameters.read(run.parameters),
-        run.cutoff,
-        run.last_round,
-        datetime.date.fromisoformat(first),
-        datetime.date.fromisoformat(last),
-    )
+    with reading_from(run.read_from or PRIMARY):  # where the run found its records
+        found = split.pass_part(
+            definitions.AuditParameters.read(run.parameters),
+            run.cutoff,
+            run.last_round,
+            datetime.date.fromisoformat(first),
+            datetime.date.fromisoformat(last),
+        )
     ReportRun.objects.filter(pk=run_id).update(progress_done=F("progress_done") + 1)
     return found
 
@@ -228,7 +243,8 @@ def report_run_join(*, run_id: int, cutoff: str, parts: list[dict | None]) -> No
     if run is None or any(part is None for part in parts):
         return
     parameters = definitions.AuditParameters.read(run.parameters)
-    document = split.joined_document(parameters, run.cutoff, run.last_round, parts)
+    with reading_from(run.read_from or PRIMARY):
+        document = split.joined_document(parameters, run.cutoff, run.last_round, parts)
     if _split_run(run_id, cutoff) is None:
         return
     report_run_finish(run=run, document=document)

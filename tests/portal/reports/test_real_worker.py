@@ -58,9 +58,11 @@ VISIBILITY = 2  # seconds before Redis hands a dead worker's message to another
 
 
 def _env(tmp_path) -> dict:
-    """What a process of the deployment sees: the test database, Redis, shared reports."""
+    """What a process of the deployment sees: the test database, Redis, shared reports (and
+    no replica: the replica's address names the CI's database, not this test's)."""
+    environment = {k: v for k, v in os.environ.items() if k != "DATABASE_REPLICA_URL"}
     return dict(
-        os.environ,
+        environment,
         DATABASE_URL=_database_url(),
         CELERY_BROKER_URL=REDIS_URL,
         CELERY_TASK_ALWAYS_EAGER="0",

@@ -56,6 +56,7 @@ def _manage(*args: str, database: str, server: dict[str, str], tmp_path) -> str:
         credentials += ":" + quote(server["PGPASSWORD"], safe="")
     url = f"postgresql://{credentials}@{server['PGHOST']}:{server['PGPORT']}/{database}"
     env = dict(os.environ, DATABASE_URL=url, JINZI_VAR_DIR=str(tmp_path / "var"))
+    env.pop("DATABASE_REPLICA_URL", None)  # it names the CI's database, not this one
     return _run(sys.executable, "manage.py", *args, env=env)
 
 

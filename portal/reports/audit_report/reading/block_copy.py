@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pyarrow as pa
-from django.db import connection
 
+from portal.core.replica import read_connection
 from portal.reports.audit_report.reading import statements
 from portal.reports.audit_report.reading.columns import PASS_BET_COLUMNS, PASS_ROUND_COLUMNS
 from portal.reports.audit_report.reading.copy_out import arrow_types, copied
@@ -25,7 +25,7 @@ def blocks(scope: Scope) -> Iterator[tuple[pa.RecordBatch, pa.RecordBatch]]:
     """Each block of the scope's rounds (``PASS_ROUND_COLUMNS``, in id order) with their
     bets (``PASS_BET_COLUMNS``, in round and position order)."""
     where, params = statements.scope_condition(scope)
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         ids = copied(cursor, statements.ids_statement(where), params, {"id": pa.int64()})
         ids = ids.column("id").to_numpy()
         for at in range(0, len(ids), BLOCK):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pyarrow.csv as pacsv
-from django.db import connection
 from psycopg import sql as pgsql
 
+from portal.core.replica import read_connection
 from portal.reports.audit_report.reading.columns import Columns
 
 _ARROW = {
@@ -24,7 +24,7 @@ _ARROW = {
 
 def available() -> bool:
     """COPY is PostgreSQL's: elsewhere the ORM's readers, the reference, read instead."""
-    return connection.vendor == "postgresql"
+    return read_connection().vendor == "postgresql"
 
 
 def bound(statement: str, params: list | dict) -> pgsql.Composed:

@@ -42,10 +42,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, BinaryIO
 
-from django.db import connection
-
 import jinzi
 from portal.core.csv_export import safe_cell
+from portal.core.replica import read_connection
 from portal.game.corrections.presenters import STATE_WORDS
 from portal.reports.audit_report.reading import copy_out
 from portal.reports.audit_report.reading.copy_out import bound
@@ -107,7 +106,7 @@ def _params(scope: Scope) -> dict[str, Any]:
         # The round states' words, as the Python path writes them (plain words: no quote).
         **{f"state_{key}": word for key, word in STATE_WORDS.items()},
     }
-    with connection.cursor() as cursor:
+    with read_connection().cursor() as cursor:
         cursor.execute(bound(DISTINCT_SQL, params))
         names = [column.name for column in cursor.description]
         found = [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -205,7 +204,7 @@ def _columns(prefix: str, names: tuple[str, ...], rows: list[tuple]) -> dict[str
 
 def _rows(text: str, params: dict[str, Any]) -> Iterator[bytes | memoryview]:
     """The COPY's rows, one at a time, each ending in ``\\n``."""
-    with connection.cursor() as cursor, cursor.copy(bound(text, params)) as copy:
+    with read_connection().cursor() as cursor, cursor.copy(bound(text, params)) as copy:
         yield from copy
 
 

@@ -20,8 +20,8 @@ import datetime
 import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
-from django.db import connection
 
+from portal.core.replica import read_connection
 from portal.game.ledger import (
     ACCOUNT,
     CARRIED_OUT,
@@ -52,7 +52,7 @@ def copied_lines(
     rows: list[dict] = []
     statement, params = ledger_statement(first, end, holders)
     pending = bytearray()
-    with connection.cursor() as cursor, cursor.copy(bound(statement, params)) as copy:
+    with read_connection().cursor() as cursor, cursor.copy(bound(statement, params)) as copy:
         read = copy.read
         while block := read():
             pending += block
