@@ -53,8 +53,7 @@ class ReportRunSerializer(serializers.ModelSerializer):
 
     read_from = serializers.CharField(
         read_only=True,
-        help_text='Where the run read the records: "replica" or "primary"; empty until it '
-        "starts.",
+        help_text='Where the run read the records: "replica" or "primary"; empty until it starts.',
     )
     read_note = serializers.CharField(
         read_only=True,
