@@ -15,13 +15,18 @@ def configured(monkeypatch):
     monkeypatch.setattr(replica, "replica_configured", lambda: True)
 
 
-def test_reads_and_writes_go_to_the_primary_outside_a_replica_block(configured):
+with_a_replica = pytest.mark.usefixtures("configured")
+
+
+@with_a_replica
+def test_reads_and_writes_go_to_the_primary_outside_a_replica_block():
     assert read_alias() == PRIMARY
     assert ROUTER.db_for_read(None) == PRIMARY
     assert ROUTER.db_for_write(None) == PRIMARY
 
 
-def test_a_replica_block_reads_the_replica_and_still_writes_the_primary(configured):
+@with_a_replica
+def test_a_replica_block_reads_the_replica_and_still_writes_the_primary():
     with reading_from(REPLICA):
         assert ROUTER.db_for_read(None) == REPLICA
         assert ROUTER.db_for_write(None) == PRIMARY
@@ -29,7 +34,8 @@ def test_a_replica_block_reads_the_replica_and_still_writes_the_primary(configur
     assert read_alias() == PRIMARY
 
 
-def test_a_request_that_has_written_reads_the_primary_for_the_rest_of_it(configured):
+@with_a_replica
+def test_a_request_that_has_written_reads_the_primary_for_the_rest_of_it():
     with reading_from(REPLICA, pin_on_write=True):
         assert ROUTER.db_for_read(None) == REPLICA
         ROUTER.db_for_write(None)
