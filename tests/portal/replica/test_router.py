@@ -57,8 +57,9 @@ def test_migrations_run_on_the_primary_only_the_replica_replays_them():
 
 
 @pytest.mark.django_db
+@with_a_replica
 def test_the_auditors_lists_and_the_par_sheet_read_inside_a_replica_block(
-    client, login, auditor, monkeypatch, configured
+    client, login, auditor, monkeypatch
 ):
     seen = []
     real = replica.read_alias
