@@ -19,7 +19,7 @@ handler404, handler500, server_error  # the URLconf's error handlers
 
 # Hooks the framework calls by name.
 _.db_for_read, _.db_for_write, _.allow_relation, _.allow_migrate  # a database router
-obj2, hints  # a database router's arguments, as Django passes them
+obj1, obj2, hints  # a database router's arguments, as Django passes them
 _.password_change  # AdminSite
 _.validate  # DRF serializers and fields
 _.has_permission  # DRF permissions
