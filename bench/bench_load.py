@@ -16,17 +16,26 @@ Both are stopped by their PIDs at the end, whatever happens, and the temporary f
 removed.
 
 JINZI_BENCH_LOAD_SECONDS (default 20) or ``--seconds`` sets how long the load lasts.
+
+``--report-during`` (a throwaway cluster only) adds a streaming replica of it and a history
+of 100,000 generated rounds (``--history``), then runs the load three times: alone, while a
+30-day audit report over that history is built again and again on the primary, and while it
+is built on the replica (``portal.core.replica``). It prints the rounds' p50/p95/p99 in each
+case and the report's build times, as measured: the machine's cores are shared by the
+database, its replica, gunicorn, the clients and the report, so there is no pass mark.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import re
 import secrets
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -42,6 +51,7 @@ from portal.game.play.messages import INSUFFICIENT  # noqa: E402
 from tests.stack import (  # noqa: E402
     Client,
     Cluster,
+    Replica,
     Server,
     manage,
     missing_postgres,
@@ -293,6 +303,79 @@ def check_database(env: dict, world: dict, tally: Tally) -> list[str]:
     return problems
 
 
+HISTORY_START = "2026-10-01"
+HISTORY_DAYS = 30
+# The report built again and again while the clients play, in a process of its own; prints
+# what it did as JSON on its last line.
+REPORT_LOOP = """
+import json, time
+from django.utils import timezone
+from portal.core.replica import read_source, reading_from
+from portal.reports import definitions
+from portal.reports.audit_report.scope import last_round_before
+audit = definitions.definition("audit")
+days = {"start": "%(start)s", "end": "%(end)s"}
+parameters = audit.read(definitions.clean("audit", days))
+until, took, alias = time.monotonic() + %(seconds)s, [], "primary"
+while time.monotonic() < until:
+    cutoff = timezone.now()
+    source = read_source()
+    alias = "replica" if source.alias == "replica" else "primary"
+    clock = time.perf_counter()
+    with reading_from(source.alias):
+        audit.build(parameters, lambda done, total: None, cutoff, last_round_before(cutoff))
+    took.append(time.perf_counter() - clock)
+print(json.dumps({"alias": alias, "took": took}))
+"""
+
+
+def _history_end() -> str:
+    import datetime
+
+    first = datetime.date.fromisoformat(HISTORY_START)
+    return (first + datetime.timedelta(days=HISTORY_DAYS - 1)).isoformat()
+
+
+def report_loop(env: dict, replica: bool, seconds: float) -> subprocess.Popen:
+    code = REPORT_LOOP % {"start": HISTORY_START, "end": _history_end(), "seconds": seconds}
+    env = dict(env, JINZI_READ_REPLICA="1" if replica else "0")
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def reports_during_load(server: Server, world: dict, env: dict, seconds: float, tag: str) -> None:
+    """The rounds' latency alone, then beside the report on the primary, then beside the
+    report on the replica."""
+    print(
+        f"{'case':<40}{'rounds':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
+        f"{'reports built':>15}{'median build s':>16}"
+    )
+    problems = []
+    cases = (("alone", None), ("report on the primary", False), ("report on the replica", True))
+    for number, (case, replica) in enumerate(cases):
+        loop = report_loop(env, replica, seconds) if replica is not None else None
+        tally, _ = load(server, world, seconds, f"{tag}-{number}")  # each case its own keys
+        built, median = "", ""
+        if loop is not None:
+            out, err = loop.communicate(timeout=seconds * 20 + 600)
+            if loop.returncode != 0:
+                problems.append(f"{case}: the report failed: {err.strip()[-400:]}")
+            else:
+                done = json.loads(out.strip().splitlines()[-1])
+                built = f"{len(done['took'])} ({done['alias']})"
+                median = f"{statistics.median(done['took']):.2f}" if done["took"] else "-"
+        p50, p95, p99 = percentile_ms(tally.seconds.get("round", []))
+        print(
+            f"{case:<40}{tally.ok['round']:>8,}{p50:>9.1f}{p95:>9.1f}{p99:>9.1f}"
+            f"{built:>15}{median:>16}"
+        )
+        problems += tally.errors
+    if problems:
+        raise RuntimeError("; ".join(str(p) for p in problems[:5]))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -301,8 +384,16 @@ def main(argv: list[str] | None = None) -> int:
         default=float(os.environ.get("JINZI_BENCH_LOAD_SECONDS") or DEFAULT_SECONDS),
         help=f"how long the load lasts (JINZI_BENCH_LOAD_SECONDS, default {DEFAULT_SECONDS})",
     )
+    parser.add_argument(
+        "--report-during",
+        action="store_true",
+        help="time the rounds alone, beside a report on the primary, and on a replica",
+    )
+    parser.add_argument("--history", type=int, default=100_000, help="rounds of history")
     args = parser.parse_args(argv)
     given = os.environ.get("DATABASE_URL", "")
+    if args.report_during:
+        given = ""  # the replica needs a cluster of the bench's own
     if not given.startswith(("postgres://", "postgresql://")):
         reason = missing_postgres()
         if reason:
@@ -310,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     work = Path(tempfile.mkdtemp(prefix="jinzi-bench-load-"))
     cluster: Cluster | None = None
+    replica: Replica | None = None
     server: Server | None = None
     tag = secrets.token_hex(3)
     try:
@@ -323,6 +415,20 @@ def main(argv: list[str] | None = None) -> int:
         env = portal_environment(url, work / "var")
         clock = time.perf_counter()
         manage(env, "migrate", "--noinput", "-v0")
+        if args.report_during:
+            replica = Replica(cluster)
+            replica.start()
+            history = time.perf_counter()
+            manage(
+                dict(env, JINZI_DEMO="1"), "generate_round_history", "--rounds",
+                str(args.history), "--start", HISTORY_START, "--days", str(HISTORY_DAYS),
+                "--seed", "7",
+            )  # fmt: skip
+            print(
+                f"history: {args.history:,} rounds over {HISTORY_DAYS} days generated in "
+                f"{time.perf_counter() - history:.1f} s; replica on 127.0.0.1:{replica.port}"
+            )
+            env = dict(env, DATABASE_REPLICA_URL=replica.url)
         world = run_stack_command(
             env,
             "world",
@@ -343,6 +449,9 @@ def main(argv: list[str] | None = None) -> int:
             f"clients, each on its own connection with an API token: {PLAYERS} players, "
             f"{OFFICERS} officers, {MANAGERS} managers; {args.seconds:g} s\n"
         )
+        if args.report_during:
+            reports_during_load(server, world, env, args.seconds, tag)
+            return 0
         before = os.getloadavg()[0]
         tally, elapsed = load(server, world, args.seconds, tag)
         server.stop()
@@ -358,6 +467,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if server is not None:
             server.stop()
+        if replica is not None:
+            replica.close()
         if cluster is not None:
             cluster.close()
         shutil.rmtree(work, ignore_errors=True)

@@ -156,6 +156,37 @@ class Cluster:
         self.close()
 
 
+class Replica:
+    """A streaming replica of ``primary`` (a started ``Cluster``): a base backup taken with
+    ``pg_basebackup -R`` into the primary's folder, started on a free port of its own."""
+
+    def __init__(self, primary: Cluster) -> None:
+        self.primary = primary
+        self.data = primary.folder / "replica"
+        self.log = primary.folder / "replica.log"
+        self.port = free_port()
+        self.url = f"postgresql://{PG_USER}@127.0.0.1:{self.port}/{DATABASE}"
+
+    def start(self) -> None:
+        self.primary._run(
+            "pg_basebackup", "-h", "127.0.0.1", "-p", str(self.primary.port), "-U", PG_USER,
+            "-D", str(self.data), "-R", "-X", "stream", "-c", "fast",
+        )  # fmt: skip
+        options = " ".join(
+            [f"-p {self.port}", f"-k {self.primary.folder}"]
+            + [f"-c {name}={value}" for name, value in CLUSTER_SETTINGS.items()]
+        )
+        self.primary._run(
+            "pg_ctl", "-D", str(self.data), "-l", str(self.log), "-w", "-o", options, "start"
+        )
+
+    def close(self) -> None:
+        """Stop the replica if it runs (before its primary's folder is removed)."""
+        if (self.data / "postmaster.pid").exists():
+            with contextlib.suppress(RuntimeError):
+                self.primary._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+
+
 def throwaway_secrets() -> dict[str, str]:
     """The secrets a portal with DEBUG off refuses to start without, made for one run: the
     secret key and the player file's sealing and index keys (docs/accounts.md)."""
