@@ -1,6 +1,7 @@
 """History that only grows: what a round, a day's audit report, a month's statement and
 ``verify_records`` cost as the rounds behind them grow, at 1,000,000 and 3,000,000 rounds
-spread over 24 months (``--rounds``, ``--days``).
+spread over 24 months, or over the rule's life so far where that is shorter (no round
+predates 2025-06-14) (``--rounds``, ``--days``).
 
 For each size, ``generate_round_history`` adds rounds (about 10 bets each) over the same
 24 months ending yesterday; then a fresh process measures, on the history as it stands:
@@ -30,9 +31,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 DAYS = 730  # 24 months
+RULE_EFFECTIVE = datetime.date(2025, 6, 14)  # § 617b.8 takes effect: no history before it
 WARM, TIMED = 5, 30
 
 
@@ -140,8 +143,13 @@ def main() -> int:
         env.setdefault(name, value)
     manage = [sys.executable, "manage.py"]
     subprocess.run([*manage, "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    start = datetime.date.today() - datetime.timedelta(days=args.days)
-    print(f"history over {args.days} days from {start}; PostgreSQL", flush=True)
+    # No round is older than the rule (2025-06-14): 24 months back from today reaches before
+    # it, so the history is spread over the rule's life so far when that is shorter.
+    today = datetime.datetime.now(ZoneInfo("America/New_York")).date()  # a Pennsylvania date
+    yesterday = today - datetime.timedelta(days=1)
+    start = max(yesterday - datetime.timedelta(days=args.days - 1), RULE_EFFECTIVE)
+    days = (yesterday - start).days + 1
+    print(f"history over {days} days from {start} to {yesterday}; PostgreSQL", flush=True)
     print(
         f"{'rounds':>10}{'generated s':>13}{'round ms':>10}{'day report s':>14}"
         f"{'statement s':>13}{'verify_records s':>18}",
@@ -152,7 +160,7 @@ def main() -> int:
         clock = time.perf_counter()
         subprocess.run(
             [*manage, "generate_round_history", "--rounds", str(size - made), "--start",
-             start.isoformat(), "--days", str(args.days), "--seed", str(size)],
+             start.isoformat(), "--days", str(days), "--seed", str(size)],
             cwd=ROOT, env=env, check=True, capture_output=True,
         )  # fmt: skip
         generated = time.perf_counter() - clock
