@@ -131,6 +131,8 @@ if JINZI_DEMO:
     INSTALLED_APPS.append("portal.demo")
 
 MIDDLEWARE = [
+    # First, to time the whole answer (django-prometheus; docs/operations.md, Metrics).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "portal.core.staticfiles.StaticFilesMiddleware",  # WhiteNoise
     "portal.core.middleware.RequestIdMiddleware",
@@ -150,6 +152,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # A page address opened with a method it does not take: a page with a link back.
     "portal.core.middleware.MethodNotAllowedPageMiddleware",
+    # Requests and latency by route (the view's name, known once the URL resolved); before
+    # axes, so it counts the answer axes gives.
+    "portal.metrics.middleware.RequestMetricsMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -429,6 +434,20 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(minute=0, hour=JINZI_NOTIFICATIONS_HOUR),
     },
 }
+
+# Metrics (docs/operations.md, "Metrics"): /metrics answers Prometheus only with this
+# bearer token; unset, the address is off (404). Each gunicorn worker's metrics go to files
+# in PROMETHEUS_MULTIPROC_DIR (read by prometheus_client itself, not here).
+JINZI_METRICS_TOKEN = env_str("JINZI_METRICS_TOKEN", "")
+if JINZI_METRICS_TOKEN and (
+    len(JINZI_METRICS_TOKEN) < 32
+    or not JINZI_METRICS_TOKEN.isascii()
+    or any(c.isspace() for c in JINZI_METRICS_TOKEN)
+):
+    raise ImproperlyConfigured(
+        "JINZI_METRICS_TOKEN must be at least 32 ASCII characters with no spaces (make one "
+        "with: python -c 'import secrets; print(secrets.token_urlsafe(32))'), or unset"
+    )
 
 # One Content-Security-Policy for every page: scripts and styles only from this site's
 # static files, nothing inline, nothing from elsewhere. Downloads of artwork and charts set
