@@ -22,6 +22,7 @@ from portal.env import (
     env_int_list,
     env_list,
     env_str,
+    env_token,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -438,16 +439,7 @@ CELERY_BEAT_SCHEDULE = {
 # Metrics (docs/operations.md, "Metrics"): /metrics answers Prometheus only with this
 # bearer token; unset, the address is off (404). Each gunicorn worker's metrics go to files
 # in PROMETHEUS_MULTIPROC_DIR (read by prometheus_client itself, not here).
-JINZI_METRICS_TOKEN = env_str("JINZI_METRICS_TOKEN", "")
-if JINZI_METRICS_TOKEN and (
-    len(JINZI_METRICS_TOKEN) < 32
-    or not JINZI_METRICS_TOKEN.isascii()
-    or any(c.isspace() for c in JINZI_METRICS_TOKEN)
-):
-    raise ImproperlyConfigured(
-        "JINZI_METRICS_TOKEN must be at least 32 ASCII characters with no spaces (make one "
-        "with: python -c 'import secrets; print(secrets.token_urlsafe(32))'), or unset"
-    )
+JINZI_METRICS_TOKEN = env_token("JINZI_METRICS_TOKEN")
 
 # One Content-Security-Policy for every page: scripts and styles only from this site's
 # static files, nothing inline, nothing from elsewhere. Downloads of artwork and charts set
