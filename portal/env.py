@@ -89,9 +89,7 @@ def env_int_list(
     return sorted({int(item) for item in items})
 
 
-def env_token(
-    name: str, *, minimum_length: int = 32, env: Mapping[str, str] | None = None
-) -> str:
+def env_token(name: str, *, minimum_length: int = 32, env: Mapping[str, str] | None = None) -> str:
     """A shared secret a client sends (a bearer token): empty when unset, else at least
     ``minimum_length`` ASCII characters with no spaces, as a header carries it whole."""
     value = env_str(name, "", env=env)
