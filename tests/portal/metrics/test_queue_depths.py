@@ -15,7 +15,8 @@ from prometheus_client import CollectorRegistry
 from portal.metrics.collectors import QueueDepthCollector, queue_names
 from tests.portal.metrics.scrape import scrape
 
-# The suite's Redis, in one of the databases kept for these tests (10 to 12).
+# The suite's Redis: CI's (.ci/run sets JINZI_TEST_REDIS_URL), else the local one, in a
+# database kept for these tests (10 to 12); each test's keys sit under a prefix of its own.
 REDIS_URL = os.environ.get("JINZI_TEST_REDIS_URL", "redis://127.0.0.1:6390/10")
 PRIORITY = "\x06\x16"  # kombu's separator of a queue's name and a priority step
 
