@@ -89,6 +89,22 @@ def env_int_list(
     return sorted({int(item) for item in items})
 
 
+def env_token(name: str, *, minimum_length: int = 32, env: Mapping[str, str] | None = None) -> str:
+    """A shared secret a client sends (a bearer token): empty when unset, else at least
+    ``minimum_length`` ASCII characters with no spaces, as a header carries it whole."""
+    value = env_str(name, "", env=env)
+    if value and (
+        len(value) < minimum_length
+        or not value.isascii()
+        or any(character.isspace() for character in value)
+    ):
+        raise ImproperlyConfigured(
+            f"{name} must be at least {minimum_length} ASCII characters with no spaces (make "
+            "one with: python -c 'import secrets; print(secrets.token_urlsafe(32))'), or unset"
+        )
+    return value
+
+
 def env_choice(
     name: str, default: str, choices: tuple[str, ...], *, env: Mapping[str, str] | None = None
 ) -> str:

@@ -22,6 +22,7 @@ from portal.env import (
     env_int_list,
     env_list,
     env_str,
+    env_token,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -131,6 +132,8 @@ if JINZI_DEMO:
     INSTALLED_APPS.append("portal.demo")
 
 MIDDLEWARE = [
+    # First, to time the whole answer (django-prometheus; docs/operations.md, Metrics).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "portal.core.staticfiles.StaticFilesMiddleware",  # WhiteNoise
     "portal.core.middleware.RequestIdMiddleware",
@@ -150,6 +153,9 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     # A page address opened with a method it does not take: a page with a link back.
     "portal.core.middleware.MethodNotAllowedPageMiddleware",
+    # Requests and latency by route (the view's name, known once the URL resolved); before
+    # axes, so it counts the answer axes gives.
+    "portal.metrics.middleware.RequestMetricsMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its answer.
     "axes.middleware.AxesMiddleware",
 ]
@@ -449,6 +455,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": crontab(minute=0, hour=JINZI_NOTIFICATIONS_HOUR),
     },
 }
+
+# Metrics (docs/operations.md, "Metrics"): /metrics answers Prometheus only with this
+# bearer token; unset, the address is off (404). Each gunicorn worker's metrics go to files
+# in PROMETHEUS_MULTIPROC_DIR (read by prometheus_client itself, not here).
+JINZI_METRICS_TOKEN = env_token("JINZI_METRICS_TOKEN")
 
 # One Content-Security-Policy for every page: scripts and styles only from this site's
 # static files, nothing inline, nothing from elsewhere. Downloads of artwork and charts set

@@ -11,6 +11,7 @@ from portal.compliance.api import urls as compliance_api
 from portal.core import views as core_views
 from portal.game.api import urls as game_api
 from portal.integrity import urls as integrity_urls
+from portal.metrics import views as metrics_views
 from portal.regulation.api import urls as regulation_api
 from portal.reports.api import urls as reports_api
 from portal.software.api import urls as software_api
@@ -32,6 +33,8 @@ urlpatterns = [
     path("", accounts_views.home, name="home"),
     path("healthz", core_views.healthz, name="healthz"),
     path("favicon.ico", core_views.favicon, name="favicon"),
+    # Machine text for Prometheus, behind its own bearer token (docs/operations.md, Metrics).
+    path("metrics", metrics_views.metrics, name="metrics"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/", include("portal.accounts.urls")),

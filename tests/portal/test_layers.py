@@ -40,7 +40,7 @@ HOUSE_PLAN = (
     "portal.compliance",
     "portal.game",
     ("portal.reports", "portal.players"),
-    ("portal.regulation", "portal.integrity", "portal.notifications"),
+    ("portal.regulation", "portal.integrity", "portal.notifications", "portal.metrics"),
     "portal.filings",
     ("portal.urls", "portal.celery", "portal.wsgi", "portal.asgi", "portal.settings"),
     "portal.demo",

@@ -36,8 +36,9 @@ from tests.portal.plain_words import BETWEEN_ELEMENTS, developer_words, shown_te
 
 pytestmark = pytest.mark.django_db
 
-# Not followed: developers' pages, signing out, and the admin (Django's own screens).
-SKIPPED = re.compile(r"^/(?:api/|admin/|accounts/logout|static/|media/)")
+# Not followed: developers' pages, signing out, the admin (Django's own screens), and
+# Prometheus's machine text (/metrics).
+SKIPPED = re.compile(r"^/(?:api/|admin/|accounts/logout|static/|media/|metrics$)")
 # Followed but not scanned: the Regulation page is the register itself, which names each
 # Reading by its id so that code, reports and the audit trail can cite it.
 EXEMPT = re.compile(r"^/regulation/")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from prometheus_client import Counter
 
 import jinzi
 from portal.access.policy import Action, require
@@ -31,6 +32,12 @@ from portal.game.sessions import lifecycle, notice
 from portal.software.selectors import not_approved_reason
 
 _KEY = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+# /metrics (docs/operations.md, Metrics): rounds settled, by the holder whose table it was
+# (a handful of series; never the player). Counted in memory, or in gunicorn's multiprocess
+# folder, once the round is committed: no query is added to the round.
+ROUNDS_SETTLED = Counter(
+    "jinzi_rounds_settled", "Rounds settled and committed, by certificate holder.", ["holder"]
+)
 
 
 def _fingerprint(offering_id, placed) -> str:
@@ -140,8 +147,11 @@ def _play_locked(connection, request: _Request) -> PlayedRound | tuple[int, str]
         if previous is not None:
             return previous
         played = _settle(rounds, request, inputs)
-        # None: the write's last guard found the key taken, and wrote nothing.
-        return played if played is not None else rounds.played_under(**request.key)
+        if played is None:  # the write's last guard found the key taken, and wrote nothing
+            return rounds.played_under(**request.key)
+        settled = ROUNDS_SETTLED.labels(holder=str(played.round.offering.holder_id))
+        transaction.on_commit(settled.inc, using=connection.alias)
+        return played
 
 
 def _holder_name(offering) -> str:

@@ -63,6 +63,8 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "home": ("200 302 302 302 302 302 302", "405 405 405 405 405 405 405"),
     "healthz": ("200 200 200 200 200 200 200", "405 405 405 405 405 405 405"),
     "favicon": ("302 302 302 302 302 302 302", "405 405 405 405 405 405 405"),
+    # Prometheus's text, for the bearer of the metrics token only: no session opens it.
+    "metrics": ("401 401 401 401 401 401 401", "401 401 401 401 401 401 401"),
     "login": ("200 200 200 200 200 200 200", "200 200 200 200 200 200 200"),
     "logout": ("405 405 405 405 405 405 405", "302 302 302 302 302 302 302"),
     # Portal pages: sign-in redirect (302), wrong role 403, another holder's record 404.
