@@ -14,6 +14,7 @@ from pathlib import Path
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from portal.core import queues
 from portal.env import (
     env_bool,
     env_choice,
@@ -386,6 +387,13 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "America/New_York"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Queues per kind of work (portal/core/queues.py): each task is routed by its name; a worker
+# takes the queues JINZI_WORKER_QUEUES names (comma separated; all by default), so report
+# workers and notification workers can be run apart and a slow report never delays a notice.
+JINZI_WORKER_QUEUES = queues.worker_queues(env_list("JINZI_WORKER_QUEUES", list(queues.QUEUES)))
+CELERY_TASK_QUEUES = tuple(queues.queue(name) for name in JINZI_WORKER_QUEUES)
+CELERY_TASK_ROUTES = queues.task_routes()
+CELERY_TASK_DEFAULT_QUEUE = queues.SCHEDULE
 CELERY_BEAT_SCHEDULE = {
     "expire-due-records": {
         "task": "compliance.expire_due_records",
