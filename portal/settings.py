@@ -354,9 +354,11 @@ if len(JINZI_DEPLOYED_BY) > 150 or "\n" in JINZI_DEPLOYED_BY:
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
-# With a result backend, an audit report over several gaming days is read in this many
-# parts (consecutive days) on as many workers at once, then joined; 1 reads it in one piece.
-JINZI_AUDIT_SPLITS = env_int("JINZI_AUDIT_SPLITS", 4, minimum=1, maximum=64)
+# With a result backend, an audit report over several gaming days is read in up to this many
+# parts (consecutive days) by whichever report workers are free, then joined; 1 reads it in
+# one piece. Several parts per worker (a month: 16 parts of about 2 days), so a worker that
+# finishes early takes the next part instead of waiting on one slow part (docs/reports.md).
+JINZI_AUDIT_SPLITS = env_int("JINZI_AUDIT_SPLITS", 16, minimum=1, maximum=64)
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _BROKER_DIR = VAR_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
