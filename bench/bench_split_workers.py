@@ -29,6 +29,9 @@ def main() -> int:
     parser.add_argument("--workers", default="1,2", help="counts of workers, comma-separated")
     parser.add_argument("--splits", type=int, default=16, help="JINZI_AUDIT_SPLITS")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--parts-only", action="store_true", help="time until the last part is done (no join)"
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL") or not os.environ.get("REDIS_URL"):
         print("skipped: set DATABASE_URL (with history) and REDIS_URL")
@@ -45,7 +48,11 @@ def main() -> int:
     for count in (int(item) for item in args.workers.split(",")):
         times = []
         for _ in range(args.repeat):
-            times.append(time_split_run(args.start, end, workers=count, splits=args.splits))
+            times.append(
+                time_split_run(
+                    args.start, end, workers=count, splits=args.splits, parts_only=args.parts_only
+                )
+            )
             print(f"  {count} worker(s), {args.splits} parts: {times[-1]:.1f} s", flush=True)
         medians[count] = statistics.median(times)
         print(f"{count} worker(s), {args.splits} parts: median {medians[count]:.1f} s", flush=True)
