@@ -52,10 +52,11 @@ migrate: install
 seed: migrate
 	$(DEV_ENV) $(PY) manage.py seed_demo
 
-# The web server, a Celery worker and beat (Procfile), on a broker that needs no server.
+# The web server, two Celery workers (reports; notifications and schedule) and beat (Procfile),
+# on a broker that needs no server.
 run: seed
 	$(DEV_ENV) $(PY) manage.py collectstatic --noinput --verbosity 0
-	@echo "Serving the portal on http://$(HOST):$(PORT)/ with a worker and beat (Ctrl-C stops all)"
+	@echo "Serving the portal on http://$(HOST):$(PORT)/ with two workers and beat (Ctrl-C stops all)"
 	PATH="$(abspath $(BIN)):$$PATH" HOST=$(HOST) PORT=$(PORT) \
 	  $(DEV_ENV) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-filesystem://} \
 	  JINZI_SITE_URL=$${JINZI_SITE_URL:-http://$(HOST):$(PORT)} \

@@ -84,6 +84,7 @@ _.suspended_at, _.answered_by, _.written_at, _.found_at
 _.get_rounds, _.get_movements, _.get_answer
 # Read by the settings module, which vulture is not given.
 env_int_list
+task_routes, worker_queues  # portal.core.queues: the Celery routes and the worker's queues
 # DRF's Meta option naming a serializer's list serializer; a page of runs, read by templates.
 _.list_serializer_class, _.corrected_since
 # Read by the decision panel's template: the refusal that named the wagers to acknowledge.

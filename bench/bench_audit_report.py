@@ -41,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 START = datetime.date(2026, 10, 1)
 DAYS = 30
+SPLITS = 16  # JINZI_AUDIT_SPLITS's default: several parts per worker
 BEFORE = {"pass": 233, "document": 295, "csv": 306, "xlsx": 2318}  # s at 1,000,000 rounds
 SQL = {
     "rounds": """
@@ -248,10 +249,11 @@ def workers(env: dict) -> None:
     end = START + datetime.timedelta(days=DAYS - 1)
     seconds = {}
     for count in (1, 2):
-        seconds[count] = time_split_run(START, end, workers=count, splits=4, env=env)
+        seconds[count] = time_split_run(START, end, workers=count, splits=SPLITS, env=env)
     print(
-        f"  a whole run (every file) on Celery, the pass in 4 parts by gaming day: one worker "
-        f"{seconds[1]:.1f} s, two workers {seconds[2]:.1f} s, ratio {seconds[1] / seconds[2]:.2f}"
+        f"  a whole run (every file) on Celery, the pass in {SPLITS} parts by gaming day: "
+        f"one worker {seconds[1]:.1f} s, two workers {seconds[2]:.1f} s, "
+        f"ratio {seconds[1] / seconds[2]:.2f}"
     )
 
 

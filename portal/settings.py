@@ -14,6 +14,7 @@ from pathlib import Path
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from portal.core import queues
 from portal.env import (
     env_bool,
     env_choice,
@@ -379,9 +380,11 @@ if len(JINZI_DEPLOYED_BY) > 150 or "\n" in JINZI_DEPLOYED_BY:
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "")
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", "")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
-# With a result backend, an audit report over several gaming days is read in this many
-# parts (consecutive days) on as many workers at once, then joined; 1 reads it in one piece.
-JINZI_AUDIT_SPLITS = env_int("JINZI_AUDIT_SPLITS", 4, minimum=1, maximum=64)
+# With a result backend, an audit report over several gaming days is read in up to this many
+# parts (consecutive days) by whichever report workers are free, then joined; 1 reads it in
+# one piece. Several parts per worker (a month: 16 parts of about 2 days), so a worker that
+# finishes early takes the next part instead of waiting on one slow part (docs/reports.md).
+JINZI_AUDIT_SPLITS = env_int("JINZI_AUDIT_SPLITS", 16, minimum=1, maximum=64)
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _BROKER_DIR = VAR_DIR / "broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
@@ -412,6 +415,13 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TIMEZONE = "America/New_York"
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Queues per kind of work (portal/core/queues.py): each task is routed by its name; a worker
+# takes the queues JINZI_WORKER_QUEUES names (comma separated; all by default), so report
+# workers and notification workers can be run apart and a slow report never delays a notice.
+JINZI_WORKER_QUEUES = queues.worker_queues(env_list("JINZI_WORKER_QUEUES", list(queues.QUEUES)))
+CELERY_TASK_QUEUES = tuple(queues.queue(name) for name in JINZI_WORKER_QUEUES)
+CELERY_TASK_ROUTES = queues.task_routes()
+CELERY_TASK_DEFAULT_QUEUE = queues.SCHEDULE
 CELERY_BEAT_SCHEDULE = {
     "expire-due-records": {
         "task": "compliance.expire_due_records",

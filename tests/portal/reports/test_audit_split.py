@@ -306,7 +306,7 @@ ROOT = Path(__file__).resolve().parents[3]
 @pytest.mark.parametrize(
     ("value", "said"),
     [
-        ("", "4"),
+        ("", "16"),
         ("1", "1"),
         ("0", "JINZI_AUDIT_SPLITS must be at least 1; got 0"),
         ("three", "JINZI_AUDIT_SPLITS must be a whole number; got 'three'"),
