@@ -16,6 +16,7 @@ from pathlib import Path
 from django.http import HttpResponse
 from django.test import override_settings
 
+from portal.core.queues import SCHEDULE
 from portal.core.staticfiles import StaticFilesMiddleware
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -30,6 +31,7 @@ from django.db import connection
 connection.ensure_connection()
 print("after connecting:", sorted(p.name for p in var.iterdir()))
 from portal.celery import app
+
 app.send_task("reports.resend_stuck")
 print("after sending:", sorted(p.name for p in (var / "broker").iterdir() if p.is_dir()))
 print("control:", sorted(p.name for p in (var / "broker" / "control").iterdir()))
@@ -57,7 +59,8 @@ def test_folders_appear_when_first_written_not_when_the_settings_are_read(tmp_pa
     assert lines[0] == "after settings: False"
     assert lines[1].startswith("after connecting: ['jinzi.sqlite3'")
     assert lines[2] == "after sending: ['control', 'processed']"
-    assert lines[3] == "control: ['celery.exchange']"
+    # The task goes to its queue's exchange (resend_stuck: beat's small jobs, "schedule").
+    assert lines[3] == f"control: ['{SCHEDULE}.exchange']"
     assert not (tmp_path / "control").exists()
 
 
