@@ -146,18 +146,26 @@ class QueueDepthCollector:
         return [up, lengths]
 
 
+def _priority_list(queue: str, step: int) -> str:
+    """The Redis list of ``queue``'s messages of one priority step (kombu's naming)."""
+    return f"{queue}{PRIORITY_SEPARATOR}{step}" if step else queue
+
+
 def _lengths(url: str, names: list[str], prefix: str) -> dict[str, int]:
-    """Each queue's messages, every priority's list, in one round trip to Redis."""
+    """Each queue's messages, every priority's list (a few LLENs on one connection: a
+    scrape asks for a handful of short lists)."""
     client = redis.Redis.from_url(
         url, socket_timeout=BROKER_TIMEOUT, socket_connect_timeout=BROKER_TIMEOUT
     )
     try:
-        with client.pipeline(transaction=False) as pipe:
-            for name in names:
-                for step in PRIORITY_STEPS:
-                    suffix = f"{PRIORITY_SEPARATOR}{step}" if step else ""
-                    pipe.llen(f"{prefix}{name}{suffix}")
-            answers = iter(pipe.execute())
+        return {
+            name: sum(
+                client.llen(
+                    f"{prefix}{name}{PRIORITY_SEPARATOR}{step}" if step else f"{prefix}{name}"
+                )
+                for step in PRIORITY_STEPS
+            )
+            for name in names
+        }
     finally:
         client.close()
-    return {name: sum(next(answers) for _ in PRIORITY_STEPS) for name in names}

@@ -22,6 +22,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table
 
+from portal.compliance.presenters.par import LINE_COLUMNS
 from portal.core.pdf_fonts import register
 
 PAGE = landscape(letter)
@@ -31,20 +32,6 @@ FRAME_PADDING = 6  # the padding inside platypus's page frame, each side
 SIZE = 7.5  # points: the tables' type
 CELL_PADDING = 3
 
-LINE_COLUMNS = (
-    "Wager",
-    "Covers 0",
-    "Spots",
-    "Chance of a win",
-    "Chance of half back",
-    "Chance of a loss",
-    "Pays (as paid)",
-    "Return to player",
-    "House edge",
-    "Hit frequency",
-    "Win or half back",
-    "Standard deviation per unit staked",
-)
 # Each column's share of the width: the wager's name, and a pay or a return given as a
 # span ("96.1538 % to 96.1539 %"), take more than a single figure.
 LINE_SHARES = (1.7, 0.7, 0.6, 1, 1, 1, 1.5, 1.6, 1.6, 1, 1, 1.2)
