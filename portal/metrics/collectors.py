@@ -159,12 +159,7 @@ def _lengths(url: str, names: list[str], prefix: str) -> dict[str, int]:
     )
     try:
         return {
-            name: sum(
-                client.llen(
-                    f"{prefix}{name}{PRIORITY_SEPARATOR}{step}" if step else f"{prefix}{name}"
-                )
-                for step in PRIORITY_STEPS
-            )
+            name: sum(client.llen(_priority_list(prefix + name, step)) for step in PRIORITY_STEPS)
             for name in names
         }
     finally:
