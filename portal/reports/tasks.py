@@ -5,6 +5,7 @@ its tasks' names (``split.PART_TASK``, ``JOIN_TASK``, ``FAILED_TASK``)."""
 from __future__ import annotations
 
 from celery import shared_task
+from celery.exceptions import WorkerLostError
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
@@ -12,6 +13,7 @@ from portal.core.padates import pa_today
 from portal.reports.models import ReportKind
 from portal.reports.services.runs import (
     RUN_TASK,
+    WORKER_LOST,
     report_run_execute,
     report_run_fail,
     report_run_join,
@@ -51,10 +53,14 @@ def run_report(self, run_id: int) -> None:
 
 # A split audit run's part and join (``portal.reports.services.split``): time limits come
 # with each message (the report's); only a database that cannot be reached is tried again,
-# anything else fails the run at once through the error callback.
+# anything else fails the run at once through the error callback. A part whose worker
+# process dies under it (killed, out of memory) fails the run too, rather than going back
+# on the queue: a part that kills its worker would otherwise kill every worker that takes
+# it, for ever. The run says so, and a retry makes it again from the start. (A whole worker
+# host that vanishes never acknowledges its part, which the broker then hands to another.)
 SPLIT_TASK = {
     "acks_late": True,
-    "reject_on_worker_lost": True,
+    "reject_on_worker_lost": False,
     "autoretry_for": (OperationalError, InterfaceError),
     "max_retries": MAX_RETRIES,
     "retry_backoff": 10,
@@ -73,8 +79,11 @@ def audit_join(parts: list, run_id: int, cutoff: str) -> None:
 
 @shared_task(name=FAILED_TASK)
 def audit_failed(request, exc, traceback, *, run_id: int, cutoff: str) -> None:
-    """The chord's error callback: a part or the join failed, so the run did."""
-    report_run_fail(run_id=run_id, error=f"{type(exc).__name__}: {exc}", cutoff=cutoff)
+    """The chord's error callback: a part or the join failed, so the run did. A part's
+    failure comes wrapped in the chord's error, naming the part's."""
+    lost = isinstance(exc, WorkerLostError) or f"{WorkerLostError.__name__}(" in str(exc)
+    error = WORKER_LOST if lost else f"{type(exc).__name__}: {exc}"
+    report_run_fail(run_id=run_id, error=error, cutoff=cutoff)
 
 
 @shared_task(name="reports.expiry_daily")

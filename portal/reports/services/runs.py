@@ -38,6 +38,10 @@ QUEUE_DOWN = (
     "will start when the queue is back"
 )
 NOT_FAILED = "only a failed run can be retried; this one is {status}"
+WORKER_LOST = (
+    "a worker stopped in the middle of making part of this report (ended by the system, or "
+    "out of memory), so none of it was kept; retry the run to make it again"
+)
 STUCK_AFTER = 300  # seconds a run may wait in the queue before the sweep sends it again
 
 

@@ -1,123 +1,60 @@
-"""An audit run shared among two real Celery worker processes (§ 811a.9): on Redis, with a
+"""An audit run shared among real Celery worker processes (§ 811a.9): on Redis, with a
 result backend, the run is split into three parts by gaming day, the parts run on the
 workers, the join builds the report, and it is the report made in one process; a part that
-fails fails the run.
+fails fails the run, and so does a part whose worker process is killed under it, which a
+retry then makes again.
 
-Like ``test_real_worker``: CI's PostgreSQL pass starts a Redis server and sets
-``JINZI_TEST_REDIS_URL``; the broker and the result backend share that database (their keys
-never meet), and the worker processes reach the test database.
+The broker and the result backend share the test's Redis database (their keys never meet);
+the workers: ``workers``.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
-import subprocess
-import sys
-import time
+import signal
 from pathlib import Path
 
 import pytest
+from django.db import connection, transaction
+from django.utils import timezone
 
+from portal.game.models import Round
+from portal.reports import definitions
+from portal.reports.audit_report.scope import last_round_before
 from portal.reports.models import ReportRun, RunStatus
+from portal.reports.services.runs import WORKER_LOST
 from tests.portal.reports.runs import stored
 from tests.portal.reports.test_audit_split import END, START, _same_report, history  # noqa: F401
-from tests.portal.reports.test_real_worker import REDIS_URL, ROOT
-from tests.portal.reports.test_real_worker import _env as _worker_env
+from tests.portal.reports.workers import (
+    NEEDS_WORKERS,
+    REDIS_URL,
+    Workers,
+    shell,
+    until,
+    waiting_on_a_lock,
+)
 
-pytestmark = [
-    pytest.mark.postgres,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.skipif(
-        not REDIS_URL, reason="needs Redis (JINZI_TEST_REDIS_URL); .ci/run starts one"
-    ),
-]
+pytestmark = NEEDS_WORKERS
 
 SPLITS = 3
-
-
-def _env(tmp_path) -> dict:
-    return dict(
-        _worker_env(tmp_path), CELERY_RESULT_BACKEND=REDIS_URL, JINZI_AUDIT_SPLITS=str(SPLITS)
-    )
+SPLIT = {"CELERY_RESULT_BACKEND": REDIS_URL, "JINZI_AUDIT_SPLITS": str(SPLITS)}
+WITHIN = 120  # seconds: a generous bound on "done at all", not a speed
 
 
 @pytest.fixture
-def two_workers(tmp_path, settings):
-    """Two worker processes, each taking one task at a time, ready; stopped at the end."""
-    settings.JINZI_REPORTS_DIR = tmp_path / "reports"
-    started, logs = [], []
+def two_workers(worker_processes):
+    """Two worker processes, each taking one task at a time, ready."""
+    worker_processes.env.update(SPLIT)
     for number in (1, 2):
-        log = tmp_path / f"worker{number}.log"
-        logs.append(log)
-        started.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "portal",
-                    "worker",
-                    "--pool=solo",
-                    "--loglevel=INFO",
-                    "--without-gossip",
-                    "--without-mingle",
-                    "--without-heartbeat",
-                    "-n",
-                    f"audit{number}@%h",
-                ],
-                cwd=ROOT,
-                env=_env(tmp_path),
-                stdout=log.open("w"),
-                stderr=subprocess.STDOUT,
-            )  # fmt: skip
-        )
-    deadline = time.monotonic() + 60
-    while not all("ready." in log.read_text() for log in logs):
-        assert time.monotonic() < deadline, "\n".join(log.read_text() for log in logs)
-        time.sleep(0.1)
-    yield logs
-    for process in started:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        worker_processes.start(f"audit{number}")
+    return worker_processes
 
 
-def _shell(tmp_path, code: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code],
-        cwd=ROOT, env=_env(tmp_path), capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return done.stdout.split()[-1]
-
-
-def _wait(run_id: int, logs: list[Path], seconds: float = 120) -> ReportRun:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        run = ReportRun.objects.get(pk=run_id)
-        if not run.active:
-            return run
-        time.sleep(0.05)
-    pytest.fail(f"the run is still {run.status}; the workers said:\n" + _said(logs))
-
-
-def _said(logs: list[Path]) -> str:
-    return "\n".join(log.read_text() for log in logs)
-
-
-def _said_once(logs: list[Path], line: str, seconds: float = 15) -> str:
-    """The workers' logs once ``line`` (a pattern) is in them, or as they are after
-    ``seconds``."""
-    deadline = time.monotonic() + seconds
-    said = _said(logs)
-    while not re.search(line, said) and time.monotonic() < deadline:
-        time.sleep(0.1)
-        said = _said(logs)
-    return said
+def _wait(run_id: int, workers: Workers) -> ReportRun:
+    until(lambda: not ReportRun.objects.get(pk=run_id).active, WITHIN, workers.said)
+    return ReportRun.objects.get(pk=run_id)
 
 
 ASK = (
@@ -135,14 +72,14 @@ def test_811a9_two_workers_share_an_audit_run_and_make_the_one_process_report(
     history,  # noqa: F811
     tmp_path,
 ):
-    run = _wait(int(_shell(tmp_path, ASK)), two_workers)
+    run = _wait(int(shell(tmp_path, ASK, **SPLIT).split()[-1]), two_workers)
 
-    assert run.status == RunStatus.SUCCEEDED, run.error + _said(two_workers)
+    assert run.status == RunStatus.SUCCEEDED, run.error + two_workers.said()
     assert run.attempts == 1 and run.cutoff is not None
     assert (run.progress_done, run.progress_total) == (SPLITS + 1, SPLITS + 1)
     # A worker logs a task's success after the task has returned (and the join marked the
     # run done): read the logs once that line is there, or after a bounded wait.
-    said = _said_once(two_workers, r"Task reports\.audit_join\[[^]]+\] succeeded")
+    said = two_workers.said_once(r"Task reports\.audit_join\[[^]]+\] succeeded")
     assert len(re.findall(r"Task reports\.audit_part\[[^]]+\] succeeded", said)) == SPLITS
     assert len(re.findall(r"Task reports\.audit_join\[[^]]+\] succeeded", said)) == 1
     _same_report(json.loads(stored(run, "json")), run.cutoff)
@@ -166,9 +103,76 @@ LAUNCH_A_BAD_PART = (
 
 
 def test_811a9_a_part_that_fails_in_a_worker_fails_the_run(two_workers, auditor, tmp_path):
-    run = _wait(int(_shell(tmp_path, LAUNCH_A_BAD_PART)), two_workers)
+    run = _wait(int(shell(tmp_path, LAUNCH_A_BAD_PART, **SPLIT).split()[-1]), two_workers)
 
-    assert run.status == RunStatus.FAILED, _said(two_workers)
+    assert run.status == RunStatus.FAILED, two_workers.said()
     assert "ValueError" in run.error and "is not within" in run.error, run.error
     assert run.finished_at is not None
     assert not run.files.exists()
+
+
+def _pool_children(pid: int) -> list[int]:
+    """The processes a worker's prefork pool runs its tasks in (Linux's own list)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    return [int(child) for child in children]
+
+
+def test_811a9_a_worker_lost_mid_part_fails_the_run_and_a_retry_makes_it_again(
+    worker_processes,
+    auditor,
+    history,  # noqa: F811
+    tmp_path,
+):
+    worker_processes.env.update(SPLIT)
+    worker = worker_processes.start("prefork", pool="prefork")
+    cutoff = timezone.now()
+    run = ReportRun.objects.create(
+        kind="audit",
+        definition_version=definitions.definition("audit").version,
+        status=RunStatus.RUNNING,
+        attempts=1,
+        parameters=definitions.clean("audit", {"start": START.isoformat(), "end": END.isoformat()}),
+        parameters_key="lost-part",
+        requested_by=auditor,
+        requested_via="api",
+        cutoff=cutoff,
+        last_round=last_round_before(cutoff),
+        read_from="default",
+    )
+    launch = (
+        "from portal.reports.models import ReportRun; from portal.reports.services import split; "
+        f"run = ReportRun.objects.get(pk={run.pk}); "
+        "split.split_launch(run, run.cutoff, split.split_plan(run))"
+    )
+
+    with transaction.atomic():
+        # The first part to read the rounds waits on this lock, inside the pool's process.
+        with connection.cursor() as cursor:
+            cursor.execute(f"LOCK TABLE {Round._meta.db_table} IN ACCESS EXCLUSIVE MODE")
+        shell(tmp_path, launch, **SPLIT)
+        until(lambda: waiting_on_a_lock() == 1, WITHIN, worker_processes.said)
+        [child] = _pool_children(worker.process.pid)
+        os.kill(child, signal.SIGKILL)  # no clean end: the part dies with its process
+
+    failed = _wait(run.pk, worker_processes)
+    assert failed.status == RunStatus.FAILED, worker_processes.said()
+    assert failed.error == WORKER_LOST
+    assert not failed.files.exists()
+    said = worker_processes.said()
+    assert "WorkerLostError" in said and "Task reports.audit_join[" not in said
+
+    # Asked again: the whole run is made again, by the pool's new process, and it is the
+    # report made in one process, as of the new attempt's instant.
+    shell(
+        tmp_path,
+        "from django.contrib.auth import get_user_model; "
+        "from portal.reports.models import ReportRun; "
+        "from portal.reports.services.runs import report_run_retry; "
+        "report_run_retry(actor=get_user_model().objects.get(username='auditor'), "
+        f"run=ReportRun.objects.get(pk={run.pk}))",
+        **SPLIT,
+    )
+    made = _wait(run.pk, worker_processes)
+    assert made.status == RunStatus.SUCCEEDED, made.error + worker_processes.said()
+    assert made.attempts == 2 and made.cutoff > cutoff
+    _same_report(json.loads(stored(made, "json")), made.cutoff)
