@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 import time_machine
+from celery.exceptions import ChordError, WorkerLostError
 
 from portal.access.roles import Role
 from portal.core.padates import day_starts
@@ -284,6 +285,30 @@ def test_811a9_a_failed_part_or_join_fails_the_run_through_the_error_callback(au
     # The failed run is told of as any failed run is, from its status.
     [notice] = run_finished(run)
     assert notice.subject.endswith("failed") and auditor.pk in notice.recipients
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        # The join's own process died: Celery fails the join with the worker's loss.
+        WorkerLostError("Worker exited prematurely: signal 9 (SIGKILL) Job: 0."),
+        # A part's process died: the chord's error names the part's.
+        ChordError(
+            "Dependency 5f0c raised WorkerLostError('Worker exited prematurely: signal 9 "
+            "(SIGKILL) Job: 1.')"
+        ),
+    ],
+    ids=["join", "part"],
+)
+@pytest.mark.django_db
+def test_811a9_a_worker_lost_under_a_part_or_the_join_fails_the_run_in_plain_words(auditor, error):
+    run = _waiting(auditor)
+
+    tasks.audit_failed(None, error, None, run_id=run.pk, cutoff=CUTOFF.isoformat())
+
+    run.refresh_from_db()
+    assert run.status == RunStatus.FAILED
+    assert run.error == runs.WORKER_LOST and "Error" not in run.error
 
 
 @pytest.mark.django_db
