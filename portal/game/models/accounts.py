@@ -362,6 +362,12 @@ CREDITS = ("return", "top_up", "deposit", "carried_in", "void_stakes", "adjust_c
 DEBITS = ("stake", "withdrawal", "carried_out", "void_returns", "adjust_debit")
 
 
+# An account's entries newest first. They are written one at a time under the account's lock,
+# so their times and keys agree; by (time, key) they are read from the account's own stretch of
+# ``ledger_by_account_time``, however long the ledger has grown.
+LEDGER_NEWEST_FIRST = ("-created_at", "-pk")
+
+
 class LedgerEntry(models.Model):
     wallet = models.ForeignKey(Wallet, on_delete=models.PROTECT, related_name="entries")
     account = models.ForeignKey(
@@ -371,6 +377,7 @@ class LedgerEntry(models.Model):
         blank=True,
         related_name="entries",
         help_text="Blank on the single wallet's entries, from before accounts per holder.",
+        db_index=False,  # ledger_by_account_time starts with it
     )
     kind = models.CharField(max_length=16, choices=LedgerKind.choices)
     amount = models.BigIntegerField(help_text="Signed minor units: debits are negative.")
@@ -383,8 +390,14 @@ class LedgerEntry(models.Model):
     class Meta:
         verbose_name_plural = "ledger entries"
         ordering = ["pk"]
-        # The audit report reconciles each account over a period's instants.
-        indexes = [models.Index(fields=["created_at"], name="ledger_by_time")]
+        indexes = [
+            # The audit report reconciles each account over a period's instants.
+            models.Index(fields=["created_at"], name="ledger_by_time"),
+            # An account's balance at an instant (its last entry before it: a report's opening
+            # balances, a statement's) and its entries over a period are found in the account's
+            # own stretch of the index, however long its ledger has grown.
+            models.Index(fields=["account", "created_at", "id"], name="ledger_by_account_time"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(balance_after__gte=0), name="ledger_never_negative"),
             models.CheckConstraint(

@@ -27,7 +27,7 @@ from portal.core.csv_export import csv_lines, csv_response
 from portal.core.money import dollars
 from portal.core.padates import day_starts, pa_time
 from portal.core.pdf_fonts import register
-from portal.game.models import GamingAccount, LedgerEntry, LedgerKind
+from portal.game.models import LEDGER_NEWEST_FIRST, GamingAccount, LedgerEntry, LedgerKind
 
 CLAUSE = "§ 812a.11"
 
@@ -111,8 +111,8 @@ def entries_with_references():
 
 
 def latest_movements(account: GamingAccount, count: int = 20) -> list[Movement]:
-    entries = entries_with_references().filter(account=account).order_by("-pk")[:count]
-    return [movement_of(entry) for entry in entries]
+    entries = entries_with_references().filter(account=account).order_by(*LEDGER_NEWEST_FIRST)
+    return [movement_of(entry) for entry in entries[:count]]
 
 
 def statement(account: GamingAccount, first: datetime.date, last: datetime.date) -> Statement:
@@ -120,7 +120,7 @@ def statement(account: GamingAccount, first: datetime.date, last: datetime.date)
     start, end = day_starts(first), day_starts(last + datetime.timedelta(days=1))
     before = (
         LedgerEntry.objects.filter(account=account, created_at__lt=start)
-        .order_by("-pk")
+        .order_by(*LEDGER_NEWEST_FIRST)
         .values_list("balance_after", flat=True)
         .first()
     )

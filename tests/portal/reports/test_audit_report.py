@@ -312,11 +312,11 @@ def test_811a9_the_report_runs_a_fixed_number_of_queries(player, played):
 # and bets, two COPYs per block of 20,000 rounds, test_columnar_pass.py) and
 # the round after each player's last and their wallets 2 (+1 per 1,000 players whose
 # previous round is outside the report; these +2 per 1,000 players); paytable names 1;
-# reconciliation 3 + voids and adjustments 2 + those applied to earlier gaming days 2 +
+# reconciliation 3 + voids and adjustments 1 + those applied to earlier gaming days 1 +
 # the audit chain 3; big wins 1; voids and adjustments listed 2; corrections to earlier
 # gaming days listed 1; the expiry report's world 7 and its two sections 3; exports 1; the
 # detail's 2 cursors.
-QUERIES = 42 + (settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql")
+QUERIES = 40 + (settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql")
 
 
 def _tamper(change) -> None:

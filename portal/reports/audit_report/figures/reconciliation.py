@@ -99,7 +99,7 @@ class Corrected:
 
 def corrected(scope: Scope) -> Corrected:
     """The money of the period's void rounds and of its rounds' adjustments, decided before
-    the cutoff: two queries. A void of a round in the period counts here whenever the money
+    the cutoff: one query. A void of a round in the period counts here whenever the money
     moved, since it is the round's period it corrects."""
     return _corrections_money(
         RoundCorrection.objects.filter(
@@ -110,17 +110,35 @@ def corrected(scope: Scope) -> Corrected:
 
 def corrected_late(scope: Scope) -> Corrected:
     """The money of the corrections applied in the period to rounds of earlier gaming days
-    (reading:late-corrections): two queries."""
+    (reading:late-corrections): one query."""
     return _corrections_money(
         RoundCorrection.objects.filter(scope.applied_late(), status=CorrectionStatus.APPROVED)
     )
 
 
+# The ledger entries a correction moved money by, summed by kind: each is reached from its
+# correction (by the entry's key), so the sums read only the corrections' own entries, however
+# long the ledger has grown.
+ENTRY_KINDS = (
+    LedgerKind.VOID_STAKES,
+    LedgerKind.VOID_RETURNS,
+    LedgerKind.ADJUSTMENT_CREDIT,
+    LedgerKind.ADJUSTMENT_DEBIT,
+)
+ENTRY_SIDES = ("credit_entry", "debit_entry")
+
+
 def _corrections_money(decided) -> Corrected:
-    """Two queries: the ``decided`` corrections' sums (with their rounds'), their entries'
-    sums."""
+    """One query: the ``decided`` corrections' sums (with their rounds'), and the sums of the
+    ledger entries they moved money by."""
     void, adjustment = Q(kind=CorrectionKind.VOID), Q(kind=CorrectionKind.ADJUSTMENT)
-    # A round is voided at most once: the voids' rounds' totals are the void rounds'.
+    # A round is voided at most once: the voids' rounds' totals are the void rounds'. A
+    # correction has at most one entry on each side, so joining them repeats no row.
+    entries = {
+        f"{side}_{kind.value}": Sum(f"{side}__amount", filter=Q(**{f"{side}__kind": kind}))
+        for side in ENTRY_SIDES
+        for kind in ENTRY_KINDS
+    }
     sums = decided.aggregate(
         void_rounds=Count("pk", filter=void),
         void_staked=Sum("round__total_staked", filter=void),
@@ -131,33 +149,24 @@ def _corrections_money(decided) -> Corrected:
         adjusted=Sum("amount", filter=adjustment),
         adjustment_uncollected=Sum("uncollected", filter=adjustment),
         adjustments=Count("pk", filter=adjustment),
+        **entries,
     )
-    moved = LedgerEntry.objects.filter(
-        Q(correction_credited__in=decided) | Q(correction_debited__in=decided)
-    ).aggregate(
-        **{
-            kind.value: Sum("amount", filter=Q(kind=kind))
-            for kind in (
-                LedgerKind.VOID_STAKES,
-                LedgerKind.VOID_RETURNS,
-                LedgerKind.ADJUSTMENT_CREDIT,
-                LedgerKind.ADJUSTMENT_DEBIT,
-            )
-        }
-    )
+    moved = {
+        kind: sum(sums[f"{side}_{kind.value}"] or 0 for side in ENTRY_SIDES) for kind in ENTRY_KINDS
+    }
     return Corrected(
         void_rounds=sums["void_rounds"],
         void_staked=sums["void_staked"] or 0,
         void_returned=sums["void_returned"] or 0,
         void_undone_debits=sums["void_undone_debits"] or 0,
         void_undone_credits=sums["void_undone_credits"] or 0,
-        given_back=moved[LedgerKind.VOID_STAKES] or 0,
-        taken_back=-(moved[LedgerKind.VOID_RETURNS] or 0),
+        given_back=moved[LedgerKind.VOID_STAKES],
+        taken_back=-moved[LedgerKind.VOID_RETURNS],
         void_uncollected=sums["void_uncollected"] or 0,
         adjustments=sums["adjustments"],
         adjusted=sums["adjusted"] or 0,
-        adjusted_in=moved[LedgerKind.ADJUSTMENT_CREDIT] or 0,
-        adjusted_out=-(moved[LedgerKind.ADJUSTMENT_DEBIT] or 0),
+        adjusted_in=moved[LedgerKind.ADJUSTMENT_CREDIT],
+        adjusted_out=-moved[LedgerKind.ADJUSTMENT_DEBIT],
         adjustment_uncollected=sums["adjustment_uncollected"] or 0,
     )
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.db.models import OuterRef, Subquery, Value
 
 from portal.game.ledger import Entry, Ledgers, ledger_of
-from portal.game.models import GamingAccount, LedgerEntry, Round, Wallet
+from portal.game.models import LEDGER_NEWEST_FIRST, GamingAccount, LedgerEntry, Round, Wallet
 from portal.reports.audit_report.reading import copy_out, ledger_copy
 from portal.reports.audit_report.reading.account_line import KIND_SUM, new_line
 from portal.reports.audit_report.reading.columns import LEDGER_COLUMNS, names
@@ -85,7 +85,7 @@ def account_lines(scope: Scope) -> list[dict]:
 def _openings(entries, first) -> dict[tuple[str, int], int | None]:
     """Each account's and single wallet's balance before ``first`` (its last entry's), for
     those ``entries`` move: one query."""
-    before = LedgerEntry.objects.filter(created_at__lt=first).order_by("-created_at", "-pk")
+    before = LedgerEntry.objects.filter(created_at__lt=first).order_by(*LEDGER_NEWEST_FIRST)
     of_account = before.filter(account=OuterRef("pk")).values("balance_after")[:1]
     of_wallet = before.filter(wallet=OuterRef("pk"), account=None).values("balance_after")[:1]
     accounts = (
