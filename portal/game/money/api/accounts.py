@@ -20,7 +20,7 @@ from portal.access.policy import Action, may, visible_accounts
 from portal.api.base import ApiViewSet
 from portal.api.fields import StrictInput
 from portal.game.api_fields import GivenChoice, GivenInteger, GivenText, UtcInstantField
-from portal.game.models import AccountStatus, DepositMethod, GamingAccount
+from portal.game.models import LEDGER_NEWEST_FIRST, AccountStatus, DepositMethod, GamingAccount
 from portal.game.money.api.limits import LimitConfirmIn, LimitIn, PauseIn
 from portal.game.money.api.wallet import NO_SUCH_HOLDER, LedgerEntryOut
 from portal.game.money.api.withdrawals import (
@@ -291,5 +291,5 @@ class AccountViewSet(ApiViewSet):
         """The account's ledger, newest first: every deposit, withdrawal paid, stake and
         return (§ 812a.11)."""
         account = self.get_object()
-        page = self.paginate_queryset(account.entries.order_by("-pk"))
+        page = self.paginate_queryset(account.entries.order_by(*LEDGER_NEWEST_FIRST))
         return self.get_paginated_response(LedgerEntryOut(page, many=True).data)
