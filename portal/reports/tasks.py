@@ -4,8 +4,9 @@ its tasks' names (``split.PART_TASK``, ``JOIN_TASK``, ``FAILED_TASK``)."""
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
-from celery.exceptions import WorkerLostError
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
@@ -13,7 +14,7 @@ from portal.core.padates import pa_today
 from portal.reports.models import ReportKind
 from portal.reports.services.runs import (
     RUN_TASK,
-    WORKER_LOST,
+    failure_said,
     report_run_execute,
     report_run_fail,
     report_run_join,
@@ -29,6 +30,7 @@ from portal.reports.services.schedules import (
 from portal.reports.services.split import FAILED_TASK, JOIN_TASK, PART_TASK
 
 MAX_RETRIES = 3
+log = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -45,7 +47,8 @@ def run_report(self, run_id: int) -> None:
         report_run_execute(run_id=run_id)
     except Exception as error:
         if self.request.retries >= self.max_retries:
-            report_run_fail(run_id=run_id, error=f"{type(error).__name__}: {error}")
+            log.exception("report run %s failed on its last attempt", run_id)
+            report_run_fail(run_id=run_id, error=failure_said(error))
             return
         # Back off 10 s, 20 s, 40 s: the run is claimed again and its files rewritten.
         raise self.retry(exc=error, countdown=10 * 2**self.request.retries) from error
@@ -79,11 +82,11 @@ def audit_join(parts: list, run_id: int, cutoff: str) -> None:
 
 @shared_task(name=FAILED_TASK)
 def audit_failed(request, exc, traceback, *, run_id: int, cutoff: str) -> None:
-    """The chord's error callback: a part or the join failed, so the run did. A part's
-    failure comes wrapped in the chord's error, naming the part's."""
-    lost = isinstance(exc, WorkerLostError) or f"{WorkerLostError.__name__}(" in str(exc)
-    error = WORKER_LOST if lost else f"{type(exc).__name__}: {exc}"
-    report_run_fail(run_id=run_id, error=error, cutoff=cutoff)
+    """The chord's error callback: a part or the join failed, so the run did (the worker
+    that ran it logged the error). A part's failure comes wrapped in the chord's error,
+    naming the part's."""
+    log.error("report run %s: a part or the join failed: %r", run_id, exc)
+    report_run_fail(run_id=run_id, error=failure_said(exc), cutoff=cutoff)
 
 
 @shared_task(name="reports.expiry_daily")

@@ -15,9 +15,11 @@ from __future__ import annotations
 import datetime
 import json
 import logging
+import re
 
 from celery import current_app
-from django.db import IntegrityError, transaction
+from celery.exceptions import SoftTimeLimitExceeded, TimeLimitExceeded, WorkerLostError
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -38,10 +40,45 @@ QUEUE_DOWN = (
     "will start when the queue is back"
 )
 NOT_FAILED = "only a failed run can be retried; this one is {status}"
+# Why a run failed, as its page, its notice and its API answer say it: in plain words, never
+# an error's type; the worker's log has the type and the traceback.
 WORKER_LOST = (
     "a worker stopped in the middle of making part of this report (ended by the system, or "
     "out of memory), so none of it was kept; retry the run to make it again"
 )
+TOO_LONG = (
+    "the report took longer than its time limit and was stopped, so none of it was kept; "
+    "retry the run, or ask for a shorter period"
+)
+DATABASE_LOST = (
+    "the database could not be reached while the report was made, so none of it was kept; "
+    "retry the run once the database is back"
+)
+UNEXPECTED = (
+    "an unexpected error stopped the report ({detail}), so none of it was kept; retry the "
+    "run, and if it fails again, pass this on to the people who run the portal"
+)
+# A failed part reaches the chord's error callback as Celery's own error naming the part's:
+# "Dependency <id> raised ValueError('…')".
+_PART_RAISED = re.compile(r"^Dependency \S+ raised (?P<kind>\w+)\((?P<detail>.*)\)\s*$", re.DOTALL)
+_SAID = (
+    ((WorkerLostError,), WORKER_LOST),
+    ((SoftTimeLimitExceeded, TimeLimitExceeded), TOO_LONG),
+    ((OperationalError, InterfaceError), DATABASE_LOST),
+)
+
+
+def failure_said(error: BaseException) -> str:
+    """Why a run failed, in plain words, from the error that failed its last attempt, a
+    part or the join."""
+    raised = _PART_RAISED.search(str(error))
+    for kinds, said in _SAID:
+        if isinstance(error, kinds) or (raised and raised["kind"] in {k.__name__ for k in kinds}):
+            return said
+    detail = raised["detail"].strip("'\"") if raised else str(error)
+    return UNEXPECTED.format(detail=detail or "no message")
+
+
 STUCK_AFTER = 300  # seconds a run may wait in the queue before the sweep sends it again
 
 

@@ -23,7 +23,13 @@ from pathlib import Path
 
 import pytest
 import time_machine
-from celery.exceptions import ChordError, WorkerLostError
+from celery.exceptions import (
+    ChordError,
+    SoftTimeLimitExceeded,
+    TimeLimitExceeded,
+    WorkerLostError,
+)
+from django.db import OperationalError
 
 from portal.access.roles import Role
 from portal.core.padates import day_starts
@@ -280,7 +286,7 @@ def test_811a9_a_failed_part_or_join_fails_the_run_through_the_error_callback(au
 
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED
-    assert run.error == "ValueError: a part failed"
+    assert run.error == runs.UNEXPECTED.format(detail="a part failed")
     assert run.finished_at is not None
     # The failed run is told of as any failed run is, from its status.
     [notice] = run_finished(run)
@@ -309,6 +315,27 @@ def test_811a9_a_worker_lost_under_a_part_or_the_join_fails_the_run_in_plain_wor
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED
     assert run.error == runs.WORKER_LOST and "Error" not in run.error
+
+
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (SoftTimeLimitExceeded(), runs.TOO_LONG),
+        (TimeLimitExceeded(960), runs.TOO_LONG),
+        (ChordError("Dependency 5f0c raised SoftTimeLimitExceeded()"), runs.TOO_LONG),
+        (OperationalError("connection refused"), runs.DATABASE_LOST),
+        (ChordError("Dependency 5f0c raised InterfaceError('closed')"), runs.DATABASE_LOST),
+        (KeyError("holder"), runs.UNEXPECTED.format(detail="'holder'")),
+        (ValueError(""), runs.UNEXPECTED.format(detail="no message")),
+        # A message that only looks like Celery's wrapping is taken as it is.
+        (
+            RuntimeError("it raised WorkerLostError(x)"),
+            runs.UNEXPECTED.format(detail="it raised WorkerLostError(x)"),
+        ),
+    ],
+)
+def test_a_failed_run_says_why_in_plain_words_never_an_errors_type(error, said):
+    assert runs.failure_said(error) == said
 
 
 @pytest.mark.django_db

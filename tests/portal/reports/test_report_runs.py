@@ -155,7 +155,7 @@ def test_a_failing_run_is_retried_with_back_off_then_says_why_and_can_be_retried
 
     run.refresh_from_db()
     assert run.status == RunStatus.FAILED
-    assert "RuntimeError: the database went away" in run.error
+    assert run.error == runs.UNEXPECTED.format(detail="the database went away")
     monkeypatch.undo()
     answer = api(auditor).post(f"{URL}{run.pk}/retry/")
     assert answer.status_code == 200
