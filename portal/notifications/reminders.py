@@ -27,7 +27,7 @@ from portal.game.models import OPEN_STATUSES, Complaint
 from portal.notifications import kinds as k
 from portal.notifications.audiences import people
 from portal.notifications.kinds import Notice
-from portal.notifications.sources import RECORDS, record_concerned, record_name
+from portal.notifications.sources.records import RECORDS, record_concerned, record_name
 
 EXPIRY_DAYS = (30, 7, 1)
 SUNSET_DAYS = (90, 30, 7)

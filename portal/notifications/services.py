@@ -41,7 +41,8 @@ from portal.notifications.models import (
     ReminderStatus,
 )
 from portal.notifications.reminders import series
-from portal.notifications.sources import notices_for, run_finished, run_key
+from portal.notifications.sources.actions import notices_for
+from portal.notifications.sources.runs import run_finished, run_key
 from portal.reports.models import ReportRun, RunStatus
 
 log = logging.getLogger(__name__)

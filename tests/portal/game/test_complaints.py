@@ -23,7 +23,7 @@ from portal.game.models import (
     RoundCorrection,
 )
 from portal.game.money.services.accounts import account_set_status
-from portal.notifications.sources import notices_for
+from portal.notifications.sources.actions import notices_for
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round
 

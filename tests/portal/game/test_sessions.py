@@ -17,7 +17,7 @@ from portal.audit.models import AuditEvent
 from portal.game.models import GamingAccount, PlaySession, Round, SessionChannel
 from portal.game.money.services.limit_changes import limit_set
 from portal.game.sessions.lifecycle import time_played, union_length
-from portal.notifications.sources import notices_for
+from portal.notifications.sources.actions import notices_for
 from tests.portal.factories import PASSWORD, in_session, make_user, signed_in_api
 from tests.portal.game.conftest import SESSION_START, at
 

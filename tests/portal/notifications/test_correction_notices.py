@@ -14,7 +14,7 @@ from portal.game.corrections.services import (
     correction_propose,
     correction_reject,
 )
-from portal.notifications.sources import notices_for
+from portal.notifications.sources.actions import notices_for
 from tests.portal.factories import finding_on, make_user
 from tests.portal.funding import wallet_top_up
 from tests.portal.game.conftest import play_round

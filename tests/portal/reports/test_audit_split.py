@@ -35,7 +35,7 @@ from portal.access.roles import Role
 from portal.core.padates import day_starts
 from portal.game.models import Bet, LedgerEntry, Round
 from portal.game.play.services import round_play
-from portal.notifications.sources import run_finished
+from portal.notifications.sources.runs import run_finished
 from portal.reports import tasks
 from portal.reports.audit_report import audit_report
 from portal.reports.audit_report.resettlement.findings import Pass

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from portal.notifications.models import Notification
-from portal.notifications.sources import run_key
+from portal.notifications.sources.runs import run_key
 from portal.reports import definitions
 from portal.reports.models import ReportRun, RunStatus
 from tests.portal.reports.workers import NEEDS_WORKERS, shell, until, waiting_on_a_lock
