@@ -20,10 +20,10 @@ which entry, what was expected and what was found) in its one wording:
 - ``portal.game.chain.verify_ledgers`` (``verify_round_chain``, the round chains' page, the
   check of an export) feeds every entry to ``Ledgers`` and holds each account's and single
   wallet's balance to its total with ``balance_problem``;
-- ``verify_records`` (``portal.integrity.records.money``) has the database pick the rows
-  that may be wrong (a window of running sums, entries against their rounds, sums per
-  account and wallet) and judges each with ``running_problem``, ``round_problem``,
-  ``carry_over_problem`` and ``balance_problem``;
+- ``verify_records`` (``portal.integrity.records``: ``money`` and ``balances``) has the
+  database pick the rows that may be wrong (a window of running sums, entries against
+  their rounds, sums per account and wallet) and judges each with ``running_problem``,
+  ``round_problem``, ``carry_over_problem`` and ``balance_problem``;
 - the audit report's account lines: the ORM reader (``reading/ledger.py``) feeds each entry
   of the period to ``Ledgers`` from its account's opening balance; the COPY reader
   (``reading/ledger_copy.py``) keeps the running sums as NumPy columns, flags the entries the

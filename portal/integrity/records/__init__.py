@@ -58,15 +58,10 @@ import time
 
 from django.db import connection, transaction
 
+from portal.integrity.records.balances import check_wallets
 from portal.integrity.records.compliance import RECORD_MODELS, check_records
-from portal.integrity.records.money import (
-    check_deposits,
-    check_round_entries,
-    check_rounds,
-    check_top_ups,
-    check_wallets,
-    check_withdrawals,
-)
+from portal.integrity.records.money import check_round_entries, check_rounds
+from portal.integrity.records.movements import check_deposits, check_top_ups, check_withdrawals
 from portal.integrity.records.report import MAX_LISTED, Problem, RecordsReport
 from portal.integrity.records.voids_and_adjustments import check_corrections
 
