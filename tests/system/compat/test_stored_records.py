@@ -58,8 +58,10 @@ class CarriedOver:
 
 
 @pytest.fixture(scope="module")
-def carried_over(old_world, before, current, compat_dir) -> CarriedOver:
-    var = copy_var(old_world.clean, compat_dir / "now-clean")
+def carried_over(old_world, before, current, tmp_path_factory) -> CarriedOver:
+    # The shared old world, copied into this process's own folder: each process that runs
+    # this module's tests migrates a copy of its own (the run's folder is shared by all).
+    var = copy_var(old_world.clean, tmp_path_factory.mktemp("now-clean") / "var")
     money_before = marked_json(before.script(var, "money"), "money")
     assert money_before["accounts"] is None, f"{before.label} already has accounts per holder"
     said = current.script(var, "verify", "money")
@@ -146,13 +148,13 @@ def test_812a4_every_players_money_is_kept_in_their_accounts_per_holder(carried_
 
 
 def test_811a7_history_generated_before_accounts_per_holder_reads_the_same_now(
-    old_world, current, compat_dir
+    old_world, current, tmp_path
 ):
     """Expiry history is written in bulk beside the services (no audit events): the chains
     still verify, and the records check finds exactly the problems the previous commit
     found."""
     kept = old_world.bench_stored
-    now = verdicts(current, copy_var(old_world.bench, compat_dir / "now-bench"))
+    now = verdicts(current, copy_var(old_world.bench, tmp_path / "now-bench"))
 
     chain = passed(now["verify_audit_chain"])
     assert kept.head[1] in chain, chain
