@@ -40,6 +40,7 @@ QUEUE_DOWN = (
     "will start when the queue is back"
 )
 NOT_FAILED = "only a failed run can be retried; this one is {status}"
+STUCK_AFTER = 300  # seconds a run may wait in the queue before the sweep sends it again
 # Why a run failed, as its page, its notice and its API answer say it: in plain words, never
 # an error's type; the worker's log has the type and the traceback.
 WORKER_LOST = (
@@ -60,7 +61,10 @@ UNEXPECTED = (
 )
 # A failed part reaches the chord's error callback as Celery's own error naming the part's:
 # "Dependency <id> raised ValueError('…')".
-_PART_RAISED = re.compile(r"^Dependency \S+ raised (?P<kind>\w+)\((?P<detail>.*)\)\s*$", re.DOTALL)
+_PART_RAISED = re.compile(
+    r"^Dependency \S+ raised (?P<kind>\w+)\((?P<detail>.*)\)\s*$",
+    re.DOTALL,
+)
 _SAID = (
     ((WorkerLostError,), WORKER_LOST),
     ((SoftTimeLimitExceeded, TimeLimitExceeded), TOO_LONG),
@@ -77,9 +81,6 @@ def failure_said(error: BaseException) -> str:
             return said
     detail = raised["detail"].strip("'\"") if raised else str(error)
     return UNEXPECTED.format(detail=detail or "no message")
-
-
-STUCK_AFTER = 300  # seconds a run may wait in the queue before the sweep sends it again
 
 
 def _picture(run: ReportRun) -> dict:
